@@ -1,0 +1,121 @@
+package kb
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/terms"
+)
+
+// Config configures a KB. Store and Embedder are required.
+type Config struct {
+	Store    Store
+	Embedder Embedder
+	// Weights of the fused score; DefaultWeights when nil.
+	Weights *Weights
+	// Session identifies the agent session (one server process); it scopes
+	// per-session rules such as one confirmation per lesson per session.
+	Session string
+	// Logger receives diagnostics; slog.Default() when nil.
+	Logger *slog.Logger
+	// Now returns the current time; time.Now when nil. Tests set it.
+	Now func() time.Time
+}
+
+// KB is the knowledge base service: recall, record and lesson import over a
+// Store and an Embedder. It is safe for concurrent use.
+type KB struct {
+	store   Store
+	emb     Embedder
+	weights Weights
+	session string
+	log     *slog.Logger
+	now     func() time.Time
+
+	checkOnce sync.Once
+	checkErr  error
+}
+
+// New returns a KB. It does no I/O: the embedder recorded in the database
+// is checked on first use, so that a server can answer the MCP handshake
+// before it touches the database.
+func New(cfg Config) (*KB, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("kb: no store")
+	}
+	if cfg.Embedder == nil {
+		return nil, errors.New("kb: no embedder")
+	}
+	w := DefaultWeights()
+	if cfg.Weights != nil {
+		w = *cfg.Weights
+	}
+	if err := w.Validate(); err != nil {
+		return nil, fmt.Errorf("kb: %w", err)
+	}
+	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, session: cfg.Session, log: cfg.Logger, now: cfg.Now}
+	if k.log == nil {
+		k.log = slog.Default()
+	}
+	if k.now == nil {
+		k.now = time.Now
+	}
+	if k.session == "" {
+		k.session = "s_" + randomHex(8)
+	}
+	return k, nil
+}
+
+// Weights returns the weights the KB scores with.
+func (k *KB) Weights() Weights { return k.weights }
+
+// Session returns the session id the KB records traces under.
+func (k *KB) Session() string { return k.session }
+
+// Embedder returns the KB's embedder.
+func (k *KB) Embedder() Embedder { return k.emb }
+
+// checkEmbedder verifies, once, that the database was built with the same
+// embedder, and records it on first use of a fresh database.
+func (k *KB) checkEmbedder(ctx context.Context) error {
+	k.checkOnce.Do(func() {
+		model, dim, ok, err := k.store.EmbedderInfo(ctx)
+		if err != nil {
+			k.checkErr = fmt.Errorf("read embedder info: %w", err)
+			return
+		}
+		if !ok {
+			k.checkErr = k.store.SetEmbedderInfo(ctx, k.emb.Name(), k.emb.Dim())
+			return
+		}
+		if model != k.emb.Name() || (k.emb.Dim() != 0 && dim != 0 && dim != k.emb.Dim()) {
+			k.checkErr = fmt.Errorf("%w: the knowledge base was built with %s (dim %d) but the configured embedder is %s (dim %d); "+
+				"run `innate-mcp reembed` to re-embed every lesson with the configured embedder, or configure %s again",
+				ErrEmbedderMismatch, model, dim, k.emb.Name(), k.emb.Dim(), model)
+		}
+	})
+	return k.checkErr
+}
+
+// newID returns a fresh random identifier with the given prefix.
+func newID(prefix string) string { return prefix + randomHex(8) }
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("crypto/rand: %v", err)) // never fails on supported platforms
+	}
+	return hex.EncodeToString(b)
+}
+
+// distinctTerms returns the distinct lexical terms of text.
+func distinctTerms(text string) map[string]struct{} { return terms.Distinct(text) }
+
+func sortStrings(s []string) { slices.Sort(s) }

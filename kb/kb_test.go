@@ -1,0 +1,240 @@
+package kb_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/internal/fakeembed"
+	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/storage"
+)
+
+// env is a KB over a real SQLite store in a temporary directory.
+type env struct {
+	kb   *kb.KB
+	db   *storage.DB
+	path string
+}
+
+func newEnv(tb testing.TB, opts ...func(*kb.Config)) *env {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "kb.db")
+	return openEnv(tb, path, opts...)
+}
+
+func openEnv(tb testing.TB, path string, opts ...func(*kb.Config)) *env {
+	tb.Helper()
+	db, err := storage.Open(context.Background(), path, storage.Options{})
+	if err != nil {
+		tb.Fatalf("open: %v", err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	cfg := kb.Config{Store: db, Embedder: fakeembed.New(256), Session: "test-session"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	k, err := kb.New(cfg)
+	if err != nil {
+		tb.Fatalf("kb.New: %v", err)
+	}
+	return &env{kb: k, db: db, path: path}
+}
+
+func (e *env) add(tb testing.TB, lessons ...kb.NewLesson) []string {
+	tb.Helper()
+	rep, err := e.kb.Add(context.Background(), lessons, nil)
+	if err != nil {
+		tb.Fatalf("add: %v", err)
+	}
+	ids := make([]string, len(rep.Items))
+	for i, it := range rep.Items {
+		if it.Status == kb.AddRejected {
+			tb.Fatalf("lesson %d rejected: %s", i, it.Reason)
+		}
+		ids[i] = it.ID
+	}
+	return ids
+}
+
+func (e *env) recall(tb testing.TB, req kb.RecallRequest) kb.RecallResult {
+	tb.Helper()
+	res, err := e.kb.Recall(context.Background(), req)
+	if err != nil {
+		tb.Fatalf("recall %q: %v", req.Query, err)
+	}
+	return res
+}
+
+func ids(res kb.RecallResult) []string {
+	var out []string
+	for _, l := range res.Lessons {
+		out = append(out, l.ID)
+	}
+	return out
+}
+
+var baseLessons = []kb.NewLesson{
+	{ID: "nil-map", Content: "Initialise a Go map with make before writing to it; writing to a nil map panics.", Trigger: "writing to a map in Go, assignment to entry in nil map panic"},
+	{ID: "sql-tx", Content: "Keep SQLite write transactions short and use BEGIN IMMEDIATE so writers do not deadlock.", Trigger: "sqlite database locked busy errors with concurrent writers"},
+	{ID: "react-keys", Content: "Give every React list item a stable key prop; never use the array index as key when items reorder.", Trigger: "rendering lists in React components"},
+}
+
+func TestRecall_findsRelevantAndStaysHonest(t *testing.T) {
+	e := newEnv(t)
+	e.add(t, baseLessons...)
+
+	res := e.recall(t, kb.RecallRequest{Query: "panic: assignment to entry in nil map when writing to a map"})
+	if res.Empty || len(res.Lessons) == 0 || res.Lessons[0].ID != "nil-map" {
+		t.Fatalf("recall nil map = %v (empty %v), want nil-map first", ids(res), res.Empty)
+	}
+	if res.TraceID == "" || res.Lessons[0].Why == "" || res.Lessons[0].Breakdown.Resonance <= 0 {
+		t.Fatalf("missing trace id, why or breakdown: %+v", res)
+	}
+
+	res = e.recall(t, kb.RecallRequest{Query: "bake a chocolate cake with vanilla frosting"})
+	if !res.Empty || len(res.Lessons) != 0 {
+		t.Fatalf("unrelated query returned %v, want empty", ids(res))
+	}
+	if res.Note == "" {
+		t.Fatal("empty recall has no note")
+	}
+}
+
+func TestRecall_inputErrors(t *testing.T) {
+	e := newEnv(t)
+	tests := []kb.RecallRequest{
+		{Query: ""},
+		{Query: "   "},
+		{Query: strings.Repeat("x", kb.MaxQueryBytes+1)},
+		{Query: "ok", Top: -1},
+		{Query: "ok", Top: kb.MaxTop + 1},
+		{Query: "ok", BudgetTokens: -5},
+		{Query: "bad \xff utf8"},
+	}
+	for _, req := range tests {
+		_, err := e.kb.Recall(context.Background(), req)
+		if !errors.Is(err, kb.ErrInput) {
+			t.Errorf("Recall(%.40q top=%d) err = %v, want ErrInput", req.Query, req.Top, err)
+		}
+	}
+}
+
+func TestRecall_budgetTokens(t *testing.T) {
+	e := newEnv(t)
+	long := strings.Repeat("Always check the error returned by os.Open before using the file. ", 40)
+	e.add(t, kb.NewLesson{ID: "long", Content: long, Trigger: "opening files in Go os.Open error"},
+		kb.NewLesson{ID: "short", Content: "Check os.Open errors.", Trigger: "os.Open error handling"})
+	res := e.recall(t, kb.RecallRequest{Query: "os.Open error handling when opening files", BudgetTokens: 60})
+	total := 0
+	for _, l := range res.Lessons {
+		total += len(l.Content)/4 + len(l.Trigger)/4
+	}
+	if len(res.Lessons) == 0 || total > 60 {
+		t.Fatalf("budget 60: got %d lessons, ~%d tokens", len(res.Lessons), total)
+	}
+}
+
+func TestRecall_atMostOnePending(t *testing.T) {
+	e := newEnv(t)
+	var nls []kb.NewLesson
+	for i, c := range []string{"first", "second", "third"} {
+		nls = append(nls, kb.NewLesson{ID: "p" + string(rune('0'+i)), Origin: kb.OriginAgentInferred,
+			Content: "When retrying HTTP requests use exponential backoff with jitter, " + c + " variant.",
+			Trigger: "retrying failed HTTP requests"})
+	}
+	e.add(t, nls...)
+	res := e.recall(t, kb.RecallRequest{Query: "retrying failed HTTP requests with backoff"})
+	pending := 0
+	for _, l := range res.Lessons {
+		if l.State == kb.StatePending {
+			pending++
+		}
+	}
+	if pending != 1 {
+		t.Fatalf("pending lessons returned = %d (%v), want exactly 1", pending, ids(res))
+	}
+}
+
+func TestRecall_projectScope(t *testing.T) {
+	e := newEnv(t)
+	content := "Run go generate before building the protobuf stubs."
+	e.add(t,
+		kb.NewLesson{ID: "mine", Project: "/src/a", Content: content + " (project a)", Trigger: "building protobuf stubs"},
+		kb.NewLesson{ID: "theirs", Project: "/src/b", Content: content + " (project b)", Trigger: "building protobuf stubs"},
+	)
+	res := e.recall(t, kb.RecallRequest{Query: "building protobuf stubs go generate", Project: "/src/a"})
+	got := ids(res)
+	if len(got) == 0 || got[0] != "mine" {
+		t.Fatalf("project a recall = %v, want its own lesson first", got)
+	}
+	// A weak match from another project does not appear.
+	res = e.recall(t, kb.RecallRequest{Query: "stubs", Project: "/src/c"})
+	for _, l := range res.Lessons {
+		if l.Breakdown.Resonance < kb.DefaultWeights().StrongMatch {
+			t.Fatalf("weak other-project lesson %s returned (resonance %.2f)", l.ID, l.Breakdown.Resonance)
+		}
+	}
+}
+
+func TestRecall_antiTriggerPenalty(t *testing.T) {
+	e := newEnv(t)
+	e.add(t, kb.NewLesson{ID: "fmt", Content: "Use fmt.Errorf with %w to wrap errors.",
+		Trigger: "wrapping errors in Go", AntiTrigger: "Go versions before 1.13"})
+	plain := e.recall(t, kb.RecallRequest{Query: "wrapping errors in Go with fmt.Errorf"})
+	anti := e.recall(t, kb.RecallRequest{Query: "wrapping errors in Go with fmt.Errorf on Go versions before 1.13"})
+	if len(plain.Lessons) == 0 {
+		t.Fatal("plain query found nothing")
+	}
+	if len(anti.Lessons) > 0 && (!anti.Lessons[0].Breakdown.AntiTrigger || anti.Lessons[0].Score >= plain.Lessons[0].Score) {
+		t.Fatalf("anti-trigger did not lower the score: plain %.3f, anti %+v", plain.Lessons[0].Score, anti.Lessons[0])
+	}
+}
+
+func TestKB_embedderMismatch(t *testing.T) {
+	e := newEnv(t)
+	e.add(t, baseLessons[0])
+	other, err := kb.New(kb.Config{Store: e.db, Embedder: fakeembed.New(256).Named("other-model")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = other.Recall(context.Background(), kb.RecallRequest{Query: "nil map"})
+	if !errors.Is(err, kb.ErrEmbedderMismatch) || !strings.Contains(err.Error(), "innate-mcp reembed") {
+		t.Fatalf("err = %v, want ErrEmbedderMismatch naming innate-mcp reembed", err)
+	}
+}
+
+func TestKB_twoProcessesSeeEachOther(t *testing.T) {
+	a := newEnv(t)
+	b := openEnv(t, a.path)
+	// B builds its index first, then A writes: B must see it on its next call.
+	if res := b.recall(t, kb.RecallRequest{Query: "goroutine leak in worker pool"}); !res.Empty {
+		t.Fatalf("fresh KB not empty: %v", ids(res))
+	}
+	_, err := a.kb.Record(context.Background(), kb.RecordRequest{Lesson: &kb.LessonInput{
+		Content: "Always stop worker goroutines through context cancellation to avoid goroutine leaks.",
+		Trigger: "goroutine leak in worker pool", Origin: kb.OriginUserStated}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := b.recall(t, kb.RecallRequest{Query: "goroutine leak in worker pool"})
+	if res.Empty {
+		t.Fatal("B did not see the lesson A recorded")
+	}
+}
+
+func TestKB_nowIsUsed(t *testing.T) {
+	fixed := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	e := newEnv(t, func(c *kb.Config) { c.Now = func() time.Time { return fixed } })
+	id := e.add(t, baseLessons[0])[0]
+	l, err := e.db.Lesson(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.CreatedAt.Equal(fixed) {
+		t.Fatalf("created_at = %v, want %v", l.CreatedAt, fixed)
+	}
+}

@@ -1,0 +1,261 @@
+package kb
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/sanitize"
+)
+
+// RecallRequest is the input of recall: the situation the agent is about to
+// act in, and how much to return.
+type RecallRequest struct {
+	Query        string   `json:"query" jsonschema_description:"What you are about to do, in a sentence or two (the task, the plan, the question). Required."`
+	Error        string   `json:"error,omitempty" jsonschema_description:"An error message or failing test output you are facing, if any."`
+	Files        []string `json:"files,omitempty" jsonschema_description:"Paths of the files involved."`
+	Stage        string   `json:"stage,omitempty" jsonschema_description:"Stage of the work, e.g. plan, edit, debug, test, review, commit."`
+	Project      string   `json:"project,omitempty" jsonschema_description:"Project identifier (a repository root path or name). Defaults to the client's workspace root or the server's git root."`
+	Top          int      `json:"top,omitempty" jsonschema_description:"Maximum number of lessons to return (1-50, default 5)."`
+	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema_description:"Optional cap on the total size of returned lessons, in tokens (about 4 characters each)."`
+}
+
+// Situation returns the request's situation.
+func (r RecallRequest) Situation() Situation {
+	return Situation{Query: r.Query, Error: r.Error, Files: r.Files, Stage: r.Stage, Project: r.Project}
+}
+
+// RecalledLesson is one lesson recall returns.
+type RecalledLesson struct {
+	ID         string    `json:"id"`
+	Content    string    `json:"content"`
+	Trigger    string    `json:"trigger,omitempty"`
+	Score      float64   `json:"score"`
+	Breakdown  Breakdown `json:"breakdown"`
+	Confidence float64   `json:"confidence"`
+	State      State     `json:"state"`
+	Origin     Origin    `json:"origin"`
+	Why        string    `json:"why"`
+	Truncated  bool      `json:"truncated,omitempty"`
+}
+
+// RecallResult is the output of recall.
+type RecallResult struct {
+	TraceID string           `json:"trace_id"`
+	Empty   bool             `json:"empty"`
+	Lessons []RecalledLesson `json:"lessons"`
+	Project string           `json:"project,omitempty"`
+	Note    string           `json:"note,omitempty"`
+}
+
+// DefaultTop is how many lessons recall returns when top is not given.
+const (
+	DefaultTop = 5
+	MaxTop     = 50
+)
+
+// Recall returns the lessons worth loading before acting in the situation,
+// best first, or Empty when nothing clears the relevance floor. It writes a
+// trace so that record can credit the returned lessons later. Errors
+// wrapping ErrInput describe input the caller can fix.
+func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error) {
+	sit := req.Situation()
+	if err := sit.validate(); err != nil {
+		return RecallResult{}, err
+	}
+	top := req.Top
+	switch {
+	case top == 0:
+		top = DefaultTop
+	case top < 0 || top > MaxTop:
+		return RecallResult{}, inputErrorf("top", "is %d; use 1 to %d", top, MaxTop)
+	}
+	if req.BudgetTokens < 0 {
+		return RecallResult{}, inputErrorf("budget_tokens", "is negative")
+	}
+	ranked, info, err := k.rank(ctx, &sit)
+	if err != nil {
+		return RecallResult{}, err
+	}
+	req.Query, req.Error = sit.Query, sit.Error // redacted by rank
+	chosen := k.choose(ranked, top)
+	res := RecallResult{TraceID: newID("t_"), Project: sit.Project, Lessons: []RecalledLesson{}}
+	budget := req.BudgetTokens
+	for _, s := range chosen {
+		rl := RecalledLesson{
+			ID: s.Lesson.ID, Content: s.Lesson.Content, Trigger: s.Lesson.Trigger, Score: round4(s.Score),
+			Breakdown: s.Breakdown.rounded(), Confidence: round4(s.Lesson.Confidence), State: s.Lesson.State,
+			Origin: s.Lesson.Origin, Why: s.why(info),
+		}
+		if req.BudgetTokens > 0 {
+			cost := approxTokens(rl.Content) + approxTokens(rl.Trigger) + 16
+			if cost > budget {
+				if len(res.Lessons) > 0 {
+					break
+				}
+				rl.Content = truncateBytes(rl.Content, max(0, budget-16-approxTokens(rl.Trigger))*4)
+				rl.Truncated = true
+				cost = budget
+			}
+			budget -= cost
+		}
+		res.Lessons = append(res.Lessons, rl)
+	}
+	res.Empty = len(res.Lessons) == 0
+	if res.Empty {
+		res.Note = "nothing in the knowledge base is relevant to this situation; proceed on your own judgement"
+	}
+	if err := k.writeTrace(ctx, res.TraceID, "recall", &sit, req, res, chosen[:len(res.Lessons)]); err != nil {
+		return RecallResult{}, err
+	}
+	return res, nil
+}
+
+// rank embeds and searches the situation and returns every candidate with
+// its fused score, best first. It is the one scoring path recall and
+// appraise share.
+func (k *KB) rank(ctx context.Context, sit *Situation) ([]Scored, *situationInfo, error) {
+	if err := k.checkEmbedder(ctx); err != nil {
+		return nil, nil, err
+	}
+	redactSituation(sit)
+	vec, err := k.emb.Embed(ctx, DenseText(sit.embedText()))
+	if err != nil {
+		return nil, nil, fmt.Errorf("embed situation: %w", err)
+	}
+	qterms := sit.queryTerms()
+	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, Pool: 64, SituationKey: sit.key()})
+	if err != nil {
+		return nil, nil, fmt.Errorf("search: %w", err)
+	}
+	info := &situationInfo{project: sit.Project, terms: make(map[string]struct{}, len(qterms)), hasTerms: len(qterms) > 0}
+	for _, t := range qterms {
+		info.terms[t] = struct{}{}
+	}
+	now := k.now()
+	ranked := make([]Scored, 0, len(cands))
+	for _, c := range cands {
+		if c.Lesson.State == StateArchived {
+			continue
+		}
+		ranked = append(ranked, k.weights.score(c, info, now))
+	}
+	slices.SortStableFunc(ranked, func(a, b Scored) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return strings.Compare(a.Lesson.ID, b.Lesson.ID)
+	})
+	return ranked, info, nil
+}
+
+// choose applies recall's rules to ranked candidates: the relevance floor
+// on resonance, other projects only on strong matches, at most one pending
+// lesson, at most top lessons.
+func (k *KB) choose(ranked []Scored, top int) []Scored {
+	var out []Scored
+	pending := 0
+	for _, s := range ranked {
+		r := s.Breakdown.Resonance
+		if r < k.weights.RelevanceFloor {
+			continue
+		}
+		if s.OtherProject && r < k.weights.StrongMatch {
+			continue
+		}
+		if s.Lesson.State == StatePending {
+			if pending == 1 {
+				continue
+			}
+			pending++
+		}
+		out = append(out, s)
+		if len(out) == top {
+			break
+		}
+	}
+	return out
+}
+
+// writeTrace stores the trace of a call and counts the returned lessons as
+// recalled, in one transaction.
+func (k *KB) writeTrace(ctx context.Context, id, tool string, sit *Situation, req, res any, returned []Scored) error {
+	reqJSON, err := json.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("encode trace request: %w", err)
+	}
+	resJSON, err := json.Marshal(res)
+	if err != nil {
+		return fmt.Errorf("encode trace response: %w", err)
+	}
+	t := Trace{ID: id, Tool: tool, Session: k.session, Project: sit.Project, SituationKey: sit.key(),
+		CreatedAt: k.now().UTC(), Request: reqJSON, Response: resJSON}
+	for i, s := range returned {
+		t.Returned = append(t.Returned, ReturnedEntry{LessonID: s.Lesson.ID, Rank: i + 1, Score: round4(s.Score)})
+	}
+	return k.store.Update(ctx, func(tx Tx) error {
+		if err := tx.InsertTrace(ctx, t); err != nil {
+			return err
+		}
+		for _, s := range returned {
+			l, err := tx.Lesson(ctx, s.Lesson.ID)
+			if err != nil {
+				return err
+			}
+			l.Counters.Recalls++
+			if err := tx.UpdateLesson(ctx, l); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// redactSituation replaces secrets in the situation's free text, so that
+// they reach neither a remote embedder nor the trace log.
+func redactSituation(s *Situation) {
+	s.Query, _ = sanitize.Redact(s.Query)
+	s.Error, _ = sanitize.Redact(s.Error)
+}
+
+func (b Breakdown) rounded() Breakdown {
+	b.Content, b.Trigger, b.Lexical = round4(b.Content), round4(b.Trigger), round4(b.Lexical)
+	b.Resonance, b.Confidence, b.Context = round4(b.Resonance), round4(b.Confidence), round4(b.Context)
+	b.Activation, b.Calibration, b.Penalty = round4(b.Activation), round4(b.Calibration), round4(b.Penalty)
+	b.RawContent, b.RawTrigger = round4(b.RawContent), round4(b.RawTrigger)
+	return b
+}
+
+func round4(x float64) float64 {
+	if x != x {
+		return 0
+	}
+	return float64(int64(x*10000+copysignHalf(x))) / 10000
+}
+
+func copysignHalf(x float64) float64 {
+	if x < 0 {
+		return -0.5
+	}
+	return 0.5
+}
+
+// approxTokens estimates the tokens of text at four bytes a token.
+func approxTokens(s string) int { return (len(s) + 3) / 4 }
+
+// truncateBytes cuts s to at most n bytes on a rune boundary, adding "…".
+func truncateBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,411 @@
+package kb
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/sanitize"
+)
+
+// RecordRequest is the input of record: what came of an earlier call, and
+// anything new to learn.
+type RecordRequest struct {
+	TraceID    string           `json:"trace_id,omitempty" jsonschema_description:"trace_id returned by the recall (or appraise) this feedback is about. Required with outcome, used or feedback."`
+	Outcome    Outcome          `json:"outcome,omitempty" jsonschema:"enum=success,enum=failure,enum=unknown" jsonschema_description:"How the work that followed the trace turned out."`
+	Used       []string         `json:"used,omitempty" jsonschema_description:"Ids of the returned lessons you actually applied. Only these receive outcome credit."`
+	Feedback   []FeedbackItem   `json:"feedback,omitempty" jsonschema_description:"Explicit judgements of returned lessons."`
+	Lesson     *LessonInput     `json:"lesson,omitempty" jsonschema_description:"A new lesson to learn. user_stated lessons are active at once; agent_inferred ones start pending."`
+	Correction *CorrectionInput `json:"correction,omitempty" jsonschema_description:"A correction the user made of your work; it teaches hesitate what to watch for."`
+	Project    string           `json:"project,omitempty" jsonschema_description:"Project the new lesson belongs to. Defaults to the current project."`
+}
+
+// FeedbackItem is one explicit judgement of a lesson a trace returned.
+type FeedbackItem struct {
+	LessonID string `json:"lesson_id" jsonschema_description:"Id of a lesson the trace returned."`
+	Signal   string `json:"signal" jsonschema:"enum=up,enum=down" jsonschema_description:"up: it helped or was right; down: it was wrong or misleading."`
+	Reason   string `json:"reason,omitempty" jsonschema_description:"Why. Required for down."`
+}
+
+// LessonInput is a new lesson given to record.
+type LessonInput struct {
+	Content     string   `json:"content" jsonschema_description:"The lesson itself: what to do or avoid, stated so it can be applied."`
+	Trigger     string   `json:"trigger,omitempty" jsonschema_description:"The situation it applies to."`
+	AntiTrigger string   `json:"anti_trigger,omitempty" jsonschema_description:"When it does NOT apply."`
+	Tags        []string `json:"tags,omitempty" jsonschema_description:"Free-form tags."`
+	Origin      Origin   `json:"origin,omitempty" jsonschema:"enum=user_stated,enum=agent_inferred" jsonschema_description:"user_stated when the user said it, agent_inferred (default) when you concluded it."`
+	Kind        Kind     `json:"kind,omitempty" jsonschema:"enum=rule,enum=caution" jsonschema_description:"rule (default) or caution: something that went wrong and should be watched for."`
+	Global      bool     `json:"global,omitempty" jsonschema_description:"true when the lesson applies to every project, not only the current one."`
+}
+
+// CorrectionInput is a user's correction given to record.
+type CorrectionInput struct {
+	Text     string   `json:"text" jsonschema_description:"What the user said when correcting you, verbatim or close to it."`
+	Keywords []string `json:"keywords,omitempty" jsonschema_description:"Key terms of the mistake, if you can name them."`
+}
+
+// Change is one thing record changed.
+type Change struct {
+	LessonID string `json:"lesson_id,omitempty"`
+	What     string `json:"what"`
+}
+
+// Dropped is an id record ignored, with the reason.
+type Dropped struct {
+	LessonID string `json:"lesson_id"`
+	Reason   string `json:"reason"`
+}
+
+// RecordResult is the output of record: what changed.
+type RecordResult struct {
+	TraceID   string   `json:"trace_id"`
+	Changes   []Change `json:"changes"`
+	Dropped   []Dropped `json:"dropped,omitempty"`
+	LessonID  string   `json:"lesson_id,omitempty"`
+	Duplicate bool     `json:"duplicate,omitempty"`
+	Redacted  int      `json:"redacted,omitempty"`
+}
+
+// MaxCorrectionBytes limits a correction's text.
+const MaxCorrectionBytes = 16 << 10
+
+// Record applies feedback about an earlier trace and learns new lessons and
+// corrections, all in one transaction: on any error nothing is written.
+// Repeating the same record changes nothing (idempotent per trace, lesson
+// and signal). Errors wrapping ErrInput describe input the caller can fix.
+func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error) {
+	redacted, err := k.validateRecord(&req)
+	if err != nil {
+		return RecordResult{}, err
+	}
+	var nl *NewLesson
+	if req.Lesson != nil {
+		if err := k.checkEmbedder(ctx); err != nil {
+			return RecordResult{}, err
+		}
+		l, err := k.prepareLesson(ctx, req)
+		if err != nil {
+			return RecordResult{}, err
+		}
+		nl = &l
+	}
+	res := RecordResult{TraceID: newID("t_"), Changes: []Change{}, Redacted: redacted}
+	now := k.now().UTC()
+	err = k.store.Update(ctx, func(tx Tx) error {
+		res.Changes, res.Dropped, res.LessonID, res.Duplicate = nil, nil, "", false
+		if req.TraceID != "" {
+			if err := k.applyFeedback(ctx, tx, req, now, &res); err != nil {
+				return err
+			}
+		}
+		if nl != nil {
+			if err := k.learn(ctx, tx, *nl, now, &res); err != nil {
+				return err
+			}
+		}
+		if req.Correction != nil {
+			c := Correction{TraceID: req.TraceID, Text: req.Correction.Text, Keywords: req.Correction.Keywords, Session: k.session, CreatedAt: now}
+			if err := tx.InsertCorrection(ctx, c); err != nil {
+				return err
+			}
+			res.Changes = append(res.Changes, Change{What: "correction kept for hesitate"})
+		}
+		if res.Changes == nil {
+			res.Changes = []Change{}
+		}
+		reqJSON, _ := json.Marshal(req)
+		resJSON, _ := json.Marshal(res)
+		return tx.InsertTrace(ctx, Trace{ID: res.TraceID, Tool: "record", Session: k.session, Project: req.Project,
+			CreatedAt: now, Request: reqJSON, Response: resJSON})
+	})
+	if err != nil {
+		return RecordResult{}, err
+	}
+	return res, nil
+}
+
+// validateRecord checks a record request and redacts secrets in its free
+// text; it returns how many secrets were redacted.
+func (k *KB) validateRecord(req *RecordRequest) (int, error) {
+	if req.Outcome == "" && len(req.Used) == 0 && len(req.Feedback) == 0 && req.Lesson == nil && req.Correction == nil {
+		return 0, inputErrorf("", "record needs at least one of outcome, used, feedback, lesson or correction")
+	}
+	if req.TraceID == "" && (req.Outcome != "" || len(req.Used) > 0 || len(req.Feedback) > 0) {
+		return 0, inputErrorf("trace_id", "is required with outcome, used or feedback: pass the trace_id that recall or appraise returned")
+	}
+	switch req.Outcome {
+	case "", OutcomeSuccess, OutcomeFailure, OutcomeUnknown:
+	default:
+		return 0, inputErrorf("outcome", "is %q; use success, failure or unknown", req.Outcome)
+	}
+	if len(req.Used) > MaxTop*2 {
+		return 0, inputErrorf("used", "lists %d ids; a trace returns at most %d lessons", len(req.Used), MaxTop)
+	}
+	if len(req.Feedback) > MaxTop*2 {
+		return 0, inputErrorf("feedback", "has %d items; a trace returns at most %d lessons", len(req.Feedback), MaxTop)
+	}
+	for i, f := range req.Feedback {
+		field := fmt.Sprintf("feedback[%d]", i)
+		switch {
+		case f.LessonID == "":
+			return 0, inputErrorf(field+".lesson_id", "is empty")
+		case f.Signal != "up" && f.Signal != "down":
+			return 0, inputErrorf(field+".signal", "is %q; use up or down", f.Signal)
+		case f.Signal == "down" && strings.TrimSpace(f.Reason) == "":
+			return 0, inputErrorf(field+".reason", "is required with signal down: say what was wrong with the lesson")
+		case len(f.Reason) > 4096 || !utf8.ValidString(f.Reason):
+			return 0, inputErrorf(field+".reason", "must be valid UTF-8 of at most 4096 bytes")
+		}
+	}
+	n := 0
+	if req.Lesson != nil {
+		for _, p := range []*string{&req.Lesson.Content, &req.Lesson.Trigger, &req.Lesson.AntiTrigger} {
+			if f, bad := sanitize.Injection(*p); bad {
+				return 0, inputErrorf("lesson", "carries a prompt-injection instruction (%s); lessons must describe coding practice, not instruct the model", f.Rule)
+			}
+			var rs []sanitize.Redaction
+			*p, rs = sanitize.Redact(*p)
+			n += len(rs)
+		}
+		if req.Lesson.Origin == OriginImported {
+			return 0, inputErrorf("lesson.origin", "imported is reserved for `innate-mcp import`; use user_stated or agent_inferred")
+		}
+	}
+	if c := req.Correction; c != nil {
+		c.Text = strings.TrimSpace(c.Text)
+		switch {
+		case c.Text == "":
+			return 0, inputErrorf("correction.text", "is empty")
+		case len(c.Text) > MaxCorrectionBytes || !utf8.ValidString(c.Text):
+			return 0, inputErrorf("correction.text", "must be valid UTF-8 of at most %d bytes", MaxCorrectionBytes)
+		case len(c.Keywords) > 32:
+			return 0, inputErrorf("correction.keywords", "has more than 32 keywords")
+		}
+		if f, bad := sanitize.Injection(c.Text); bad {
+			return 0, inputErrorf("correction.text", "carries a prompt-injection instruction (%s)", f.Rule)
+		}
+		var rs []sanitize.Redaction
+		c.Text, rs = sanitize.Redact(c.Text)
+		n += len(rs)
+	}
+	return n, nil
+}
+
+// prepareLesson validates and embeds the new lesson of a record request.
+func (k *KB) prepareLesson(ctx context.Context, req RecordRequest) (NewLesson, error) {
+	in := req.Lesson
+	nl := NewLesson{Content: in.Content, Trigger: in.Trigger, AntiTrigger: in.AntiTrigger, Tags: in.Tags,
+		Origin: in.Origin, Kind: in.Kind, Source: "record"}
+	if !in.Global {
+		nl.Project = req.Project
+	}
+	if err := nl.validate(); err != nil {
+		return NewLesson{}, err
+	}
+	if err := k.embedLessons(ctx, []*NewLesson{&nl}); err != nil {
+		return NewLesson{}, err
+	}
+	return nl, nil
+}
+
+// applyFeedback credits outcome, use and feedback to the lessons the trace
+// returned.
+func (k *KB) applyFeedback(ctx context.Context, tx Tx, req RecordRequest, now time.Time, res *RecordResult) error {
+	t, err := tx.Trace(ctx, req.TraceID)
+	if errors.Is(err, ErrNotFound) {
+		return inputErrorf("trace_id", "%q is unknown: pass a trace_id that recall or appraise returned", req.TraceID)
+	}
+	if err != nil {
+		return err
+	}
+	for i, f := range req.Feedback {
+		if !t.returned(f.LessonID) {
+			return inputErrorf(fmt.Sprintf("feedback[%d].lesson_id", i), "%q was not returned by trace %s: feedback applies only to lessons the trace returned", f.LessonID, t.ID)
+		}
+	}
+	ev := func(id string, kind EvidenceKind, signal, reason string) Evidence {
+		return Evidence{TraceID: t.ID, LessonID: id, Kind: kind, Signal: signal, Reason: reason, Session: k.session, CreatedAt: now}
+	}
+	seen := map[string]bool{}
+	for _, id := range req.Used {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if !t.returned(id) {
+			res.Dropped = append(res.Dropped, Dropped{LessonID: id, Reason: "not returned by this trace: only returned lessons receive credit"})
+			continue
+		}
+		prev, err := tx.PutEvidence(ctx, ev(id, EvidenceUsed, "used", ""))
+		if err != nil {
+			return err
+		}
+		if prev == "" {
+			if err := k.updateLesson(ctx, tx, id, res, "marked used", func(l *Lesson) {
+				l.Counters.Uses++
+				l.LastUsedAt = &now
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	if req.Outcome != "" && req.Outcome != t.Outcome {
+		if err := tx.SetTraceOutcome(ctx, t.ID, req.Outcome); err != nil {
+			return err
+		}
+		res.Changes = append(res.Changes, Change{What: fmt.Sprintf("trace %s outcome %s", t.ID, req.Outcome)})
+		t.Outcome = req.Outcome
+	}
+	if t.Outcome != "" {
+		if err := k.creditOutcome(ctx, tx, t, now, res); err != nil {
+			return err
+		}
+	}
+	for _, f := range req.Feedback {
+		prev, err := tx.PutEvidence(ctx, ev(f.LessonID, EvidenceFeedback, f.Signal, f.Reason))
+		if err != nil {
+			return err
+		}
+		if prev == f.Signal {
+			continue
+		}
+		if err := k.updateLesson(ctx, tx, f.LessonID, res, "feedback "+f.Signal, func(l *Lesson) {
+			moveCount(&l.Counters.Approvals, &l.Counters.Rejects, prev, "up", "down", -1)
+			moveCount(&l.Counters.Approvals, &l.Counters.Rejects, f.Signal, "up", "down", +1)
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// creditOutcome gives the trace's outcome to every lesson marked used on it,
+// once; a changed outcome moves the earlier credit.
+func (k *KB) creditOutcome(ctx context.Context, tx Tx, t Trace, now time.Time, res *RecordResult) error {
+	evs, err := tx.Evidence(ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	signal := string(t.Outcome)
+	for _, e := range evs {
+		if e.Kind != EvidenceUsed {
+			continue
+		}
+		prev, err := tx.PutEvidence(ctx, Evidence{TraceID: t.ID, LessonID: e.LessonID, Kind: EvidenceOutcome, Signal: signal, Session: k.session, CreatedAt: now})
+		if err != nil {
+			return err
+		}
+		if prev == signal {
+			continue
+		}
+		ds, df := outcomeDelta(prev, -1)
+		as, af := outcomeDelta(signal, +1)
+		if err := tx.AddContextOutcome(ctx, e.LessonID, t.SituationKey, ds+as, df+af); err != nil {
+			return err
+		}
+		if err := k.updateLesson(ctx, tx, e.LessonID, res, "outcome "+signal, func(l *Lesson) {
+			l.Counters.Successes += ds + as
+			l.Counters.Failures += df + af
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// outcomeDelta converts an outcome signal into success and failure counts.
+func outcomeDelta(signal string, sign int) (successes, failures int) {
+	switch Outcome(signal) {
+	case OutcomeSuccess:
+		return sign, 0
+	case OutcomeFailure:
+		return 0, sign
+	}
+	return 0, 0
+}
+
+// moveCount adds delta to a or b depending on which value signal names.
+func moveCount(a, b *int, signal, aName, bName string, delta int) {
+	switch signal {
+	case aName:
+		*a += delta
+	case bName:
+		*b += delta
+	}
+}
+
+// updateLesson reads a lesson, changes it, re-derives its confidence and
+// state, and writes it back, noting the change.
+func (k *KB) updateLesson(ctx context.Context, tx Tx, id string, res *RecordResult, what string, change func(*Lesson)) error {
+	l, err := tx.Lesson(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		res.Dropped = append(res.Dropped, Dropped{LessonID: id, Reason: "lesson no longer exists"})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	before := l.Confidence
+	change(&l)
+	l.Confidence = derivedConfidence(l)
+	if l.State == StatePending && promoted(l) {
+		l.State = StateActive
+		what += "; confirmed, now active"
+	}
+	if err := tx.UpdateLesson(ctx, l); err != nil {
+		return err
+	}
+	if l.Confidence != before {
+		what += fmt.Sprintf("; confidence %.2f → %.2f", before, l.Confidence)
+	}
+	res.Changes = append(res.Changes, Change{LessonID: id, What: what})
+	return nil
+}
+
+// derivedConfidence is a lesson's confidence from its prior and evidence:
+// a beta estimate with four pseudo-observations at the origin's prior; a
+// person's judgement counts twice an outcome.
+func derivedConfidence(l Lesson) float64 {
+	const n0 = 4.0
+	c := l.Counters
+	p0 := initialConfidence(l.Origin)
+	pos := float64(c.Successes) + 2*float64(c.Approvals)
+	neg := float64(c.Failures) + 2*float64(c.Rejects)
+	return (n0*p0 + pos) / (n0 + pos + neg)
+}
+
+// promoted reports whether a pending lesson has been confirmed: by a
+// person's approval or by two successful uses.
+func promoted(l Lesson) bool {
+	return l.Counters.Approvals > l.Counters.Rejects || l.Counters.Successes >= 2 && l.Counters.Successes > l.Counters.Failures
+}
+
+// learn adds a new lesson, or counts a repeat of an existing one.
+func (k *KB) learn(ctx context.Context, tx Tx, nl NewLesson, now time.Time, res *RecordResult) error {
+	hash := ContentHash(nl.Content, nl.Trigger)
+	existing, err := tx.LessonByHash(ctx, hash)
+	switch {
+	case err == nil:
+		res.LessonID, res.Duplicate = existing.ID, true
+		return k.updateLesson(ctx, tx, existing.ID, res, "stated again", func(l *Lesson) {
+			l.Counters.Observed++
+			if nl.Origin == OriginUserStated && l.Origin == OriginAgentInferred {
+				l.Origin = OriginUserStated
+				l.State = StateActive
+			}
+		})
+	case !errors.Is(err, ErrNotFound):
+		return err
+	}
+	l, err := tx.InsertLesson(ctx, nl, now)
+	if err != nil {
+		return err
+	}
+	res.LessonID = l.ID
+	res.Changes = append(res.Changes, Change{LessonID: l.ID, What: fmt.Sprintf("new %s lesson, %s", l.Origin, l.State)})
+	return nil
+}

@@ -1,0 +1,263 @@
+package kb
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// Weights are the named constants of the fused score that recall ranks on
+// and appraise re-reads. They are stored in the database's meta table (so
+// that a tuned value survives restarts and is shared by every process);
+// DefaultWeights gives the documented starting values.
+//
+// The fused score of a lesson for a situation is
+//
+//	resonance   = (Content·c + Trigger·t + Lexical·l) / (sum of the weights of the channels present)
+//	calibration = Confidence·confidence + Context·context + Activation·activation
+//	fused       = (resonance + calibration) · penalties
+//
+// where c and t are the dense cosines mapped to relevance by
+// relevance(cos) = clamp((cos − DenseBaseline) / (1 − DenseBaseline), 0, 1)^DenseSharpness,
+// l is BM25 over the situation's terms divided by the score of a
+// typical-length document holding every query term once (an absolute scale:
+// 1 means "all the query's terms, as usually used", independent of what
+// else the query found), context is the lesson's outcome balance in the same
+// kind of situation in (−1, 1) and activation its recency and frequency of
+// use in [0, 1]. The penalties multiply: a pending lesson, a lesson whose
+// anti-trigger matches the situation, a lesson from another project.
+type Weights struct {
+	Content    float64 `json:"content"`    // dense similarity to the lesson's content
+	Trigger    float64 `json:"trigger"`    // dense similarity to the lesson's trigger
+	Lexical    float64 `json:"lexical"`    // BM25 over content and trigger terms
+	Confidence float64 `json:"confidence"` // the lesson's confidence
+	Context    float64 `json:"context"`    // success history in similar situations
+	Activation float64 `json:"activation"` // recency and frequency of use
+
+	DenseBaseline  float64 `json:"dense_baseline"`  // cosine of unrelated texts: relevance 0
+	DenseSharpness float64 `json:"dense_sharpness"` // >1 lets only clear dense matches count
+
+	PendingPenalty      float64 `json:"pending_penalty"`       // factor for a pending lesson
+	AntiTriggerPenalty  float64 `json:"anti_trigger_penalty"`  // factor when the anti-trigger matches
+	OtherProjectPenalty float64 `json:"other_project_penalty"` // factor for another project's lesson
+
+	RelevanceFloor float64 `json:"relevance_floor"` // resonance below which nothing is returned
+	StrongMatch    float64 `json:"strong_match"`    // resonance at which other projects' lessons appear
+	AntiTriggerHit float64 `json:"anti_trigger_hit"`  // share of anti-trigger terms that makes a hit
+}
+
+// DefaultWeights returns the documented defaults. The resonance weights sum
+// to one; calibration adds at most 0.25, so it reorders lessons of similar
+// resonance but cannot lift an unrelated lesson over the floor, which is
+// applied to resonance alone.
+func DefaultWeights() Weights {
+	return Weights{
+		Content: 0.35, Trigger: 0.30, Lexical: 0.35,
+		Confidence: 0.10, Context: 0.10, Activation: 0.05,
+		DenseBaseline: 0.20, DenseSharpness: 1.5,
+		PendingPenalty: 0.85, AntiTriggerPenalty: 0.4, OtherProjectPenalty: 0.85,
+		RelevanceFloor: 0.22, StrongMatch: 0.45, AntiTriggerHit: 0.6,
+	}
+}
+
+// Validate reports weights outside their sane ranges.
+func (w Weights) Validate() error {
+	for name, v := range map[string]float64{
+		"content": w.Content, "trigger": w.Trigger, "lexical": w.Lexical,
+		"confidence": w.Confidence, "context": w.Context, "activation": w.Activation,
+		"pending_penalty": w.PendingPenalty, "anti_trigger_penalty": w.AntiTriggerPenalty,
+		"other_project_penalty": w.OtherProjectPenalty, "relevance_floor": w.RelevanceFloor,
+		"strong_match": w.StrongMatch, "anti_trigger_hit": w.AntiTriggerHit,
+	} {
+		if math.IsNaN(v) || v < 0 || v > 1 {
+			return fmt.Errorf("weight %s = %v: want a value in [0, 1]", name, v)
+		}
+	}
+	if w.DenseBaseline < -1 || w.DenseBaseline >= 1 {
+		return fmt.Errorf("weight dense_baseline = %v: want a value in [-1, 1)", w.DenseBaseline)
+	}
+	if w.DenseSharpness < 0.25 || w.DenseSharpness > 4 {
+		return fmt.Errorf("weight dense_sharpness = %v: want a value in [0.25, 4]", w.DenseSharpness)
+	}
+	if w.Content+w.Trigger+w.Lexical == 0 {
+		return fmt.Errorf("weights content, trigger and lexical are all zero")
+	}
+	return nil
+}
+
+// Breakdown is the per-channel decomposition of a lesson's fused score.
+type Breakdown struct {
+	Content     float64 `json:"content"`               // dense relevance to the content, [0,1]
+	Trigger     float64 `json:"trigger"`               // dense relevance to the trigger, [0,1]
+	Lexical     float64 `json:"lexical"`               // absolute BM25 relevance, [0,1]
+	Resonance   float64 `json:"resonance"`             // weighted similarity alone
+	Confidence  float64 `json:"confidence"`            // the lesson's confidence
+	Context     float64 `json:"context"`               // outcome balance in similar situations, (-1,1)
+	Activation  float64 `json:"activation"`            // recency and frequency of use
+	Calibration float64 `json:"calibration"`           // weighted confidence, context and activation
+	Penalty     float64 `json:"penalty"`               // product of the penalties applied (1 = none)
+	AntiTrigger bool    `json:"anti_trigger,omitempty"` // the lesson's anti-trigger matched
+	RawContent  float64 `json:"raw_content_cos"`       // cosine before mapping
+	RawTrigger  float64 `json:"raw_trigger_cos"`       // cosine before mapping (0 without trigger)
+}
+
+// Scored is a candidate with its fused score.
+type Scored struct {
+	Candidate
+	Score        float64
+	Breakdown    Breakdown
+	OtherProject bool
+}
+
+// relevance maps a cosine to [0,1] relevance under w.
+func (w Weights) relevance(cos float64) float64 {
+	r := (cos - w.DenseBaseline) / (1 - w.DenseBaseline)
+	if r <= 0 || math.IsNaN(r) {
+		return 0
+	}
+	if r > 1 {
+		r = 1
+	}
+	return math.Pow(r, w.DenseSharpness)
+}
+
+// score fuses one candidate's channels for a situation.
+func (w Weights) score(c Candidate, sit *situationInfo, now time.Time) Scored {
+	b := Breakdown{RawContent: c.Content, Penalty: 1}
+	b.Content = w.relevance(c.Content)
+	num := w.Content * b.Content
+	den := w.Content
+	if c.HasTrigger {
+		b.RawTrigger = c.Trigger
+		b.Trigger = w.relevance(c.Trigger)
+		num += w.Trigger * b.Trigger
+		den += w.Trigger
+	}
+	if sit.hasTerms {
+		b.Lexical = clamp01(c.Lexical)
+		num += w.Lexical * b.Lexical
+		den += w.Lexical
+	}
+	if den > 0 {
+		b.Resonance = num / den
+	}
+	l := c.Lesson
+	b.Confidence = l.Confidence
+	b.Context = contextBalance(c.Context)
+	b.Activation = activation(l, now)
+	b.Calibration = w.Confidence*b.Confidence + w.Context*b.Context + w.Activation*b.Activation
+
+	if l.State == StatePending {
+		b.Penalty *= w.PendingPenalty
+	}
+	if l.AntiTrigger != "" && sit.antiTriggerHit(l.AntiTrigger, w.AntiTriggerHit) {
+		b.AntiTrigger = true
+		b.Penalty *= w.AntiTriggerPenalty
+	}
+	other := l.Project != "" && sit.project != "" && l.Project != sit.project
+	if other {
+		b.Penalty *= w.OtherProjectPenalty
+	}
+	return Scored{Candidate: c, Score: (b.Resonance + b.Calibration) * b.Penalty, Breakdown: b, OtherProject: other}
+}
+
+// contextBalance is the outcome balance of a tally with one pseudo-count of
+// each outcome: 0 without history, towards ±1 with consistent history.
+func contextBalance(t Tally) float64 {
+	return float64(t.Successes-t.Failures) / float64(t.Successes+t.Failures+2)
+}
+
+// activation is recency times frequency of use, in [0,1]: it saturates
+// after a handful of uses and halves every 30 days without use.
+func activation(l Lesson, now time.Time) float64 {
+	if l.Counters.Uses == 0 || l.LastUsedAt == nil {
+		return 0
+	}
+	freq := 1 - math.Exp(-float64(l.Counters.Uses)/5)
+	days := now.Sub(*l.LastUsedAt).Hours() / 24
+	if days < 0 {
+		days = 0
+	}
+	return freq * math.Exp2(-days/30)
+}
+
+func clamp01(x float64) float64 {
+	switch {
+	case math.IsNaN(x) || x < 0:
+		return 0
+	case x > 1:
+		return 1
+	}
+	return x
+}
+
+// situationInfo is what scoring needs to know of the situation, computed
+// once per call.
+type situationInfo struct {
+	project  string
+	terms    map[string]struct{}
+	hasTerms bool
+}
+
+// antiTriggerHit reports whether at least share of the anti-trigger's
+// distinctive terms occur in the situation.
+func (s *situationInfo) antiTriggerHit(anti string, share float64) bool {
+	at := distinctTerms(anti)
+	if len(at) == 0 {
+		return false
+	}
+	n := 0
+	for t := range at {
+		if _, ok := s.terms[t]; ok {
+			n++
+		}
+	}
+	return float64(n)/float64(len(at)) >= share
+}
+
+// why explains a scored lesson in one line for the agent.
+func (s Scored) why(sit *situationInfo) string {
+	var parts []string
+	b := s.Breakdown
+	if s.HasTrigger && b.Trigger >= b.Content && b.Trigger > 0 {
+		parts = append(parts, fmt.Sprintf("situation matches its trigger (%.2f)", b.Trigger))
+	} else if b.Content > 0 {
+		parts = append(parts, fmt.Sprintf("similar to its content (%.2f)", b.Content))
+	}
+	if shared := sharedTerms(sit.terms, s.Lesson); len(shared) > 0 {
+		parts = append(parts, "shares terms "+strings.Join(shared, ", "))
+	}
+	if s.Lesson.Counters.Successes+s.Lesson.Counters.Failures > 0 {
+		parts = append(parts, fmt.Sprintf("%d successes, %d failures when used", s.Lesson.Counters.Successes, s.Lesson.Counters.Failures))
+	}
+	if b.AntiTrigger {
+		parts = append(parts, "but its anti-trigger matches: it may not apply")
+	}
+	if s.Lesson.State == StatePending {
+		parts = append(parts, "pending: not yet confirmed")
+	}
+	if s.OtherProject {
+		parts = append(parts, "from project "+s.Lesson.Project)
+	}
+	if len(parts) == 0 {
+		return "weak match"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// sharedTerms lists up to five situation terms that occur in the lesson.
+func sharedTerms(situation map[string]struct{}, l Lesson) []string {
+	lt := distinctTerms(l.Content + "\n" + l.Trigger)
+	var out []string
+	for t := range situation {
+		if _, ok := lt[t]; ok {
+			out = append(out, t)
+		}
+	}
+	sortStrings(out)
+	if len(out) > 5 {
+		out = out[:5]
+	}
+	return out
+}

@@ -1,0 +1,169 @@
+package kb
+
+import (
+	"context"
+	"time"
+)
+
+// Embedder turns text into L2-normalised vectors. *embed.Embedder implements
+// it; tests use doubles. Implementations must be safe for concurrent use.
+type Embedder interface {
+	// Name is the model name recorded in the knowledge base.
+	Name() string
+	// Dim is the vector dimension (0 when not yet known for a remote model).
+	Dim() int
+	// Embed embeds one text.
+	Embed(ctx context.Context, text string) ([]float32, error)
+	// EmbedBatch embeds several texts, in order.
+	EmbedBatch(ctx context.Context, texts []string) ([][]float32, error)
+	// Remote reports whether text leaves the process; secrets are redacted
+	// before any text reaches a remote embedder.
+	Remote() bool
+}
+
+// Store is the knowledge base's persistence: SQLite behind it is the single
+// source of truth, shared by every process on the same database. storage.DB
+// implements it. Implementations must be safe for concurrent use.
+type Store interface {
+	// EmbedderInfo returns the embedder model and dimension the database was
+	// built with; ok is false for a database that has no lesson vectors yet.
+	EmbedderInfo(ctx context.Context) (model string, dim int, ok bool, err error)
+	// SetEmbedderInfo records the embedder the database is built with.
+	SetEmbedderInfo(ctx context.Context, model string, dim int) error
+	// Search returns the lessons found by the dense and lexical channels
+	// for probe, with each channel's value filled in for every candidate.
+	Search(ctx context.Context, probe Probe) ([]Candidate, error)
+	// Update runs fn in one short write transaction (BEGIN IMMEDIATE): all of
+	// fn's writes land together or not at all.
+	Update(ctx context.Context, fn func(Tx) error) error
+	// Lesson returns one lesson by id; ErrNotFound when there is none.
+	Lesson(ctx context.Context, id string) (Lesson, error)
+	// Lessons calls fn for every lesson matching filter, in id order.
+	Lessons(ctx context.Context, filter LessonFilter, fn func(Lesson) error) error
+	// Vectors returns the stored content and trigger vectors of a lesson.
+	Vectors(ctx context.Context, id string) (content, trigger []float32, err error)
+}
+
+// LessonFilter selects lessons for listing and export; zero values match all.
+type LessonFilter struct {
+	States  []State
+	Project string
+}
+
+// Tx is a write transaction. Its methods see the transaction's own writes.
+type Tx interface {
+	Trace(ctx context.Context, id string) (Trace, error)
+	InsertTrace(ctx context.Context, t Trace) error
+	SetTraceOutcome(ctx context.Context, id string, o Outcome) error
+	Evidence(ctx context.Context, traceID string) ([]Evidence, error)
+	// PutEvidence stores e keyed by (trace, lesson, kind); it reports the
+	// signal stored before under that key ("" when there was none).
+	PutEvidence(ctx context.Context, e Evidence) (previous string, err error)
+	Lesson(ctx context.Context, id string) (Lesson, error)
+	LessonByHash(ctx context.Context, hash string) (Lesson, error)
+	InsertLesson(ctx context.Context, nl NewLesson, now time.Time) (Lesson, error)
+	// UpdateLesson writes a lesson's state, confidence, counters and
+	// last-used time.
+	UpdateLesson(ctx context.Context, l Lesson) error
+	// AddContextOutcome moves the per-situation outcome tally of a lesson.
+	AddContextOutcome(ctx context.Context, lessonID, key string, successes, failures int) error
+	InsertCorrection(ctx context.Context, c Correction) error
+}
+
+// Probe is what Store.Search looks for.
+type Probe struct {
+	Vector       []float32 // the situation's embedding
+	Terms        []string  // the situation's lexical terms
+	Pool         int       // candidates taken from each channel
+	SituationKey string    // for per-situation outcome history
+}
+
+// Candidate is a lesson found by at least one channel, with every channel's
+// raw value: the KB fuses them.
+type Candidate struct {
+	Lesson     Lesson
+	Content    float64 // cosine similarity of the situation to the content
+	Trigger    float64 // cosine similarity to the trigger (when HasTrigger)
+	HasTrigger bool
+	Lexical    float64 // BM25 over the situation's terms, normalised absolutely to [0,1]
+	// Context is the lesson's outcome tally in situations with the same key.
+	Context Tally
+}
+
+// Tally counts outcomes.
+type Tally struct {
+	Successes int `json:"successes"`
+	Failures  int `json:"failures"`
+}
+
+// Outcome is what happened after the agent acted.
+type Outcome string
+
+// The outcomes record accepts.
+const (
+	OutcomeSuccess Outcome = "success"
+	OutcomeFailure Outcome = "failure"
+	OutcomeUnknown Outcome = "unknown"
+)
+
+// Trace is one tool call: what was asked, what was returned, and later what
+// came of it.
+type Trace struct {
+	ID           string          `json:"id"`
+	Tool         string          `json:"tool"`
+	Session      string          `json:"session,omitempty"`
+	Project      string          `json:"project,omitempty"`
+	SituationKey string          `json:"situation_key,omitempty"`
+	CreatedAt    time.Time       `json:"created_at"`
+	Request      []byte          `json:"request,omitempty"`  // JSON
+	Response     []byte          `json:"response,omitempty"` // JSON
+	Returned     []ReturnedEntry `json:"returned,omitempty"`
+	Outcome      Outcome         `json:"outcome,omitempty"`
+}
+
+// ReturnedEntry is one lesson a trace returned.
+type ReturnedEntry struct {
+	LessonID string  `json:"lesson_id"`
+	Rank     int     `json:"rank"`
+	Score    float64 `json:"score"`
+}
+
+// Returned reports whether the trace returned the lesson.
+func (t Trace) returned(id string) bool {
+	for _, r := range t.Returned {
+		if r.LessonID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// EvidenceKind is the kind of one piece of evidence about a lesson.
+type EvidenceKind string
+
+// The kinds of evidence.
+const (
+	EvidenceUsed     EvidenceKind = "used"     // the agent reported using the lesson
+	EvidenceOutcome  EvidenceKind = "outcome"  // credit for the trace's outcome
+	EvidenceFeedback EvidenceKind = "feedback" // explicit up / down
+)
+
+// Evidence is one recorded fact about a lesson in a trace.
+type Evidence struct {
+	TraceID   string       `json:"trace_id"`
+	LessonID  string       `json:"lesson_id"`
+	Kind      EvidenceKind `json:"kind"`
+	Signal    string       `json:"signal"`
+	Reason    string       `json:"reason,omitempty"`
+	Session   string       `json:"session,omitempty"`
+	CreatedAt time.Time    `json:"created_at"`
+}
+
+// Correction is a user's correction of the agent, kept for hesitate.
+type Correction struct {
+	TraceID   string    `json:"trace_id,omitempty"`
+	Text      string    `json:"text"`
+	Keywords  []string  `json:"keywords,omitempty"`
+	Session   string    `json:"session,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+}

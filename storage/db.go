@@ -1,0 +1,202 @@
+// Package storage is innate-mcp's persistence: one SQLite database (through
+// modernc.org/sqlite, pure Go) that is the single source of truth, and an
+// in-memory chromem-go vector index derived from it.
+//
+// Several server processes may open the same database: every connection
+// runs in WAL mode with a busy timeout and foreign keys on (set in the DSN so
+// every pooled connection gets them), writes are short BEGIN IMMEDIATE
+// transactions, and the vector index notices other processes' writes
+// through a revision counter before every search. The index is built lazily
+// on the first search, never persisted by chromem-go, and never the source
+// of truth.
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+
+	"github.com/innate-mcp/innate-mcp/kb"
+)
+
+// Compile-time check that DB implements the knowledge base's Store.
+var _ kb.Store = (*DB)(nil)
+
+// DB is an open innate-mcp database. It is safe for concurrent use.
+type DB struct {
+	sql   *sql.DB
+	path  string
+	log   *slog.Logger
+	index *index
+}
+
+// Options configure Open.
+type Options struct {
+	// BusyTimeout is how long a write waits for another process's lock;
+	// 10 s when zero.
+	BusyTimeout time.Duration
+	// Logger receives diagnostics; slog.Default() when nil.
+	Logger *slog.Logger
+	// ReadOnly opens the database without migrating or writing.
+	ReadOnly bool
+}
+
+// Open opens (creating when needed) the database at path and migrates it to
+// the current schema. The parent directory is created with mode 0700.
+func Open(ctx context.Context, path string, opts Options) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("open database: empty path")
+	}
+	if !opts.ReadOnly {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("open database: %w", err)
+		}
+	}
+	if opts.BusyTimeout == 0 {
+		opts.BusyTimeout = 10 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	sdb, err := sql.Open("sqlite", dsn(path, opts))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	sdb.SetMaxOpenConns(8)
+	sdb.SetMaxIdleConns(8)
+	sdb.SetConnMaxIdleTime(5 * time.Minute)
+	db := &DB{sql: sdb, path: path, log: opts.Logger.With("component", "storage")}
+	db.index = newIndex(db)
+	if !opts.ReadOnly {
+		if err := db.migrate(ctx); err != nil {
+			sdb.Close()
+			return nil, fmt.Errorf("migrate %s: %w", path, err)
+		}
+	}
+	return db, nil
+}
+
+// dsn builds the connection string: every pragma is applied by the driver
+// to each new pooled connection, and transactions begin IMMEDIATE so that a
+// writer takes the lock up front instead of failing on upgrade.
+func dsn(path string, opts Options) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	if opts.ReadOnly {
+		q.Set("mode", "ro")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Path returns the database file path.
+func (db *DB) Path() string { return db.path }
+
+// Close closes the database.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// SQL returns the underlying *sql.DB, for the log and statistics readers of
+// other packages in this module.
+func (db *DB) SQL() *sql.DB { return db.sql }
+
+// Meta returns the value stored under key in the meta table; ok is false
+// when there is none.
+func (db *DB) Meta(ctx context.Context, key string) (value string, ok bool, err error) {
+	err = db.sql.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&value)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read meta %s: %w", key, err)
+	}
+	return value, true, nil
+}
+
+// SetMeta stores value under key in the meta table.
+func (db *DB) SetMeta(ctx context.Context, key, value string) error {
+	_, err := db.sql.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	if err != nil {
+		return fmt.Errorf("write meta %s: %w", key, err)
+	}
+	return nil
+}
+
+// SetMetaDefault stores value under key unless a value is already there,
+// and returns the value in force.
+func (db *DB) SetMetaDefault(ctx context.Context, key, value string) (string, error) {
+	if _, err := db.sql.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`, key, value); err != nil {
+		return "", fmt.Errorf("write meta %s: %w", key, err)
+	}
+	v, _, err := db.Meta(ctx, key)
+	return v, err
+}
+
+// EmbedderInfo implements kb.Store.
+func (db *DB) EmbedderInfo(ctx context.Context) (string, int, bool, error) {
+	model, ok, err := db.Meta(ctx, "embedder_model")
+	if err != nil || !ok {
+		return "", 0, false, err
+	}
+	dimS, _, err := db.Meta(ctx, "embedder_dim")
+	if err != nil {
+		return "", 0, false, err
+	}
+	var dim int
+	fmt.Sscan(dimS, &dim)
+	return model, dim, true, nil
+}
+
+// SetEmbedderInfo implements kb.Store.
+func (db *DB) SetEmbedderInfo(ctx context.Context, model string, dim int) error {
+	return db.update(ctx, func(tx *sql.Tx) error {
+		for k, v := range map[string]string{"embedder_model": model, "embedder_dim": fmt.Sprint(dim)} {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
+				ON CONFLICT (key) DO UPDATE SET value = excluded.value`, k, v); err != nil {
+				return fmt.Errorf("write meta %s: %w", k, err)
+			}
+		}
+		return nil
+	})
+}
+
+// update runs fn in a BEGIN IMMEDIATE transaction and commits it, or rolls
+// it back when fn fails.
+func (db *DB) update(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// timeFormat is how times are stored: sortable UTC text.
+const timeFormat = "2006-01-02T15:04:05.000000000Z"
+
+func fmtTime(t time.Time) string { return t.UTC().Format(timeFormat) }
+
+func parseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}

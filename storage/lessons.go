@@ -1,0 +1,303 @@
+package storage
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/terms"
+)
+
+// lessonColumns is the column list scanLesson reads, in order.
+const lessonColumns = `l.seq, l.id, l.content, l.trigger, l.anti_trigger, l.tags, l.project, l.origin, l.kind, l.state,
+	l.confidence, l.recalls, l.uses, l.successes, l.failures, l.approvals, l.rejects, l.observed, l.source,
+	l.created_at, l.updated_at, l.last_used_at, l.content_hash`
+
+// rowScanner is *sql.Row or *sql.Rows.
+type rowScanner interface{ Scan(dest ...any) error }
+
+// scanLesson reads one row of lessonColumns.
+func scanLesson(r rowScanner) (kb.Lesson, int64, error) {
+	var (
+		l                          kb.Lesson
+		seq                        int64
+		tags, created, updated     string
+		lastUsed                   sql.NullString
+		origin, kind, state        string
+	)
+	c := &l.Counters
+	err := r.Scan(&seq, &l.ID, &l.Content, &l.Trigger, &l.AntiTrigger, &tags, &l.Project, &origin, &kind, &state,
+		&l.Confidence, &c.Recalls, &c.Uses, &c.Successes, &c.Failures, &c.Approvals, &c.Rejects, &c.Observed, &l.Source,
+		&created, &updated, &lastUsed, &l.Hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return kb.Lesson{}, 0, kb.ErrNotFound
+	}
+	if err != nil {
+		return kb.Lesson{}, 0, fmt.Errorf("scan lesson: %w", err)
+	}
+	l.Origin, l.Kind, l.State = kb.Origin(origin), kb.Kind(kind), kb.State(state)
+	if err := json.Unmarshal([]byte(tags), &l.Tags); err != nil {
+		l.Tags = nil
+	}
+	l.CreatedAt, l.UpdatedAt = parseTime(created), parseTime(updated)
+	if lastUsed.Valid {
+		t := parseTime(lastUsed.String)
+		l.LastUsedAt = &t
+	}
+	return l, seq, nil
+}
+
+// Lesson implements kb.Store.
+func (db *DB) Lesson(ctx context.Context, id string) (kb.Lesson, error) {
+	l, _, err := scanLesson(db.sql.QueryRowContext(ctx, `SELECT `+lessonColumns+` FROM lessons l WHERE l.id = ?`, id))
+	return l, err
+}
+
+// Lessons implements kb.Store.
+func (db *DB) Lessons(ctx context.Context, f kb.LessonFilter, fn func(kb.Lesson) error) error {
+	q := `SELECT ` + lessonColumns + ` FROM lessons l WHERE 1=1`
+	var args []any
+	if len(f.States) > 0 {
+		q += ` AND l.state IN (` + placeholders(len(f.States)) + `)`
+		for _, s := range f.States {
+			args = append(args, string(s))
+		}
+	}
+	if f.Project != "" {
+		q += ` AND l.project = ?`
+		args = append(args, f.Project)
+	}
+	rows, err := db.sql.QueryContext(ctx, q+` ORDER BY l.seq`, args...)
+	if err != nil {
+		return fmt.Errorf("list lessons: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		l, _, err := scanLesson(rows)
+		if err != nil {
+			return err
+		}
+		if err := fn(l); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// Vectors implements kb.Store.
+func (db *DB) Vectors(ctx context.Context, id string) ([]float32, []float32, error) {
+	var c, t []byte
+	err := db.sql.QueryRowContext(ctx, `SELECT v.content, v.trigger FROM lesson_vectors v JOIN lessons l ON l.seq = v.seq WHERE l.id = ?`, id).Scan(&c, &t)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, kb.ErrNotFound
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read vectors of %s: %w", id, err)
+	}
+	return decodeVec(c), decodeVec(t), nil
+}
+
+// Update implements kb.Store.
+func (db *DB) Update(ctx context.Context, fn func(kb.Tx) error) error {
+	return db.update(ctx, func(t *sql.Tx) error { return fn(&tx{tx: t}) })
+}
+
+// tx implements kb.Tx over a *sql.Tx.
+type tx struct {
+	tx *sql.Tx
+}
+
+var _ kb.Tx = (*tx)(nil)
+
+func (t *tx) Lesson(ctx context.Context, id string) (kb.Lesson, error) {
+	l, _, err := scanLesson(t.tx.QueryRowContext(ctx, `SELECT `+lessonColumns+` FROM lessons l WHERE l.id = ?`, id))
+	return l, err
+}
+
+func (t *tx) LessonByHash(ctx context.Context, hash string) (kb.Lesson, error) {
+	l, _, err := scanLesson(t.tx.QueryRowContext(ctx, `SELECT `+lessonColumns+` FROM lessons l WHERE l.content_hash = ?`, hash))
+	return l, err
+}
+
+// bumpVecRev advances the vector revision and returns the new value.
+func (t *tx) bumpVecRev(ctx context.Context) (int64, error) {
+	var rev int64
+	err := t.tx.QueryRowContext(ctx, `UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vec_rev'
+		RETURNING CAST(value AS INTEGER)`).Scan(&rev)
+	if err != nil {
+		return 0, fmt.Errorf("bump vector revision: %w", err)
+	}
+	return rev, nil
+}
+
+func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (kb.Lesson, error) {
+	id := nl.ID
+	if id != "" {
+		var n int
+		if err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM lessons WHERE id = ?`, id).Scan(&n); err != nil {
+			return kb.Lesson{}, fmt.Errorf("check lesson id: %w", err)
+		}
+		if n > 0 {
+			id = ""
+		}
+	}
+	if id == "" {
+		id = newLessonID()
+	}
+	rev, err := t.bumpVecRev(ctx)
+	if err != nil {
+		return kb.Lesson{}, err
+	}
+	tags, _ := json.Marshal(nonNil(nl.Tags))
+	created, updated := nl.CreatedAt, nl.UpdatedAt
+	if created.IsZero() {
+		created = now
+	}
+	if updated.IsZero() {
+		updated = now
+	}
+	var lastUsed any
+	if nl.LastUsedAt != nil {
+		lastUsed = fmtTime(*nl.LastUsedAt)
+	}
+	c := nl.Counters
+	var seq int64
+	err = t.tx.QueryRowContext(ctx, `INSERT INTO lessons (id, content, trigger, anti_trigger, tags, project, origin, kind,
+		state, confidence, recalls, uses, successes, failures, approvals, rejects, observed, source, created_at,
+		updated_at, last_used_at, content_hash, vec_rev)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		id, nl.Content, nl.Trigger, nl.AntiTrigger, string(tags), nl.Project, string(nl.Origin), string(nl.Kind),
+		string(nl.State), nl.Confidence, c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed,
+		nl.Source, fmtTime(created), fmtTime(updated), lastUsed, kb.ContentHash(nl.Content, nl.Trigger), rev).Scan(&seq)
+	if err != nil {
+		return kb.Lesson{}, fmt.Errorf("insert lesson: %w", err)
+	}
+	var trig any
+	if nl.TriggerVec != nil {
+		trig = encodeVec(nl.TriggerVec)
+	}
+	if len(nl.ContentVec) == 0 {
+		return kb.Lesson{}, errors.New("insert lesson: no content vector")
+	}
+	if _, err := t.tx.ExecContext(ctx, `INSERT INTO lesson_vectors (seq, content, trigger) VALUES (?, ?, ?)`,
+		seq, encodeVec(nl.ContentVec), trig); err != nil {
+		return kb.Lesson{}, fmt.Errorf("insert lesson vectors: %w", err)
+	}
+	if nl.State != kb.StateArchived {
+		if err := t.indexText(ctx, seq, nl.Content, nl.Trigger); err != nil {
+			return kb.Lesson{}, err
+		}
+	}
+	return t.Lesson(ctx, id)
+}
+
+// indexText adds a lesson's terms to the full-text index.
+func (t *tx) indexText(ctx context.Context, seq int64, content, trigger string) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO lessons_fts (rowid, content_terms, trigger_terms) VALUES (?, ?, ?)`,
+		seq, terms.Join(content), terms.Join(trigger))
+	if err != nil {
+		return fmt.Errorf("index lesson text: %w", err)
+	}
+	return nil
+}
+
+func (t *tx) UpdateLesson(ctx context.Context, l kb.Lesson) error {
+	var seq int64
+	var oldState string
+	err := t.tx.QueryRowContext(ctx, `SELECT seq, state FROM lessons WHERE id = ?`, l.ID).Scan(&seq, &oldState)
+	if errors.Is(err, sql.ErrNoRows) {
+		return kb.ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("read lesson %s: %w", l.ID, err)
+	}
+	var lastUsed any
+	if l.LastUsedAt != nil {
+		lastUsed = fmtTime(*l.LastUsedAt)
+	}
+	tags, _ := json.Marshal(nonNil(l.Tags))
+	c := l.Counters
+	_, err = t.tx.ExecContext(ctx, `UPDATE lessons SET origin = ?, state = ?, confidence = ?, recalls = ?, uses = ?,
+		successes = ?, failures = ?, approvals = ?, rejects = ?, observed = ?, tags = ?, updated_at = ?, last_used_at = ?
+		WHERE seq = ?`, string(l.Origin), string(l.State), clampConf(l.Confidence), c.Recalls, c.Uses, c.Successes,
+		c.Failures, c.Approvals, c.Rejects, c.Observed, string(tags), fmtTime(time.Now()), lastUsed, seq)
+	if err != nil {
+		return fmt.Errorf("update lesson %s: %w", l.ID, err)
+	}
+	wasIndexed, isIndexed := oldState != string(kb.StateArchived), l.State != kb.StateArchived
+	if wasIndexed == isIndexed {
+		return nil
+	}
+	rev, err := t.bumpVecRev(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := t.tx.ExecContext(ctx, `UPDATE lessons SET vec_rev = ? WHERE seq = ?`, rev, seq); err != nil {
+		return fmt.Errorf("update lesson %s: %w", l.ID, err)
+	}
+	if isIndexed {
+		var content, trigger string
+		if err := t.tx.QueryRowContext(ctx, `SELECT content, trigger FROM lessons WHERE seq = ?`, seq).Scan(&content, &trigger); err != nil {
+			return fmt.Errorf("read lesson %s: %w", l.ID, err)
+		}
+		return t.indexText(ctx, seq, content, trigger)
+	}
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM lessons_fts WHERE rowid = ?`, seq); err != nil {
+		return fmt.Errorf("unindex lesson %s: %w", l.ID, err)
+	}
+	return nil
+}
+
+// newLessonID returns a fresh lesson id such as "L3f2a9c01b2d4".
+func newLessonID() string {
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("crypto/rand: %v", err))
+	}
+	return "L" + hex.EncodeToString(b)
+}
+
+// encodeVec stores a vector as little-endian float32s.
+func encodeVec(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// decodeVec is the inverse of encodeVec; nil for an empty blob.
+func decodeVec(b []byte) []float32 {
+	if len(b) == 0 {
+		return nil
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func clampConf(c float64) float64 {
+	return math.Max(0, math.Min(1, c))
+}
