@@ -62,12 +62,12 @@ type Dropped struct {
 
 // RecordResult is the output of record: what changed.
 type RecordResult struct {
-	TraceID   string   `json:"trace_id"`
-	Changes   []Change `json:"changes"`
+	TraceID   string    `json:"trace_id"`
+	Changes   []Change  `json:"changes"`
 	Dropped   []Dropped `json:"dropped,omitempty"`
-	LessonID  string   `json:"lesson_id,omitempty"`
-	Duplicate bool     `json:"duplicate,omitempty"`
-	Redacted  int      `json:"redacted,omitempty"`
+	LessonID  string    `json:"lesson_id,omitempty"`
+	Duplicate bool      `json:"duplicate,omitempty"`
+	Redacted  int       `json:"redacted,omitempty"`
 }
 
 // MaxCorrectionBytes limits a correction's text.

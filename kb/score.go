@@ -42,9 +42,9 @@ type Weights struct {
 	AntiTriggerPenalty  float64 `json:"anti_trigger_penalty"`  // factor when the anti-trigger matches
 	OtherProjectPenalty float64 `json:"other_project_penalty"` // factor for another project's lesson
 
-	RelevanceFloor float64 `json:"relevance_floor"` // resonance below which nothing is returned
-	StrongMatch    float64 `json:"strong_match"`    // resonance at which other projects' lessons appear
-	AntiTriggerHit float64 `json:"anti_trigger_hit"`  // share of anti-trigger terms that makes a hit
+	RelevanceFloor float64 `json:"relevance_floor"`  // resonance below which nothing is returned
+	StrongMatch    float64 `json:"strong_match"`     // resonance at which other projects' lessons appear
+	AntiTriggerHit float64 `json:"anti_trigger_hit"` // share of anti-trigger terms that makes a hit
 }
 
 // DefaultWeights returns the documented defaults. The resonance weights sum
@@ -88,18 +88,18 @@ func (w Weights) Validate() error {
 
 // Breakdown is the per-channel decomposition of a lesson's fused score.
 type Breakdown struct {
-	Content     float64 `json:"content"`               // dense relevance to the content, [0,1]
-	Trigger     float64 `json:"trigger"`               // dense relevance to the trigger, [0,1]
-	Lexical     float64 `json:"lexical"`               // absolute BM25 relevance, [0,1]
-	Resonance   float64 `json:"resonance"`             // weighted similarity alone
-	Confidence  float64 `json:"confidence"`            // the lesson's confidence
-	Context     float64 `json:"context"`               // outcome balance in similar situations, (-1,1)
-	Activation  float64 `json:"activation"`            // recency and frequency of use
-	Calibration float64 `json:"calibration"`           // weighted confidence, context and activation
-	Penalty     float64 `json:"penalty"`               // product of the penalties applied (1 = none)
+	Content     float64 `json:"content"`                // dense relevance to the content, [0,1]
+	Trigger     float64 `json:"trigger"`                // dense relevance to the trigger, [0,1]
+	Lexical     float64 `json:"lexical"`                // absolute BM25 relevance, [0,1]
+	Resonance   float64 `json:"resonance"`              // weighted similarity alone
+	Confidence  float64 `json:"confidence"`             // the lesson's confidence
+	Context     float64 `json:"context"`                // outcome balance in similar situations, (-1,1)
+	Activation  float64 `json:"activation"`             // recency and frequency of use
+	Calibration float64 `json:"calibration"`            // weighted confidence, context and activation
+	Penalty     float64 `json:"penalty"`                // product of the penalties applied (1 = none)
 	AntiTrigger bool    `json:"anti_trigger,omitempty"` // the lesson's anti-trigger matched
-	RawContent  float64 `json:"raw_content_cos"`       // cosine before mapping
-	RawTrigger  float64 `json:"raw_trigger_cos"`       // cosine before mapping (0 without trigger)
+	RawContent  float64 `json:"raw_content_cos"`        // cosine before mapping
+	RawTrigger  float64 `json:"raw_trigger_cos"`        // cosine before mapping (0 without trigger)
 }
 
 // Scored is a candidate with its fused score.

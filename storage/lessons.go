@@ -28,11 +28,11 @@ type rowScanner interface{ Scan(dest ...any) error }
 // scanLesson reads one row of lessonColumns.
 func scanLesson(r rowScanner) (kb.Lesson, int64, error) {
 	var (
-		l                          kb.Lesson
-		seq                        int64
-		tags, created, updated     string
-		lastUsed                   sql.NullString
-		origin, kind, state        string
+		l                      kb.Lesson
+		seq                    int64
+		tags, created, updated string
+		lastUsed               sql.NullString
+		origin, kind, state    string
 	)
 	c := &l.Counters
 	err := r.Scan(&seq, &l.ID, &l.Content, &l.Trigger, &l.AntiTrigger, &tags, &l.Project, &origin, &kind, &state,
