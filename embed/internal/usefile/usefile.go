@@ -30,6 +30,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"strings"
 )
 
 // Magic starts every weights file.
@@ -149,20 +150,21 @@ func Encode(w io.Writer, source string, tensors []Tensor, raw []byte) error {
 	return nil
 }
 
-// Decode parses a weights file. It returns an error wrapping ErrFormat if
-// the data is truncated, corrupt, or fails its CRC-32C check.
-func Decode(data []byte) (*File, error) {
-	if len(data) < len(Magic)+4 || string(data[:len(Magic)]) != Magic {
+// Decode parses a weights file (a string, so that go:embed data is read in
+// place without a copy). It returns an error wrapping ErrFormat if the data
+// is truncated, corrupt, or fails its CRC-32C check.
+func Decode(data string) (*File, error) {
+	if len(data) < len(Magic)+4 || data[:len(Magic)] != Magic {
 		return nil, fmt.Errorf("%w: bad magic", ErrFormat)
 	}
 	data = data[len(Magic):]
-	hl := int(binary.LittleEndian.Uint32(data))
+	hl := int(binary.LittleEndian.Uint32([]byte(data[:4])))
 	data = data[4:]
 	if hl > len(data) {
 		return nil, fmt.Errorf("%w: header length %d exceeds file", ErrFormat, hl)
 	}
 	f := &File{Offset: map[string]int{}}
-	if err := json.Unmarshal(data[:hl], &f.Header); err != nil {
+	if err := json.Unmarshal([]byte(data[:hl]), &f.Header); err != nil {
 		return nil, fmt.Errorf("%w: header: %v", ErrFormat, err)
 	}
 	off := 0
@@ -179,7 +181,7 @@ func Decode(data []byte) (*File, error) {
 		}
 	}
 	f.Words = make([]uint32, off)
-	zr := flate.NewReader(bytes.NewReader(data[hl:]))
+	zr := flate.NewReader(strings.NewReader(data[hl:]))
 	defer zr.Close()
 	chunk := make([]byte, 64<<10)
 	for k := range 4 {
