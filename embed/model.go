@@ -26,20 +26,20 @@ const (
 
 // layer holds one transformer layer, weights packed for gemm.
 type layer struct {
-	din              int       // input width: 256 for layer 0, 512 for layer 1
+	din               int       // input width: 256 for layer 0, 512 for layer 1
 	ln1Scale, ln1Bias []float32 // pre-attention layer norm (din)
-	qkv              matrix    // din × 3·din
-	qkvBias          []float32
-	scale            float32 // query scale, 1/sqrt(din/heads), from the graph
-	out              matrix  // din × 512
-	outBias          []float32
-	dense            *matrix   // layer 0 only: residual projection 256 × 512
-	denseBias        []float32 // layer 0 only
+	qkv               matrix    // din × 3·din
+	qkvBias           []float32
+	scale             float32 // query scale, 1/sqrt(din/heads), from the graph
+	out               matrix  // din × 512
+	outBias           []float32
+	dense             *matrix   // layer 0 only: residual projection 256 × 512
+	denseBias         []float32 // layer 0 only
 	ln2Scale, ln2Bias []float32 // pre-FFN layer norm (512)
-	ffn1             matrix     // 512 × 1536
-	ffn1Bias         []float32
-	ffn2             matrix // 1536 × 512
-	ffn2Bias         []float32
+	ffn1              matrix    // 512 × 1536
+	ffn1Bias          []float32
+	ffn2              matrix // 1536 × 512
+	ffn2Bias          []float32
 }
 
 // model is the loaded network. It is immutable after load and safe for
@@ -52,7 +52,7 @@ type model struct {
 	eps      float32 // layer norm epsilon (1e-6)
 	tanh     matrix  // 512 × 512 output layer
 	tanhBias []float32
-	l2eps    float32 // l2_normalize floor on the squared norm (1e-12)
+	l2eps    float32   // l2_normalize floor on the squared norm (1e-12)
 	empty    []float32 // embedding of the empty text
 	kern     kernelFunc
 	scratch  sync.Pool // of *scratch
