@@ -1,0 +1,11 @@
+//go:build !amd64 || purego
+
+package embed
+
+// hasSIMD reports whether an assembly kernel is available: not on this
+// architecture or build (tag purego).
+func hasSIMD() bool { return false }
+
+// kernelSIMD is never selected when hasSIMD is false; it falls back to the
+// portable kernel so the symbol exists on every platform.
+func kernelSIMD(kc int, a, b, c []float32, ldc int) { kernelGo(kc, a, b, c, ldc) }
