@@ -39,8 +39,8 @@ type KB struct {
 	log     *slog.Logger
 	now     func() time.Time
 
-	checkOnce sync.Once
-	checkErr  error
+	checkMu sync.Mutex
+	checked bool // the database's embedder matches
 }
 
 // New returns a KB. It does no I/O: the embedder recorded in the database
@@ -82,26 +82,34 @@ func (k *KB) Session() string { return k.session }
 // Embedder returns the KB's embedder.
 func (k *KB) Embedder() Embedder { return k.emb }
 
-// checkEmbedder verifies, once, that the database was built with the same
-// embedder, and records it on first use of a fresh database.
+// checkEmbedder verifies that the database was built with the same
+// embedder, and records it on first use of a fresh database. A successful
+// check is remembered; a failed one is repeated on the next call, so that a
+// `reembed` run by another process takes effect without a restart.
 func (k *KB) checkEmbedder(ctx context.Context) error {
-	k.checkOnce.Do(func() {
-		model, dim, ok, err := k.store.EmbedderInfo(ctx)
-		if err != nil {
-			k.checkErr = fmt.Errorf("read embedder info: %w", err)
-			return
+	k.checkMu.Lock()
+	defer k.checkMu.Unlock()
+	if k.checked {
+		return nil
+	}
+	model, dim, ok, err := k.store.EmbedderInfo(ctx)
+	if err != nil {
+		return fmt.Errorf("read embedder info: %w", err)
+	}
+	if !ok {
+		if err := k.store.SetEmbedderInfo(ctx, k.emb.Name(), k.emb.Dim()); err != nil {
+			return err
 		}
-		if !ok {
-			k.checkErr = k.store.SetEmbedderInfo(ctx, k.emb.Name(), k.emb.Dim())
-			return
-		}
-		if model != k.emb.Name() || (k.emb.Dim() != 0 && dim != 0 && dim != k.emb.Dim()) {
-			k.checkErr = fmt.Errorf("%w: the knowledge base was built with %s (dim %d) but the configured embedder is %s (dim %d); "+
-				"run `innate-mcp reembed` to re-embed every lesson with the configured embedder, or configure %s again",
-				ErrEmbedderMismatch, model, dim, k.emb.Name(), k.emb.Dim(), model)
-		}
-	})
-	return k.checkErr
+		k.checked = true
+		return nil
+	}
+	if model != k.emb.Name() || (k.emb.Dim() != 0 && dim != 0 && dim != k.emb.Dim()) {
+		return fmt.Errorf("%w: the knowledge base was built with %s (dim %d) but the configured embedder is %s (dim %d); "+
+			"run `innate-mcp reembed` to re-embed every lesson with the configured embedder, or configure %s again",
+			ErrEmbedderMismatch, model, dim, k.emb.Name(), k.emb.Dim(), model)
+	}
+	k.checked = true
+	return nil
 }
 
 // newID returns a fresh random identifier with the given prefix.

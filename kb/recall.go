@@ -114,6 +114,18 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 	return res, nil
 }
 
+// Rank returns every candidate lesson for the situation with its fused
+// score and breakdown, best first, without recall's floor, project rules or
+// trace. Evaluation and appraise read it; errors wrapping ErrInput describe
+// input the caller can fix.
+func (k *KB) Rank(ctx context.Context, sit Situation) ([]Scored, error) {
+	if err := sit.validate(); err != nil {
+		return nil, err
+	}
+	ranked, _, err := k.rank(ctx, &sit)
+	return ranked, err
+}
+
 // rank embeds and searches the situation and returns every candidate with
 // its fused score, best first. It is the one scoring path recall and
 // appraise share.
@@ -228,7 +240,7 @@ func (b Breakdown) rounded() Breakdown {
 	b.Content, b.Trigger, b.Lexical = round4(b.Content), round4(b.Trigger), round4(b.Lexical)
 	b.Resonance, b.Confidence, b.Context = round4(b.Resonance), round4(b.Confidence), round4(b.Context)
 	b.Activation, b.Calibration, b.Penalty = round4(b.Activation), round4(b.Calibration), round4(b.Penalty)
-	b.RawContent, b.RawTrigger = round4(b.RawContent), round4(b.RawTrigger)
+	b.ContentCos, b.TriggerCos = round4(b.ContentCos), round4(b.TriggerCos)
 	return b
 }
 

@@ -98,8 +98,8 @@ type Breakdown struct {
 	Calibration float64 `json:"calibration"`            // weighted confidence, context and activation
 	Penalty     float64 `json:"penalty"`                // product of the penalties applied (1 = none)
 	AntiTrigger bool    `json:"anti_trigger,omitempty"` // the lesson's anti-trigger matched
-	RawContent  float64 `json:"raw_content_cos"`        // cosine before mapping
-	RawTrigger  float64 `json:"raw_trigger_cos"`        // cosine before mapping (0 without trigger)
+	ContentCos  float64 `json:"content_cos"`            // centred cosine before mapping
+	TriggerCos  float64 `json:"trigger_cos"`            // centred cosine before mapping (0 without trigger)
 }
 
 // Scored is a candidate with its fused score.
@@ -124,12 +124,12 @@ func (w Weights) relevance(cos float64) float64 {
 
 // score fuses one candidate's channels for a situation.
 func (w Weights) score(c Candidate, sit *situationInfo, now time.Time) Scored {
-	b := Breakdown{RawContent: c.Content, Penalty: 1}
+	b := Breakdown{ContentCos: c.Content, Penalty: 1}
 	b.Content = w.relevance(c.Content)
 	num := w.Content * b.Content
 	den := w.Content
 	if c.HasTrigger {
-		b.RawTrigger = c.Trigger
+		b.TriggerCos = c.Trigger
 		b.Trigger = w.relevance(c.Trigger)
 		num += w.Trigger * b.Trigger
 		den += w.Trigger

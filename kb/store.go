@@ -81,11 +81,15 @@ type Probe struct {
 // Candidate is a lesson found by at least one channel, with every channel's
 // raw value: the KB fuses them.
 type Candidate struct {
-	Lesson     Lesson
-	Content    float64 // cosine similarity of the situation to the content
-	Trigger    float64 // cosine similarity to the trigger (when HasTrigger)
-	HasTrigger bool
-	Lexical    float64 // BM25 over the situation's terms, normalised absolutely to [0,1]
+	Lesson Lesson
+	// Content and Trigger are the cosine similarities of the situation to
+	// the lesson's content and trigger after the knowledge base's mean
+	// direction is removed from both sides (centring counters hubness);
+	// RawContent and RawTrigger are the plain cosines.
+	Content, RawContent float64
+	Trigger, RawTrigger float64 // when HasTrigger
+	HasTrigger          bool
+	Lexical             float64 // BM25 over the situation's terms, normalised absolutely to [0,1]
 	// Context is the lesson's outcome tally in situations with the same key.
 	Context Tally
 }
@@ -166,4 +170,11 @@ type Correction struct {
 	Keywords  []string  `json:"keywords,omitempty"`
 	Session   string    `json:"session,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
+}
+
+// Reembedder is the part of a Store that replaces vectors after a change
+// of embedder.
+type Reembedder interface {
+	// SetVectors replaces a lesson's vectors.
+	SetVectors(ctx context.Context, id string, content, trigger []float32) error
 }

@@ -31,9 +31,64 @@ type index struct {
 	rev   atomic.Int64 // vector revision the index reflects
 	n     atomic.Int64 // documents in the index
 	dim   atomic.Int64
+
+	// Running sums of the content and trigger vectors of the indexed
+	// lessons (guarded by mu), and the centring snapshot derived from them.
+	present    map[int64]bool
+	sumC, sumT []float64
+	nC, nT     int
+	centre     atomic.Pointer[centring]
 }
 
-func newIndex(db *DB) *index { return &index{db: db} }
+// centring holds the mean directions removed from vectors before dense
+// similarities are scored, which counters hubness: a few lessons near the
+// centre of the embedding space otherwise look similar to everything.
+type centring struct {
+	content, trigger []float32
+}
+
+// centreShrink is the pseudo-count that shrinks the mean towards zero in a
+// small knowledge base, where the sample mean is mostly the lessons
+// themselves and removing it would erase their own signal.
+const centreShrink = 50
+
+func newIndex(db *DB) *index { return &index{db: db, present: map[int64]bool{}} }
+
+// accumulate adds (sign +1) or removes (sign -1) a lesson's vectors from the
+// running sums.
+func (ix *index) accumulate(content, trigger []float32, sign int) {
+	if len(ix.sumC) == 0 && len(content) > 0 {
+		ix.sumC = make([]float64, len(content))
+		ix.sumT = make([]float64, len(content))
+	}
+	if len(content) == len(ix.sumC) {
+		for i, x := range content {
+			ix.sumC[i] += float64(sign) * float64(x)
+		}
+		ix.nC += sign
+	}
+	if len(trigger) == len(ix.sumT) && len(trigger) > 0 {
+		for i, x := range trigger {
+			ix.sumT[i] += float64(sign) * float64(x)
+		}
+		ix.nT += sign
+	}
+}
+
+// snapshotCentre recomputes the shrunk means from the running sums.
+func (ix *index) snapshotCentre() {
+	mean := func(sum []float64, n int) []float32 {
+		if n <= 0 || len(sum) == 0 {
+			return nil
+		}
+		m := make([]float32, len(sum))
+		for i, x := range sum {
+			m[i] = float32(x / float64(n+centreShrink))
+		}
+		return m
+	}
+	ix.centre.Store(&centring{content: mean(ix.sumC, ix.nC), trigger: mean(ix.sumT, ix.nT)})
+}
 
 // ensure builds the index on first use and otherwise brings it up to date
 // with the database's vector revision, which every process's writes bump.
@@ -68,6 +123,7 @@ func (ix *index) ensure(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	ix.snapshotCentre()
 	ix.rev.Store(max(rev, maxRev))
 	ix.n.Store(int64(ix.coll.Count()))
 	ix.built.Store(true)
@@ -111,11 +167,16 @@ func (ix *index) load(ctx context.Context, from int64) (int64, error) {
 		}
 		maxRev = max(maxRev, rev)
 		id := strconv.FormatInt(seq, 10)
+		cv, tv := decodeVec(cblob), decodeVec(tb)
 		if state == "archived" {
-			remove = append(remove, id)
+			if ix.present[seq] {
+				remove = append(remove, id)
+				ix.accumulate(cv, tv, -1)
+				delete(ix.present, seq)
+			}
 			continue
 		}
-		key := keyVector(decodeVec(cblob), decodeVec(tb))
+		key := keyVector(cv, tv)
 		if key == nil {
 			continue
 		}
@@ -123,6 +184,10 @@ func (ix *index) load(ctx context.Context, from int64) (int64, error) {
 			ix.dim.Store(d)
 		} else if ix.dim.Load() != d {
 			return 0, fmt.Errorf("load vectors: lesson %d has dimension %d, the index %d: run `innate-mcp reembed`", seq, d, ix.dim.Load())
+		}
+		if !ix.present[seq] {
+			ix.accumulate(cv, tv, +1)
+			ix.present[seq] = true
 		}
 		docs = append(docs, chromem.Document{ID: id, Embedding: key})
 	}

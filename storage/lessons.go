@@ -301,3 +301,33 @@ func nonNil(s []string) []string {
 func clampConf(c float64) float64 {
 	return math.Max(0, math.Min(1, c))
 }
+
+// SetVectors implements kb.Reembedder: it replaces a lesson's vectors and
+// bumps the vector revision so every process refreshes its index.
+func (db *DB) SetVectors(ctx context.Context, id string, content, trigger []float32) error {
+	return db.update(ctx, func(sqlTx *sql.Tx) error {
+		t := &tx{tx: sqlTx}
+		var seq int64
+		if err := sqlTx.QueryRowContext(ctx, `SELECT seq FROM lessons WHERE id = ?`, id).Scan(&seq); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return kb.ErrNotFound
+			}
+			return fmt.Errorf("read lesson %s: %w", id, err)
+		}
+		rev, err := t.bumpVecRev(ctx)
+		if err != nil {
+			return err
+		}
+		var trig any
+		if trigger != nil {
+			trig = encodeVec(trigger)
+		}
+		if _, err := sqlTx.ExecContext(ctx, `UPDATE lesson_vectors SET content = ?, trigger = ? WHERE seq = ?`, encodeVec(content), trig, seq); err != nil {
+			return fmt.Errorf("write vectors of %s: %w", id, err)
+		}
+		if _, err := sqlTx.ExecContext(ctx, `UPDATE lessons SET vec_rev = ? WHERE seq = ?`, rev, seq); err != nil {
+			return fmt.Errorf("write vectors of %s: %w", id, err)
+		}
+		return nil
+	})
+}

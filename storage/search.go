@@ -71,6 +71,11 @@ func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lex map[
 		return nil, fmt.Errorf("load candidates: %w", err)
 	}
 	defer rows.Close()
+	centre := db.index.centre.Load()
+	if centre == nil {
+		centre = &centring{}
+	}
+	qc, qt := centred(p.Vector, centre.content), centred(p.Vector, centre.trigger)
 	out := make([]kb.Candidate, 0, len(seqs))
 	for rows.Next() {
 		var cb, tb []byte
@@ -79,9 +84,12 @@ func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lex map[
 			return nil, err
 		}
 		c := kb.Candidate{Lesson: l, Lexical: lex[seq]}
-		c.Content = cosine(p.Vector, decodeVec(cb))
+		cv := decodeVec(cb)
+		c.RawContent = cosine(p.Vector, cv)
+		c.Content = normCosine(qc, centred(cv, centre.content))
 		if t := decodeVec(tb); t != nil {
-			c.Trigger, c.HasTrigger = cosine(p.Vector, t), true
+			c.RawTrigger = cosine(p.Vector, t)
+			c.Trigger, c.HasTrigger = normCosine(qt, centred(t, centre.trigger)), true
 		}
 		out = append(out, c)
 	}
@@ -222,6 +230,28 @@ type extendedScanner struct {
 
 func (e extendedScanner) Scan(dest ...any) error {
 	return e.r.Scan(append(dest, e.extra...)...)
+}
+
+// centred returns v minus mean (v itself when there is no mean).
+func centred(v, mean []float32) []float32 {
+	if len(mean) != len(v) {
+		return v
+	}
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = x - mean[i]
+	}
+	return out
+}
+
+// normCosine is the cosine of two vectors of any length.
+func normCosine(a, b []float32) float64 {
+	d := cosine(a, b)
+	na, nb := cosine(a, a), cosine(b, b)
+	if na <= 0 || nb <= 0 {
+		return 0
+	}
+	return d / math.Sqrt(na*nb)
 }
 
 // cosine is the dot product of two vectors assumed L2-normalised; 0 when

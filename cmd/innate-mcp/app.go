@@ -1,0 +1,322 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/innate-mcp/innate-mcp/embed"
+	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/storage"
+)
+
+// version is the program version reported by `innate-mcp version` and in the
+// MCP handshake.
+const version = "0.1.0"
+
+// errUsage marks a command-line usage error (exit status 2).
+var errUsage = errors.New("usage")
+
+// exitCode maps an error to the process exit status.
+func exitCode(err error) int {
+	if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
+		return 2
+	}
+	return 1
+}
+
+// Main is the program: its environment and I/O are fields so that tests run
+// the whole program in-process.
+type Main struct {
+	// Getenv reads the environment; os.Getenv by default.
+	Getenv func(string) string
+	// Getwd returns the working directory; os.Getwd by default.
+	Getwd func() (string, error)
+}
+
+// NewMain returns a Main wired to the real process environment.
+func NewMain() *Main {
+	return &Main{Getenv: os.Getenv, Getwd: os.Getwd}
+}
+
+// command is one subcommand.
+type command struct {
+	name, summary string
+	run           func(m *Main, ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+}
+
+// commands returns the subcommand table.
+func commands() []command {
+	return []command{
+		{"serve", "serve MCP over stdio (the default)", (*Main).runServe},
+		{"recall", "recall lessons for a situation (JSON on stdin, or flags)", (*Main).runRecall},
+		{"record", "record an outcome, feedback, a lesson or a correction", (*Main).runRecord},
+		{"import", "import lessons from JSONL or rule files (CLAUDE.md, AGENTS.md, .cursorrules, .mdc)", (*Main).runImport},
+		{"export", "export every lesson as JSONL (lossless)", (*Main).runExport},
+		{"eval", "measure quality on a dataset: eval retrieval", (*Main).runEval},
+		{"embed", "print embeddings of texts as JSON", (*Main).runEmbed},
+		{"reembed", "re-embed every lesson with the configured embedder", (*Main).runReembed},
+		{"version", "print the version", (*Main).runVersion},
+	}
+}
+
+// Run runs the program with args (without the program name).
+func (m *Main) Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	g := &globals{}
+	fs := flag.NewFlagSet("innate-mcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	g.register(fs)
+	fs.Usage = func() { m.usage(stderr) }
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	args = fs.Args()
+	name := "serve"
+	if len(args) > 0 {
+		name, args = args[0], args[1:]
+	}
+	if name == "help" || name == "-h" || name == "--help" {
+		m.usage(stdout)
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(m, ctx, g, args, stdin, stdout, stderr)
+		}
+	}
+	m.usage(stderr)
+	return fmt.Errorf("%w: unknown command %q", errUsage, name)
+}
+
+func (m *Main) usage(w io.Writer) {
+	fmt.Fprintf(w, "innate-mcp %s: fast, deterministic intuition, hesitation and memory for coding agents.\n\n", version)
+	fmt.Fprintln(w, "Usage: innate-mcp [--db PATH] [command] [flags]")
+	fmt.Fprintln(w, "\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nGlobal flags (also accepted after the command):")
+	fmt.Fprintln(w, "  --db PATH          database file (env INNATE_DB; default "+defaultDBHint()+")")
+	fmt.Fprintln(w, "  --log-level LEVEL  debug, info, warn or error (env INNATE_LOG_LEVEL; default info)")
+	fmt.Fprintln(w, "  --log-file PATH    append logs to a file instead of stderr (env INNATE_LOG_FILE)")
+	fmt.Fprintln(w, "\nEmbedder (environment): INNATE_EMBEDDER=builtin|ollama|openai, INNATE_EMBED_MODEL, INNATE_EMBED_URL, INNATE_EMBED_API_KEY")
+	fmt.Fprintln(w, "Run `innate-mcp COMMAND -h` for a command's flags.")
+}
+
+// globals are the flags every command accepts.
+type globals struct {
+	db       string
+	logLevel string
+	logFile  string
+}
+
+// register adds the global flags to fs. Values already set (by flags
+// before the command) are kept as defaults.
+func (g *globals) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.db, "db", g.db, "database file (env INNATE_DB)")
+	fs.StringVar(&g.logLevel, "log-level", g.logLevel, "log level: debug, info, warn, error (env INNATE_LOG_LEVEL)")
+	fs.StringVar(&g.logFile, "log-file", g.logFile, "append logs to this file instead of stderr (env INNATE_LOG_FILE)")
+}
+
+// newFlagSet returns a subcommand's flag set with the global flags on it.
+func newFlagSet(name string, g *globals, stderr io.Writer, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet("innate-mcp "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	g.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: innate-mcp %s %s\n\nFlags:\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// dbPath resolves the database path: flag, INNATE_DB, or the default in the
+// user's data directory.
+func (m *Main) dbPath(g *globals) (string, error) {
+	if g.db != "" {
+		return g.db, nil
+	}
+	if p := m.Getenv("INNATE_DB"); p != "" {
+		return p, nil
+	}
+	dir, err := dataDir(m.Getenv)
+	if err != nil {
+		return "", fmt.Errorf("find data directory (set --db or INNATE_DB): %w", err)
+	}
+	return filepath.Join(dir, "innate-mcp", "innate.db"), nil
+}
+
+// dataDir is the user's data directory: $XDG_DATA_HOME or ~/.local/share on
+// Unix, Application Support on macOS, %LocalAppData% on Windows.
+func dataDir(getenv func(string) string) (string, error) {
+	if d := getenv("XDG_DATA_HOME"); d != "" {
+		return d, nil
+	}
+	switch runtime.GOOS {
+	case "windows":
+		if d := getenv("LocalAppData"); d != "" {
+			return d, nil
+		}
+		return os.UserConfigDir()
+	case "darwin":
+		return os.UserConfigDir()
+	}
+	home := getenv("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Join(home, ".local", "share"), nil
+}
+
+func defaultDBHint() string {
+	switch runtime.GOOS {
+	case "windows":
+		return `%LocalAppData%\innate-mcp\innate.db`
+	case "darwin":
+		return "~/Library/Application Support/innate-mcp/innate.db"
+	}
+	return "$XDG_DATA_HOME/innate-mcp/innate.db or ~/.local/share/innate-mcp/innate.db"
+}
+
+// logger builds the program's logger: text to stderr, or to the log file.
+// Standard output is never used for logs: it belongs to the MCP protocol.
+func (m *Main) logger(g *globals, stderr io.Writer) (*slog.Logger, func(), error) {
+	level := g.logLevel
+	if level == "" {
+		level = m.Getenv("INNATE_LOG_LEVEL")
+	}
+	var lv slog.Level
+	if level != "" {
+		if err := lv.UnmarshalText([]byte(level)); err != nil {
+			return nil, nil, fmt.Errorf("%w: log level %q: use debug, info, warn or error", errUsage, level)
+		}
+	}
+	file := g.logFile
+	if file == "" {
+		file = m.Getenv("INNATE_LOG_FILE")
+	}
+	w, closeFn := stderr, func() {}
+	if file != "" {
+		f, err := os.OpenFile(file, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, nil, fmt.Errorf("open log file: %w", err)
+		}
+		w, closeFn = f, func() { f.Close() }
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), closeFn, nil
+}
+
+// app is an opened knowledge base with everything a command needs.
+type app struct {
+	db    *storage.DB
+	kb    *kb.KB
+	emb   *embed.Embedder
+	log   *slog.Logger
+	close func()
+}
+
+// open opens the database and the knowledge base over it.
+func (m *Main) open(ctx context.Context, g *globals, stderr io.Writer, session string) (*app, error) {
+	log, closeLog, err := m.logger(g, stderr)
+	if err != nil {
+		return nil, err
+	}
+	emb, err := embed.New(embed.ConfigFromEnv(m.Getenv))
+	if err != nil {
+		closeLog()
+		return nil, fmt.Errorf("configure embedder: %w", err)
+	}
+	path, err := m.dbPath(g)
+	if err != nil {
+		closeLog()
+		return nil, err
+	}
+	db, err := storage.Open(ctx, path, storage.Options{Logger: log})
+	if err != nil {
+		closeLog()
+		return nil, err
+	}
+	w, err := loadWeights(ctx, db)
+	if err != nil {
+		db.Close()
+		closeLog()
+		return nil, err
+	}
+	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Weights: &w, Session: session, Logger: log.With("component", "kb")})
+	if err != nil {
+		db.Close()
+		closeLog()
+		return nil, err
+	}
+	return &app{db: db, kb: k, emb: emb, log: log, close: func() { db.Close(); closeLog() }}, nil
+}
+
+// loadWeights reads the fused-score weights from the meta table, storing the
+// documented defaults on first use; keys missing from a stored value keep
+// their defaults.
+func loadWeights(ctx context.Context, db *storage.DB) (kb.Weights, error) {
+	def := kb.DefaultWeights()
+	b, _ := json.Marshal(def)
+	v, err := db.SetMetaDefault(ctx, "weights", string(b))
+	if err != nil {
+		return kb.Weights{}, err
+	}
+	w := def
+	if err := json.Unmarshal([]byte(v), &w); err != nil {
+		return kb.Weights{}, fmt.Errorf("meta weights: %w", err)
+	}
+	if err := w.Validate(); err != nil {
+		return kb.Weights{}, fmt.Errorf("meta weights: %w", err)
+	}
+	return w, nil
+}
+
+// writeJSON prints v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// decodeStrict decodes one JSON value from r, refusing unknown fields and
+// trailing data.
+func decodeStrict(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: %s", kb.ErrInput, jsonErrorText(err))
+	}
+	if dec.More() {
+		return fmt.Errorf("%w: trailing data after the JSON object", kb.ErrInput)
+	}
+	return nil
+}
+
+// jsonErrorText turns a JSON decoding error into advice for the caller.
+func jsonErrorText(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.EOF):
+		return "no JSON input: pass the tool arguments as a JSON object"
+	case errors.As(err, &se):
+		return fmt.Sprintf("malformed JSON at byte %d: %v", se.Offset, err)
+	case errors.As(err, &te):
+		return fmt.Sprintf("field %s has the wrong type: want %s, got %s", te.Field, te.Type, te.Value)
+	case strings.HasPrefix(err.Error(), "json: unknown field"):
+		return strings.TrimPrefix(err.Error(), "json: ") + ": remove it (see the tool's input schema)"
+	}
+	return err.Error()
+}

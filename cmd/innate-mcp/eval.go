@@ -1,0 +1,335 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/embed"
+	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/storage"
+)
+
+func (m *Main) runEval(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: eval needs a kind: retrieval", errUsage)
+	}
+	switch args[0] {
+	case "retrieval":
+		return m.evalRetrieval(ctx, g, args[1:], stdout, stderr)
+	}
+	return fmt.Errorf("%w: unknown eval kind %q: use retrieval", errUsage, args[0])
+}
+
+// retrievalQuery is one line of a retrieval query file.
+type retrievalQuery struct {
+	Query       string   `json:"query"`
+	RelevantIDs []string `json:"relevant_ids"`
+}
+
+// rankMetrics are the standard retrieval figures over a query set.
+type rankMetrics struct {
+	N          int     `json:"n"`
+	MRRAt10    float64 `json:"mrr_at_10"`
+	RecallAt1  float64 `json:"recall_at_1"`
+	RecallAt5  float64 `json:"recall_at_5"`
+	RecallAt10 float64 `json:"recall_at_10"`
+}
+
+// add accumulates one query's ranking: ranked holds, for each returned
+// lesson in order, the corpus ids it stands for (several when the corpus
+// holds duplicates, which the knowledge base stores once).
+func (r *rankMetrics) add(ranked [][]string, relevant map[string]bool) {
+	r.N++
+	first := 0
+	found := map[int]int{}
+	for i, ids := range ranked {
+		if i == 10 {
+			break
+		}
+		hits := 0
+		for _, id := range ids {
+			if relevant[id] {
+				hits++
+			}
+		}
+		if hits > 0 {
+			if first == 0 {
+				first = i + 1
+			}
+			for _, k := range []int{1, 5, 10} {
+				if i < k {
+					found[k] += hits
+				}
+			}
+		}
+	}
+	if first > 0 {
+		r.MRRAt10 += 1 / float64(first)
+	}
+	n := float64(len(relevant))
+	r.RecallAt1 += float64(found[1]) / n
+	r.RecallAt5 += float64(found[5]) / n
+	r.RecallAt10 += float64(found[10]) / n
+}
+
+// done turns sums into means, rounded to four places.
+func (r rankMetrics) done() rankMetrics {
+	if r.N == 0 {
+		return r
+	}
+	n := float64(r.N)
+	r.MRRAt10, r.RecallAt1 = round4(r.MRRAt10/n), round4(r.RecallAt1/n)
+	r.RecallAt5, r.RecallAt10 = round4(r.RecallAt5/n), round4(r.RecallAt10/n)
+	return r
+}
+
+func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
+
+// retrievalReport is what eval retrieval prints.
+type retrievalReport struct {
+	rankMetrics
+	EmptyRate  float64                `json:"empty_rate"`
+	Corpus     int                    `json:"corpus"`
+	Embedder   string                 `json:"embedder"`
+	ImportSecs float64                `json:"import_seconds"`
+	QuerySecs  float64                `json:"query_seconds"`
+	Channels   map[string]rankMetrics `json:"channels,omitempty"`
+}
+
+func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, stdout, stderr io.Writer) error {
+	var corpusPath, queriesPath string
+	var channels bool
+	fs := newFlagSet("eval retrieval", g, stderr, "--corpus FILE --queries FILE [--channels]")
+	fs.StringVar(&corpusPath, "corpus", "", "JSONL corpus: {id, content[, trigger]} per line")
+	fs.StringVar(&queriesPath, "queries", "", "JSONL queries: {query, relevant_ids} per line")
+	fs.BoolVar(&channels, "channels", false, "also rank by each channel alone, side by side")
+	dumpPath := fs.String("dump", "", "write every query's top candidates with their breakdowns to this JSONL file, for analysis")
+	kbPath := fs.String("kb", "", "keep the evaluation knowledge base in this file and reuse it when it already holds the corpus (default: a fresh temporary one)")
+	weightsJSON := fs.String("weights", "", "JSON object of fused-score weights to try instead of the defaults, e.g. '{\"lexical\":0.5}'")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if corpusPath == "" || queriesPath == "" {
+		return fmt.Errorf("%w: eval retrieval needs --corpus and --queries", errUsage)
+	}
+	data, err := os.ReadFile(corpusPath)
+	if err != nil {
+		return err
+	}
+	corpus, err := parseJSONL(data)
+	if err != nil {
+		return fmt.Errorf("corpus %s: %w", corpusPath, err)
+	}
+	queries, err := readQueries(queriesPath)
+	if err != nil {
+		return err
+	}
+	log, closeLog, err := m.logger(g, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	path := *kbPath
+	if path == "" {
+		dir, err := os.MkdirTemp("", "innate-eval-*")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		path = filepath.Join(dir, "eval.db")
+	}
+	db, err := storage.Open(ctx, path, storage.Options{Logger: log})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	emb, err := embed.New(embed.ConfigFromEnv(m.Getenv))
+	if err != nil {
+		return err
+	}
+	w := kb.DefaultWeights()
+	if *weightsJSON != "" {
+		if err := decodeStrict(strings.NewReader(*weightsJSON), &w); err != nil {
+			return fmt.Errorf("--weights: %w", err)
+		}
+	}
+	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Session: "eval", Logger: log, Weights: &w})
+	if err != nil {
+		return err
+	}
+	for i := range corpus {
+		corpus[i].Origin = kb.OriginImported
+	}
+	start := time.Now()
+	rep, err := k.Add(ctx, corpus, nil)
+	if err != nil {
+		return err
+	}
+	if rep.Rejected > 0 {
+		log.Warn("corpus lessons rejected", "n", rep.Rejected)
+	}
+	out := retrievalReport{Corpus: rep.Added, Embedder: emb.Name(), ImportSecs: round4(time.Since(start).Seconds())}
+	// Map lesson ids to the corpus ids they stand for (one, unless the
+	// corpus repeats a text, which the knowledge base stores once).
+	alias := map[string][]string{}
+	for i, it := range rep.Items {
+		if corpus[i].ID != "" && it.ID != "" {
+			alias[it.ID] = append(alias[it.ID], corpus[i].ID)
+		}
+	}
+	hasTrigger := false
+	for _, c := range corpus {
+		hasTrigger = hasTrigger || c.Trigger != ""
+	}
+	var fused rankMetrics
+	chans := map[string]*rankMetrics{"content": {}, "trigger": {}, "lexical": {}, "fused_no_floor": {}}
+	empty := 0
+	var dump *json.Encoder
+	if *dumpPath != "" {
+		f, err := os.Create(*dumpPath)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		dump = json.NewEncoder(f)
+	}
+	start = time.Now()
+	for _, q := range queries {
+		rel := map[string]bool{}
+		for _, id := range q.RelevantIDs {
+			rel[id] = true
+		}
+		if len(rel) == 0 {
+			continue
+		}
+		res, err := k.Recall(ctx, kb.RecallRequest{Query: q.Query, Top: 10})
+		if err != nil {
+			return fmt.Errorf("query %q: %w", q.Query, err)
+		}
+		if res.Empty {
+			empty++
+		}
+		var ids [][]string
+		for _, l := range res.Lessons {
+			ids = append(ids, orID(alias, l.ID))
+		}
+		fused.add(ids, rel)
+		if dump != nil {
+			ranked, err := k.Rank(ctx, kb.Situation{Query: q.Query})
+			if err != nil {
+				return err
+			}
+			type cand struct {
+				ID        []string     `json:"id"`
+				Relevant  bool         `json:"relevant"`
+				Score     float64      `json:"score"`
+				Breakdown kb.Breakdown `json:"breakdown"`
+			}
+			var cs []cand
+			for _, s := range ranked {
+				c := cand{ID: orID(alias, s.Lesson.ID), Score: s.Score, Breakdown: s.Breakdown}
+				for _, id := range c.ID {
+					c.Relevant = c.Relevant || rel[id]
+				}
+				if len(cs) < 20 || c.Relevant {
+					cs = append(cs, c)
+				}
+			}
+			if err := dump.Encode(map[string]any{"query": q.Query, "candidates": cs}); err != nil {
+				return err
+			}
+		}
+		if channels {
+			ranked, err := k.Rank(ctx, kb.Situation{Query: q.Query})
+			if err != nil {
+				return err
+			}
+			for name, key := range map[string]func(kb.Scored) float64{
+				"content":        func(s kb.Scored) float64 { return s.Breakdown.ContentCos },
+				"trigger":        func(s kb.Scored) float64 { return s.Breakdown.TriggerCos },
+				"lexical":        func(s kb.Scored) float64 { return s.Breakdown.Lexical },
+				"fused_no_floor": func(s kb.Scored) float64 { return s.Score },
+			} {
+				if name == "trigger" && !hasTrigger {
+					continue
+				}
+				chans[name].add(rankBy(ranked, key, alias), rel)
+			}
+		}
+	}
+	out.QuerySecs = round4(time.Since(start).Seconds())
+	out.rankMetrics = fused.done()
+	if out.N > 0 {
+		out.EmptyRate = round4(float64(empty) / float64(out.N))
+	}
+	if channels {
+		out.Channels = map[string]rankMetrics{}
+		for name, r := range chans {
+			if r.N > 0 {
+				out.Channels[name] = r.done()
+			}
+		}
+	}
+	return writeJSON(stdout, out)
+}
+
+// rankBy orders scored lessons by key, best first, and returns their ids.
+func rankBy(ranked []kb.Scored, key func(kb.Scored) float64, alias map[string][]string) [][]string {
+	s := slices.Clone(ranked)
+	slices.SortStableFunc(s, func(a, b kb.Scored) int {
+		ka, kb := key(a), key(b)
+		switch {
+		case ka > kb:
+			return -1
+		case ka < kb:
+			return 1
+		}
+		return 0
+	})
+	ids := make([][]string, 0, min(10, len(s)))
+	for _, x := range s[:min(10, len(s))] {
+		ids = append(ids, orID(alias, x.Lesson.ID))
+	}
+	return ids
+}
+
+func orID(alias map[string][]string, id string) []string {
+	if a, ok := alias[id]; ok {
+		return a
+	}
+	return []string{id}
+}
+
+// readQueries reads a JSONL query file.
+func readQueries(path string) ([]retrievalQuery, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []retrievalQuery
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var q retrievalQuery
+		if err := json.Unmarshal(b, &q); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", path, line, err)
+		}
+		out = append(out, q)
+	}
+	return out, sc.Err()
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// projectResolver finds the current project for a call that names none:
+// the client's first MCP root when it offers roots, else the git root of
+// the server's working directory, else none (global). The working
+// directory alone is never used: some clients start servers in the home
+// directory, which would let every project bleed into one.
+type projectResolver struct {
+	server *server.MCPServer
+
+	mu         sync.Mutex
+	roots      string
+	rootsKnown bool
+
+	gitOnce sync.Once
+	cwd     string
+	gitRoot string
+}
+
+func newProjectResolver(cwd string) *projectResolver {
+	return &projectResolver{cwd: cwd}
+}
+
+// resolve returns the current project; it is safe for concurrent use.
+func (p *projectResolver) resolve(ctx context.Context) string {
+	if r := p.fromRoots(ctx); r != "" {
+		return r
+	}
+	p.gitOnce.Do(func() { p.gitRoot = gitRoot(p.cwd) })
+	return p.gitRoot
+}
+
+// forgetRoots drops the cached roots after the client says they changed.
+func (p *projectResolver) forgetRoots() {
+	p.mu.Lock()
+	p.rootsKnown = false
+	p.mu.Unlock()
+}
+
+// fromRoots asks the client for its roots once (and again after a change
+// notification) and returns the first file root's path.
+func (p *projectResolver) fromRoots(ctx context.Context) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rootsKnown {
+		return p.roots
+	}
+	p.rootsKnown = true
+	p.roots = ""
+	if p.server == nil || !clientHasRoots(ctx) {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	res, err := p.server.RequestRoots(ctx, mcp.ListRootsRequest{})
+	if err != nil || res == nil {
+		return ""
+	}
+	for _, r := range res.Roots {
+		u, err := url.Parse(r.URI)
+		if err == nil && u.Scheme == "file" && u.Path != "" {
+			p.roots = filepath.Clean(filepath.FromSlash(u.Path))
+			break
+		}
+	}
+	return p.roots
+}
+
+// clientHasRoots reports whether the calling client declared the roots
+// capability.
+func clientHasRoots(ctx context.Context) bool {
+	s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo)
+	return ok && s.GetClientCapabilities().Roots != nil
+}
+
+// gitRoot returns the nearest ancestor of dir (or dir itself) holding a
+// .git entry, or "" when there is none.
+func gitRoot(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	dir = filepath.Clean(dir)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}

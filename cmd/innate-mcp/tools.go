@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/innate-mcp/innate-mcp/kb"
+)
+
+// instructions tell the agent when to call each tool; the MCP client shows
+// them to the model at the start of a session.
+const instructions = `innate-mcp is your fast, local memory and intuition for this codebase. It never calls an LLM and answers in milliseconds.
+
+- Call recall before you act on a non-trivial task (planning a change, debugging an error, touching unfamiliar code): pass what you are about to do as query, plus error/files/stage when you have them. Load the lessons it returns; "empty": true means nothing relevant is known — proceed on your own judgement.
+- Call record afterwards with the trace_id recall gave you: the outcome (success/failure), which returned lessons you actually used, and up/down feedback on lessons that were right or wrong. When the user states a rule ("always…", "never…", "in this repo we…"), record it as a lesson with origin user_stated. When the user corrects you, record the correction.
+- Lessons are guidance learned from past work, not ground truth: weigh them against what you see in the code.`
+
+// kbService is what the tools need of the knowledge base.
+type kbService interface {
+	Recall(ctx context.Context, req kb.RecallRequest) (kb.RecallResult, error)
+	Record(ctx context.Context, req kb.RecordRequest) (kb.RecordResult, error)
+}
+
+// projectFunc resolves the current project when a call names none.
+type projectFunc func(ctx context.Context) string
+
+// recallTool returns the recall tool and its handler.
+func recallTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("recall",
+		mcp.WithToolTitle("Recall lessons"),
+		mcp.WithDescription("Before acting: returns the lessons from the knowledge base worth loading for this situation, best first, "+
+			"each with its score, per-channel breakdown, confidence and why it matched — or empty: true when nothing is relevant "+
+			"(never a list of unrelated lessons). Keep the trace_id to report the outcome with record."),
+		mcp.WithInputSchema[kb.RecallRequest](),
+		mcp.WithOutputSchema[kb.RecallResult](),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Recall lessons",
+			ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}),
+	)
+	return tool, handler(log, "recall", func(ctx context.Context, req kb.RecallRequest) (kb.RecallResult, error) {
+		if req.Project == "" {
+			req.Project = project(ctx)
+		}
+		return svc.Recall(ctx, req)
+	})
+}
+
+// recordTool returns the record tool and its handler.
+func recordTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("record",
+		mcp.WithToolTitle("Record outcome, feedback, lessons"),
+		mcp.WithDescription("After acting: report what came of a recall (outcome, the lessons you used, up/down feedback with a reason), "+
+			"teach a new lesson (user_stated lessons are active at once, agent_inferred ones start pending), or keep a user's correction. "+
+			"Only lessons the trace returned receive credit; repeating the same record changes nothing. The result lists what changed."),
+		mcp.WithInputSchema[kb.RecordRequest](),
+		mcp.WithOutputSchema[kb.RecordResult](),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Record outcome, feedback, lessons",
+			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}),
+	)
+	return tool, handler(log, "record", func(ctx context.Context, req kb.RecordRequest) (kb.RecordResult, error) {
+		if req.Project == "" && req.Lesson != nil && !req.Lesson.Global {
+			req.Project = project(ctx)
+		}
+		return svc.Record(ctx, req)
+	})
+}
+
+// handler adapts a typed operation to an MCP tool handler: arguments are
+// decoded strictly (unknown fields refused), input errors come back as an
+// isError result that says what to fix, and results carry both structured
+// content and a JSON text copy for clients that read only text.
+func handler[Req, Res any](log *slog.Logger, name string, op func(context.Context, Req) (Res, error)) server.ToolHandlerFunc {
+	return func(ctx context.Context, call mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		raw, err := json.Marshal(call.GetRawArguments())
+		if err != nil {
+			return mcp.NewToolResultError("arguments are not a JSON object"), nil
+		}
+		if string(raw) == "null" {
+			raw = []byte("{}")
+		}
+		var req Req
+		if err := decodeStrict(bytes.NewReader(raw), &req); err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		res, err := op(ctx, req)
+		switch {
+		case errors.Is(err, kb.ErrInput), errors.Is(err, kb.ErrEmbedderMismatch), errors.Is(err, kb.ErrNotFound):
+			return mcp.NewToolResultError(err.Error()), nil
+		case err != nil:
+			log.Error("tool failed", "tool", name, "err", err)
+			return mcp.NewToolResultError(name + " failed: " + err.Error()), nil
+		}
+		text, err := json.Marshal(res)
+		if err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultStructured(res, string(text)), nil
+	}
+}
+
+// registerTools adds every tool to s.
+func registerTools(s *server.MCPServer, svc kbService, project projectFunc, log *slog.Logger) {
+	for _, mk := range []func(kbService, projectFunc, *slog.Logger) (mcp.Tool, server.ToolHandlerFunc){recallTool, recordTool} {
+		t, h := mk(svc, project, log)
+		s.AddTool(t, h)
+	}
+}
