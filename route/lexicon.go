@@ -149,12 +149,14 @@ func (s *cjkSet) add(text string, sec cjkSection) {
 
 // lexicon holds every term list, parsed once from the embedded files.
 type lexicon struct {
-	greeting, positive, positiveOpen, negative, interrogative, ask, askOpen, aux, subject, embed wordSet
-	request, lead, imperative, notImperativeNext, implicitRef                                    wordSet
-	clarification, errorWords                                                                    wordSet
-	extensions                                                                                   map[string]bool
-	cjk                                                                                          cjkSet
-	finals                                                                                       []string // [question_final] terms, longest first
+	greeting, positive, positiveOpen, negative, interrogative wordSet
+	ask, askOpen, aux, subject, embed                         wordSet
+	request, lead, imperative, notImperativeNext, implicitRef wordSet
+	clarification, errorWords                                 wordSet
+	extensions                                                map[string]bool
+	scanned                                                   map[string]bool // first words of the lists matched at every word
+	cjk                                                       cjkSet
+	finals                                                    []string // [question_final] terms, longest first
 }
 
 // lex returns the parsed lexicon. The embedded files are part of the build, so
@@ -262,6 +264,12 @@ func parseLexicon() (*lexicon, error) {
 	}
 	for _, e := range en["extension"] {
 		l.extensions[e] = true
+	}
+	l.scanned = make(map[string]bool)
+	for _, ws := range []wordSet{l.negative, l.positive, l.implicitRef, l.clarification, l.errorWords, l.interrogative} {
+		for first := range ws.byFirst {
+			l.scanned[first] = true
+		}
 	}
 	for _, file := range []string{"zh.txt", "ja.txt"} {
 		secs, err := parseSections(file)

@@ -177,6 +177,9 @@ func scanEnglish(l *lexicon, t tokens, social []bool) enHits {
 		i += n
 	}
 	for i := range w {
+		if !l.scanned[w[i]] {
+			continue
+		}
 		if n := l.negative.matchAt(w, i); n > 0 {
 			h.negative = true
 		}
@@ -242,7 +245,9 @@ func scanSentence(l *lexicon, w []string, clause, social []bool, sen sentence, h
 		break
 	}
 	open := i
-	if open < sen.to {
+	// "Is it …" opens a yes/no question unless the sentence ends in a full
+	// stop ("Do the migration now.").
+	if open < sen.to && !sen.stop {
 		if n := l.aux.matchAt(w, open); n > 0 {
 			if n > 1 || (open+1 < sen.to && l.subject.has(w[open+1])) {
 				h.auxQuestion = true
@@ -284,7 +289,7 @@ func scanSentence(l *lexicon, w []string, clause, social []bool, sen sentence, h
 		}
 	}
 	for k := sen.from; k < sen.to; k++ {
-		if social[k] || l.interrogative.matchAt(w, k) == 0 {
+		if social[k] || !l.scanned[w[k]] || l.interrogative.matchAt(w, k) == 0 {
 			continue
 		}
 		opens := k == open && (l.askOpen.matchAt(w, k) > 0 || (k+1 < sen.to && l.aux.has(w[k+1])))

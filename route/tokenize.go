@@ -44,6 +44,7 @@ type sentence struct {
 	from, to       int  // token indices [from, to)
 	start, end     int  // byte offsets in the lowered text [start, end)
 	qmark          bool // ended by a question mark
+	stop           bool // ended by a full stop or exclamation mark
 	cjkRunes       int  // Han/kana characters inside
 	socialCJKRunes int  // of those, characters inside greeting or thanks phrases
 }
@@ -95,14 +96,18 @@ func tokenize(s string) tokens {
 	if strings.ContainsRune(text, '’') {
 		text = strings.ReplaceAll(text, "’", "'")
 	}
-	t := tokens{text: text}
+	est := len(text)/5 + 1
+	t := tokens{text: text, words: make([]string, 0, est), clause: make([]bool, 0, est)}
 	cur := sentence{}
 	wordStart := -1
 	run := 0
 	afterComma := false
 	flushWord := func(end int) {
 		if wordStart >= 0 {
-			w := strings.TrimRight(text[wordStart:end], "'")
+			w := text[wordStart:end]
+			for len(w) > 0 && w[len(w)-1] == '\'' {
+				w = w[:len(w)-1]
+			}
 			if w != "" {
 				t.words = append(t.words, w)
 				t.clause = append(t.clause, afterComma)
@@ -117,10 +122,11 @@ func tokenize(s string) tokens {
 			run = 0
 		}
 	}
-	endSentence := func(end int, q bool) {
+	endSentence := func(end int, q, stop bool) {
 		cur.to = len(t.words)
 		cur.end = end
 		cur.qmark = q
+		cur.stop = stop
 		if cur.to > cur.from || cur.cjkRunes > 0 || q {
 			t.sentences = append(t.sentences, cur)
 		}
@@ -155,18 +161,18 @@ func tokenize(s string) tokens {
 				// than three ("?????") is mis-decoded text, not a question.
 				run, end := questionRun(text, i)
 				if n, _ := utf8.DecodeRuneInString(text[end:]); run <= 3 && !isWordRune(n) && !isCJK(n) {
-					endSentence(end, true)
+					endSentence(end, true, false)
 				}
 				size = end - i
 			case isSentenceEnd(r), r == '.' && !isWordRune(next):
-				endSentence(i+size, false)
+				endSentence(i+size, false, r == '.' || r == '!' || r == '。' || r == '！')
 			}
 		}
 		i += size
 	}
 	flushWord(len(text))
 	flushRun()
-	endSentence(len(text), false)
+	endSentence(len(text), false, false)
 	return t
 }
 
