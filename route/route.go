@@ -155,6 +155,7 @@ func Route(in Input, w Weights) Decision {
 	vague := (asks || sig.Imperative) && sig.Specifics == 0 && !sig.ImplicitReference &&
 		float64(sig.ContentTokens) <= w.VagueMaxTokens
 	specific := clamp01(float64(sig.Specifics) / math.Max(w.SpecificSaturation, 1))
+	detail := clamp01((float64(sig.ContentTokens) - w.VagueMaxTokens) / math.Max(w.DetailSaturation-w.VagueMaxTokens, 1))
 	empty, social := b2f(sig.Empty), b2f(socialOnly)
 	a := b2f(asks)
 
@@ -164,11 +165,12 @@ func Route(in Input, w Weights) Decision {
 		w.RespondColdStart*ctx.coldness - w.SocialPenalty*social - w.EmptyPenalty*empty
 	sc[1] = w.ClarifyBase + w.ClarifyCold*ctx.coldness + w.ClarifyQuestionNoFacts*a*(1-ctx.facts) +
 		w.ClarifyNewTopicQuestion*a*b2f(ctx.newTopic) + w.ClarifyVague*b2f(vague)*(1-ctx.warmth) +
-		w.ClarifyNegative*b2f(sig.Feedback < 0) - w.ClarifySpecific*specific -
+		w.ClarifyNegative*b2f(sig.Feedback < 0) - w.ClarifySpecific*specific - w.ClarifyDetail*detail -
 		w.ClarifyWarm*ctx.warmExcess - w.SocialPenalty*social - w.EmptyPenalty*empty
 	sc[2] = w.GatherBase + w.GatherQuestionModerate*a*ctx.moderate +
 		w.GatherInterrogativeGap*b2f(sig.Interrogatives > 0)*(1-ctx.facts) +
 		w.GatherImplicitRef*b2f(sig.ImplicitReference) + w.GatherSpecific*specific*(1-ctx.warmth) +
+		w.GatherDetail*detail*(1-ctx.warmth) +
 		w.GatherImperativeCold*b2f(sig.Imperative)*(1-ctx.warmth) - w.GatherVeryCold*ctx.veryCold -
 		w.GatherWarmFacts*ctx.veryWarm*ctx.facts - w.SocialPenalty*social - w.EmptyPenalty*empty
 	sc[3] = w.AckBase + w.AckGreeting*b2f(sig.Greeting) + w.AckPositive*b2f(sig.Feedback > 0) -
@@ -192,7 +194,7 @@ func Route(in Input, w Weights) Decision {
 		Mode:    modes[top],
 		Scores:  make(map[Mode]float64, len(modes)),
 		Warmth:  ctx.warmth,
-		Signals: signalMap(sig, ctx, socialOnly, vague, specific),
+		Signals: signalMap(sig, ctx, socialOnly, vague, specific, detail),
 	}
 	for i, m := range modes {
 		d.Scores[m] = sc[i]
@@ -263,7 +265,7 @@ func pickTop2(sc [len(modes)]float64, exclude []Mode) (top, second int) {
 }
 
 // signalMap flattens the signals for the routing log.
-func signalMap(s Signals, c context, socialOnly, vague bool, specific float64) map[string]float64 {
+func signalMap(s Signals, c context, socialOnly, vague bool, specific, detail float64) map[string]float64 {
 	return map[string]float64{
 		"empty":              b2f(s.Empty),
 		"tokens":             float64(s.Tokens),
@@ -280,6 +282,7 @@ func signalMap(s Signals, c context, socialOnly, vague bool, specific float64) m
 		"social_only":        b2f(socialOnly),
 		"vague":              b2f(vague),
 		"specificity":        specific,
+		"detail":             detail,
 		"warmth":             c.warmth,
 		"facts":              c.facts,
 		"session":            c.session,

@@ -35,17 +35,17 @@ type Weights struct {
 	// CLARIFY: base, boosters (coldness, question without facts, new topic with
 	// question, vague request on a cool KB, negative feedback), penalties
 	// (specific message, warm context above WarmAbove).
-	ClarifyBase, ClarifyCold, ClarifyQuestionNoFacts, ClarifyNewTopicQuestion float64
-	ClarifyVague, ClarifyNegative, ClarifySpecific, ClarifyWarm               float64
+	ClarifyBase, ClarifyCold, ClarifyQuestionNoFacts, ClarifyNewTopicQuestion  float64
+	ClarifyVague, ClarifyNegative, ClarifySpecific, ClarifyDetail, ClarifyWarm float64
 
 	// GATHER (the seed's ACT): base, boosters (question at moderate warmth,
 	// interrogative with a gap in facts, implicit reference, specific message on
 	// a cool KB, request on a cool KB), penalties (very cold, very warm with
 	// facts), and the anti-oscillation penalty after a gather that raised
 	// warmth by less than GatherProgress.
-	GatherBase, GatherQuestionModerate, GatherInterrogativeGap, GatherImplicitRef float64
-	GatherSpecific, GatherImperativeCold, GatherVeryCold, GatherWarmFacts         float64
-	GatherUnproductive, GatherProgress                                            float64
+	GatherBase, GatherQuestionModerate, GatherInterrogativeGap, GatherImplicitRef       float64
+	GatherSpecific, GatherDetail, GatherImperativeCold, GatherVeryCold, GatherWarmFacts float64
+	GatherUnproductive, GatherProgress                                                  float64
 
 	// ACKNOWLEDGE: base, greeting and positive-feedback boosters, question and
 	// substance penalties.
@@ -61,6 +61,10 @@ type Weights struct {
 	// specifics and at most VagueMaxTokens content words. Specificity saturates
 	// at SpecificSaturation specifics.
 	SocialPenalty, SocialMaxExtra, VagueMaxTokens, SpecificSaturation float64
+	// Detail ramps from 0 at VagueMaxTokens content words to 1 at
+	// DetailSaturation: a detailed request needs less clarifying and can be
+	// looked into.
+	DetailSaturation float64
 
 	// Effective tie margin = MarginBase − (MarginBase − MarginMin)·warmth
 	// + semantic uncertainty (MarginImplicitRef, MarginLowDensity when density
@@ -102,7 +106,7 @@ var weightTable = []WeightSpec{
 	{"route.warmth.lesson_saturation", 3, 1, 10, 10, "resonating lessons at which their warmth share is full", func(w *Weights) *float64 { return &w.LessonSaturation }},
 	{"route.warmth.session_saturation", 4, 1, 20, 10, "session traces at which their warmth share is full", func(w *Weights) *float64 { return &w.SessionSaturation }},
 
-	{"route.band.cold", 0.25, 0.05, 0.5, 1, "warmth below which coldness ramps up", func(w *Weights) *float64 { return &w.ColdBelow }},
+	{"route.band.cold", 0.35, 0.05, 0.5, 1, "warmth below which coldness ramps up", func(w *Weights) *float64 { return &w.ColdBelow }},
 	{"route.band.very_cold", 0.10, 0.01, 0.3, 1, "warmth below which very-coldness ramps up", func(w *Weights) *float64 { return &w.VeryColdBelow }},
 	{"route.band.warm", 0.60, 0.4, 0.9, 1, "warmth above which context counts as warm (seed: 0.6)", func(w *Weights) *float64 { return &w.WarmAbove }},
 	{"route.band.very_warm", 0.80, 0.6, 0.95, 1, "warmth above which context counts as very warm", func(w *Weights) *float64 { return &w.VeryWarmAbove }},
@@ -124,6 +128,7 @@ var weightTable = []WeightSpec{
 	{"route.clarify.vague", 0.15, 0, 0.4, 1, "CLARIFY booster for a vague request × (1 − warmth)", func(w *Weights) *float64 { return &w.ClarifyVague }},
 	{"route.clarify.negative", 0.10, 0, 0.3, 1, "CLARIFY booster for negative feedback", func(w *Weights) *float64 { return &w.ClarifyNegative }},
 	{"route.clarify.specific", 0.30, 0, 0.6, 1, "CLARIFY penalty per unit of specificity", func(w *Weights) *float64 { return &w.ClarifySpecific }},
+	{"route.clarify.detail", 0.30, 0, 0.6, 1, "CLARIFY penalty per unit of detail", func(w *Weights) *float64 { return &w.ClarifyDetail }},
 	{"route.clarify.warm", 0.40, 0, 0.8, 1, "CLARIFY penalty per unit of warm excess (seed: warm > 0.6)", func(w *Weights) *float64 { return &w.ClarifyWarm }},
 
 	{"route.gather.base", 0.20, 0.05, 0.4, 1, "GATHER base (seed ACT: 0.20)", func(w *Weights) *float64 { return &w.GatherBase }},
@@ -131,6 +136,7 @@ var weightTable = []WeightSpec{
 	{"route.gather.interrogative_gap", 0.15, 0, 0.4, 1, "GATHER booster for an interrogative × (1 − fact density)", func(w *Weights) *float64 { return &w.GatherInterrogativeGap }},
 	{"route.gather.implicit_reference", 0.50, 0, 0.8, 1, "GATHER booster for an implicit reference to earlier work", func(w *Weights) *float64 { return &w.GatherImplicitRef }},
 	{"route.gather.specific", 0.30, 0, 0.6, 1, "GATHER booster for specificity × (1 − warmth)", func(w *Weights) *float64 { return &w.GatherSpecific }},
+	{"route.gather.detail", 0.30, 0, 0.6, 1, "GATHER booster for detail × (1 − warmth)", func(w *Weights) *float64 { return &w.GatherDetail }},
 	{"route.gather.imperative_cold", 0.10, 0, 0.3, 1, "GATHER booster for a request × (1 − warmth)", func(w *Weights) *float64 { return &w.GatherImperativeCold }},
 	{"route.gather.very_cold", 0.15, 0, 0.4, 1, "GATHER penalty per unit of very-coldness", func(w *Weights) *float64 { return &w.GatherVeryCold }},
 	{"route.gather.warm_facts", 0.30, 0, 0.6, 1, "GATHER penalty for very-warm excess × fact density", func(w *Weights) *float64 { return &w.GatherWarmFacts }},
@@ -150,6 +156,7 @@ var weightTable = []WeightSpec{
 	{"route.social.penalty", 0.60, 0.2, 0.8, 1, "RESPOND/CLARIFY/GATHER penalty on a social-only message", func(w *Weights) *float64 { return &w.SocialPenalty }},
 	{"route.social.max_extra", 3, 0, 8, 10, "content words a social message may carry", func(w *Weights) *float64 { return &w.SocialMaxExtra }},
 	{"route.vague.max_tokens", 4, 1, 10, 10, "content words up to which a request without specifics is vague", func(w *Weights) *float64 { return &w.VagueMaxTokens }},
+	{"route.detail.saturation", 20, 8, 60, 10, "content words at which detail is full", func(w *Weights) *float64 { return &w.DetailSaturation }},
 	{"route.specific.saturation", 3, 1, 10, 10, "specifics at which specificity is full", func(w *Weights) *float64 { return &w.SpecificSaturation }},
 
 	{"route.margin.base", 0.20, 0.05, 0.35, 1, "effective tie margin at zero warmth (seed: 0.20)", func(w *Weights) *float64 { return &w.MarginBase }},
