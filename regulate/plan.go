@@ -42,7 +42,16 @@ type Change struct {
 	At     time.Time `json:"at"`
 	// Ref is, for a revert or keep, the At of the change it evaluates.
 	Ref time.Time `json:"ref,omitzero"`
+	// Degraded marks a revert whose metric got significantly worse (beyond
+	// DegradeZ standard errors), not merely failed to improve; only such a
+	// revert blocks its lever (see Config.RevertBlock).
+	Degraded bool `json:"degraded,omitempty"`
 }
+
+// DegradeZ is how many standard errors of the difference between two
+// readings (each a proportion of its N observations) a metric must move the
+// wrong way for a change to count as degrading it: the one-sided 95% level.
+const DegradeZ = 1.645
 
 // Config holds the regulator's bounds. DefaultConfig gives the seed's.
 type Config struct {
@@ -64,7 +73,10 @@ type Config struct {
 	// acted on or to evaluate a change.
 	MinSamples int
 	// RevertBlock is how long a lever is not tried again in the direction of
-	// a reverted change.
+	// a change that degraded its metric and was reverted; it doubles with
+	// each further such revert of the same lever and direction. A change that
+	// merely did not improve (under noise, a good step can look useless) is
+	// reverted without blocking.
 	RevertBlock time.Duration
 }
 
@@ -167,9 +179,14 @@ func Plan(now time.Time, params map[string]float64, pressures []Pressure, histor
 		case moved || !due:
 			res.Notes = append(res.Notes, fmt.Sprintf("revert of %s (%s) waits for the next run", c.Param, c.At.Format(time.RFC3339)))
 		default:
+			deg := degraded(c, p)
+			what := "did not improve"
+			if deg {
+				what = "got worse"
+			}
 			res.Changes = append(res.Changes, Change{Kind: KindRevert, Param: c.Param, Before: cur, After: c.Before,
-				Metric: c.Metric, MetricValue: p.Value, Severity: p.Severity, At: now, Ref: c.At,
-				Reason: fmt.Sprintf("revert %s %.4g→%.4g: %s did not improve (%.4g → %.4g)", c.Param, c.After, c.Before, c.Metric, c.MetricValue, p.Value)})
+				Metric: c.Metric, MetricValue: p.Value, Severity: p.Severity, At: now, Ref: c.At, Degraded: deg,
+				Reason: fmt.Sprintf("revert %s %.4g→%.4g: %s %s (%.4g → %.4g)", c.Param, c.After, c.Before, c.Metric, what, c.MetricValue, p.Value)})
 			moved = true
 		}
 	}
@@ -283,20 +300,38 @@ func improved(c Change, now Ranked) bool {
 	return now.Severity < c.Severity
 }
 
-// blocked reports whether a revert within window undid a move of param in
-// direction sign, and until when that blocks the lever.
+// degraded reports whether the metric moved against change c's wish by more
+// than DegradeZ standard errors of the difference, treating each reading as
+// a proportion of its N observations (the pressures here are all rates).
+func degraded(c Change, now Ranked) bool {
+	worse := (now.Value - c.MetricValue) * float64(-c.Want)
+	if c.Want == 0 || worse <= 0 || now.N <= 0 {
+		return false
+	}
+	v := func(p float64) float64 { p = math.Min(1, math.Max(0, p)); return p * (1 - p) / float64(now.N) }
+	se := math.Sqrt(v(now.Value) + v(c.MetricValue))
+	return worse > DegradeZ*se
+}
+
+// blocked reports whether degrading reverts undid moves of param in
+// direction sign recently enough to block the lever, and until when: the
+// latest such revert blocks for window × 2^(k-1), k being how many there
+// have been.
 func blocked(hist []Change, param string, sign float64, now time.Time, window time.Duration) (time.Time, bool) {
-	for i := len(hist) - 1; i >= 0; i-- {
-		r := hist[i]
-		if r.Kind != KindRevert || r.Param != param || now.Sub(r.At) >= window {
-			continue
-		}
+	k := 0
+	var last time.Time
+	for _, r := range hist {
 		// The reverted change moved from r.After to r.Before.
-		if (r.Before-r.After)*sign > 0 {
-			return r.At.Add(window), true
+		if r.Kind == KindRevert && r.Degraded && r.Param == param && (r.Before-r.After)*sign > 0 {
+			k++
+			last = r.At
 		}
 	}
-	return time.Time{}, false
+	if k == 0 {
+		return time.Time{}, false
+	}
+	until := last.Add(window << min(k-1, 10))
+	return until, now.Before(until)
 }
 
 // Apply returns params with changes applied (keeps move nothing); params is

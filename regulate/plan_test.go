@@ -148,15 +148,46 @@ func TestPlan_KeepOrRevert(t *testing.T) {
 		if len(res.Changes) != 1 || res.Changes[0].Param != "b" {
 			t.Errorf("day after the revert: %+v", res.Changes)
 		}
-		// After the cooldown, a up is still blocked by the revert.
-		res = Plan(at.Add(72*time.Hour), map[string]float64{"a": 0.30}, []Pressure{tooHigh("m", 0.21, Lever{"a", -1})}, hist, cfg)
-		if res.Moved() || !strings.Contains(strings.Join(res.Notes, "\n"), "blocked") {
-			t.Errorf("a moved the reverted way within RevertBlock: %+v", res)
+		// A revert for no improvement does not block: after the cooldown a
+		// may be tried again (under noise a good step can look useless).
+		if r.Degraded {
+			t.Fatalf("0.20 → 0.21 over n=100 marked degraded: %+v", r)
 		}
-		// After RevertBlock it may be tried again.
-		res = Plan(at.Add(cfg.RevertBlock+time.Hour), map[string]float64{"a": 0.30}, []Pressure{tooHigh("m", 0.21, Lever{"a", -1})}, hist, cfg)
+		res = Plan(at.Add(72*time.Hour), map[string]float64{"a": 0.30}, []Pressure{tooHigh("m", 0.21, Lever{"a", -1})}, hist, cfg)
 		if !res.Moved() {
+			t.Errorf("a blocked after a revert for no improvement: %+v", res)
+		}
+	})
+	t.Run("degraded is reverted and blocked", func(t *testing.T) {
+		res := Plan(at, params, []Pressure{tooHigh("m", 0.35, Lever{"a", -1})}, []Change{change}, cfg)
+		r := res.Changes[0]
+		if r.Kind != KindRevert || !r.Degraded || !strings.Contains(r.Reason, "got worse") {
+			t.Fatalf("revert %+v, want a degrading revert", r)
+		}
+		hist := []Change{change, r}
+		later := map[string]float64{"a": 0.30}
+		ps := []Pressure{tooHigh("m", 0.21, Lever{"a", -1})}
+		res = Plan(at.Add(72*time.Hour), later, ps, hist, cfg)
+		if res.Moved() || !strings.Contains(strings.Join(res.Notes, "\n"), "blocked") {
+			t.Errorf("a moved the degrading way within RevertBlock: %+v", res)
+		}
+		// The other direction is not blocked.
+		up := []Pressure{{Metric: "m", Value: 0.01, N: 100, Low: 0.05, High: 0.2, RedLow: 0, Levers: []Lever{{"a", -1}}}}
+		if res := Plan(at.Add(72*time.Hour), later, up, hist, cfg); !res.Moved() || res.Changes[0].After >= 0.30 {
+			t.Errorf("a blocked in the other direction: %+v", res)
+		}
+		if res := Plan(at.Add(cfg.RevertBlock+time.Hour), later, ps, hist, cfg); !res.Moved() {
 			t.Errorf("a still blocked after RevertBlock: %+v", res)
+		}
+		// A second degrading revert doubles the block.
+		c2 := Change{Kind: KindChange, Param: "a", Before: 0.30, After: 0.32, Metric: "m", MetricValue: 0.2, Want: -1, At: at.Add(8 * 24 * time.Hour)}
+		r2 := Change{Kind: KindRevert, Param: "a", Before: 0.32, After: 0.30, Metric: "m", Degraded: true, At: at.Add(10 * 24 * time.Hour), Ref: c2.At}
+		hist = append(hist, c2, r2)
+		if res := Plan(r2.At.Add(cfg.RevertBlock+time.Hour), later, ps, hist, cfg); res.Moved() {
+			t.Errorf("second block not doubled: %+v", res)
+		}
+		if res := Plan(r2.At.Add(2*cfg.RevertBlock+time.Hour), later, ps, hist, cfg); !res.Moved() {
+			t.Errorf("still blocked after the doubled block: %+v", res)
 		}
 	})
 	t.Run("back in band is kept", func(t *testing.T) {
