@@ -7,6 +7,7 @@ import (
 // RoutingMetrics are the router's counts over one metric window (the caller
 // queries its routing log; a window of 24 h, no longer than
 // Config.EvalWindow, keeps a change's evaluation free of data from before it).
+// A plain value, safe to read concurrently.
 type RoutingMetrics struct {
 	// Decisions counts routing decisions in the window.
 	Decisions int `json:"decisions"`
@@ -18,7 +19,7 @@ type RoutingMetrics struct {
 	Ambiguous int `json:"ambiguous"`
 }
 
-// Metric names of the router's pressures.
+// Metric names of the pressures (constants).
 const (
 	MetricMisroutePrefix = "route.misroute." // + misroute kind: its rate per decision
 	MetricSharePrefix    = "route.share."    // + mode: its share of decisions
@@ -101,7 +102,8 @@ func RoutingPressures(m RoutingMetrics) []Pressure {
 	return out
 }
 
-// HesitationMetrics are the reviews of held items over one metric window.
+// HesitationMetrics are the reviews of held items over one metric window. A
+// plain value.
 type HesitationMetrics struct {
 	// Confirmed counts held items the reviewer confirmed (the hold was right).
 	Confirmed int `json:"confirmed"`
@@ -122,7 +124,7 @@ func HesitationPressures(m HesitationMetrics) []Pressure {
 }
 
 // AppraiseMetrics are appraise's abstentions with a known outcome over one
-// metric window.
+// metric window. A plain value.
 type AppraiseMetrics struct {
 	// Abstentions counts abstentions whose outcome is known.
 	Abstentions int `json:"abstentions"`

@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// Kind says what a Change does.
+// Kind says what a Change does. A plain value, safe for concurrent use.
 type Kind string
 
-// The change kinds.
+// The change kinds (constants).
 const (
 	// KindChange moves a parameter one step to relieve a pressure.
 	KindChange Kind = "change"
@@ -23,7 +23,8 @@ const (
 
 // Change is one entry of the regulator's change log: what Plan decided, with
 // everything needed to evaluate it later. The caller stores every Change it
-// applies and passes them back as history.
+// applies and passes them back as history. A plain value, safe to copy and
+// to read concurrently.
 type Change struct {
 	Kind   Kind    `json:"kind"`
 	Param  string  `json:"param"`
@@ -50,10 +51,13 @@ type Change struct {
 
 // DegradeZ is how many standard errors of the difference between two
 // readings (each a proportion of its N observations) a metric must move the
-// wrong way for a change to count as degrading it: the one-sided 95% level.
+// wrong way for a change to count as degrading it: the one-sided 95% level
+// (a constant).
 const DegradeZ = 1.645
 
-// Config holds the regulator's bounds. DefaultConfig gives the seed's.
+// Config holds the regulator's bounds; DefaultConfig gives the seed's. A
+// plain value (the Registry it points to is read-only), safe to share between
+// goroutines.
 type Config struct {
 	// Registry lists the parameters the regulator may change, with bounds.
 	Registry *Registry
@@ -82,7 +86,8 @@ type Config struct {
 
 // DefaultConfig returns the seed's bounds over reg: steps of 0.02, one move a
 // day, 48 h cooldown per parameter, evaluation after 48 h, at least 30
-// observations, a reverted lever blocked for a week.
+// observations, a degrading lever blocked for a week. It is safe for
+// concurrent use.
 func DefaultConfig(reg *Registry) Config {
 	return Config{
 		Registry: reg, MaxStep: 0.02, Interval: 24 * time.Hour, Cooldown: 48 * time.Hour,
@@ -90,7 +95,8 @@ func DefaultConfig(reg *Registry) Config {
 	}
 }
 
-// Result is what one regulator run decided.
+// Result is what one regulator run decided. A plain value, safe to read
+// concurrently.
 type Result struct {
 	// Changes are the entries to apply and log, in order: keeps, then at
 	// most one move (a change or a revert).
@@ -102,7 +108,8 @@ type Result struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// Moved reports whether the result changes any parameter value.
+// Moved reports whether the result changes any parameter value. It is safe
+// for concurrent use.
 func (r Result) Moved() bool {
 	for _, c := range r.Changes {
 		if c.Kind != KindKeep {

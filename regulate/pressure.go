@@ -5,6 +5,7 @@ import "sort"
 // Lever is one parameter that moves a metric. Effect is +1 when raising the
 // parameter raises the metric and -1 when it lowers it; the regulator moves
 // the parameter in whichever direction brings the metric back into its band.
+// A plain value, safe for concurrent use.
 type Lever struct {
 	Param  string  `json:"param"`
 	Effect float64 `json:"effect"`
@@ -12,7 +13,8 @@ type Lever struct {
 
 // Pressure is one metric read from the logs, against its healthy band. Red
 // flags lie beyond the band: Severity is 0 inside the band and 1 at a red
-// flag. Levers are tried in order.
+// flag. Levers are tried in order. A plain value; its methods are safe for
+// concurrent use.
 type Pressure struct {
 	// Metric names the measurement ("route.misroute.missed_clarify").
 	Metric string `json:"metric"`
@@ -32,11 +34,12 @@ type Pressure struct {
 }
 
 // DefaultRedSpan is the distance from band edge to red flag assumed when a
-// pressure gives none.
+// pressure gives none (a constant).
 const DefaultRedSpan = 0.1
 
 // Severity is how far Value lies outside the band, in units of the distance
-// from band edge to red flag: 0 inside, 1 at the red flag, more beyond.
+// from band edge to red flag: 0 inside, 1 at the red flag, more beyond; 0
+// for a non-finite Value. It is safe for concurrent use.
 func (p Pressure) Severity() float64 {
 	if !finite(p.Value) {
 		return 0
@@ -58,7 +61,7 @@ func span(d float64) float64 {
 }
 
 // Want is the direction the metric should move: -1 when above the band, +1
-// when below, 0 inside.
+// when below, 0 inside. It is safe for concurrent use.
 func (p Pressure) Want() int {
 	switch {
 	case p.Value > p.High:
@@ -70,7 +73,7 @@ func (p Pressure) Want() int {
 }
 
 // Ranked is a pressure with its severity and ranking score (severity ×
-// weight).
+// weight). A plain value, safe to copy and to read concurrently.
 type Ranked struct {
 	Pressure
 	Severity float64 `json:"severity"`
@@ -82,7 +85,8 @@ type Ranked struct {
 
 // Rank scores every pressure and sorts them worst first (score, then metric
 // name). Pressures with fewer than minSamples observations are kept, marked
-// Enough false, after all others. The slice is fresh.
+// Enough false, after all others. The slice is fresh; Rank is safe for
+// concurrent use.
 func Rank(ps []Pressure, minSamples int) []Ranked {
 	out := make([]Ranked, 0, len(ps))
 	for _, p := range ps {

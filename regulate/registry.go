@@ -10,7 +10,8 @@ import (
 // Param describes one tunable parameter: a plain name, a default, hard bounds
 // the regulator never crosses, and a scale: one day's largest move is
 // Config.MaxStep × Scale (Scale 1 for weights on a 0–1 score scale, 100 for a
-// 0–100 threshold, 10 for small counts).
+// 0–100 threshold, 10 for small counts). A plain value, safe to copy and to
+// read concurrently.
 type Param struct {
 	Name    string  `json:"name"`
 	Default float64 `json:"default"`
@@ -20,7 +21,9 @@ type Param struct {
 	Doc     string  `json:"doc"`
 }
 
-// Errors about parameters; compare with errors.Is.
+// Errors about parameters, returned wrapped; compare with errors.Is.
+// ErrUnknownParam: a name the registry lacks. ErrOutOfBounds: a value outside
+// its hard bounds or not finite. ErrInvalidParam: a bad definition.
 var (
 	ErrUnknownParam = errors.New("unknown parameter")
 	ErrOutOfBounds  = errors.New("parameter out of bounds")
@@ -37,6 +40,7 @@ type Registry struct {
 // NewRegistry checks and indexes params. It returns an error wrapping
 // ErrInvalidParam for an empty or repeated name, bounds that are not finite
 // or out of order, a default outside the bounds, or a non-positive scale.
+// It is safe for concurrent use.
 func NewRegistry(params ...Param) (*Registry, error) {
 	r := &Registry{byName: make(map[string]Param, len(params))}
 	for _, p := range params {
@@ -61,13 +65,15 @@ func NewRegistry(params ...Param) (*Registry, error) {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// Lookup returns the parameter called name.
+// Lookup returns the parameter called name; ok is false when there is none.
+// It is safe for concurrent use.
 func (r *Registry) Lookup(name string) (Param, bool) {
 	p, ok := r.byName[name]
 	return p, ok
 }
 
-// Params returns every parameter in registration order. The slice is fresh.
+// Params returns every parameter in registration order. The slice is fresh;
+// it is safe for concurrent use.
 func (r *Registry) Params() []Param {
 	out := make([]Param, 0, len(r.order))
 	for _, n := range r.order {
@@ -76,7 +82,8 @@ func (r *Registry) Params() []Param {
 	return out
 }
 
-// Defaults returns every parameter's default by name. The map is fresh.
+// Defaults returns every parameter's default by name. The map is fresh; it
+// is safe for concurrent use.
 func (r *Registry) Defaults() map[string]float64 {
 	out := make(map[string]float64, len(r.order))
 	for _, n := range r.order {
@@ -87,7 +94,8 @@ func (r *Registry) Defaults() map[string]float64 {
 
 // Validate checks stored values against the registry. It returns nil, or
 // every problem joined: ErrUnknownParam for a name the registry lacks,
-// ErrOutOfBounds for a value outside its bounds or not finite.
+// ErrOutOfBounds for a value outside its bounds or not finite. It is safe
+// for concurrent use.
 func (r *Registry) Validate(values map[string]float64) error {
 	var errs []error
 	names := make([]string, 0, len(values))
@@ -110,7 +118,8 @@ func (r *Registry) Validate(values map[string]float64) error {
 
 // Resolve returns the full parameter set: the defaults, overridden by the
 // stored values that Validate accepts (unknown names and out-of-bounds values
-// are dropped; call Validate to report them). The map is fresh.
+// are dropped; call Validate to report them). The map is fresh; it is safe
+// for concurrent use.
 func (r *Registry) Resolve(stored map[string]float64) map[string]float64 {
 	out := r.Defaults()
 	for n, v := range stored {

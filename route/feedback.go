@@ -7,7 +7,8 @@ import (
 
 // Misroute is a kind of routing mistake, learned from what the user did in
 // the next exchange. The regulator reads misroute rates as pressures; each
-// kind names the mode that should have been chosen (Expected).
+// kind names the mode that should have been chosen (Expected). A plain value,
+// safe for concurrent use.
 type Misroute string
 
 // The misroute kinds, after the seed's post-routing feedback table.
@@ -29,8 +30,8 @@ const (
 
 var misroutes = [...]Misroute{MissedClarify, MissedGather, OverEngagement, UnderEngagement}
 
-// ErrUnknownMisroute is returned by ParseMisroute for a string that names no
-// misroute kind.
+// ErrUnknownMisroute is returned (wrapped) by ParseMisroute for a string that
+// names no misroute kind; compare with errors.Is.
 var ErrUnknownMisroute = errors.New("unknown misroute kind")
 
 // Misroutes returns every misroute kind in a fixed order. The slice is fresh;
@@ -53,7 +54,7 @@ func ParseMisroute(s string) (Misroute, error) {
 }
 
 // Expected returns the mode that should have been chosen, or "" for an
-// invalid kind.
+// invalid kind. It is safe for concurrent use.
 func (m Misroute) Expected() Mode {
 	switch m {
 	case MissedClarify:
@@ -70,6 +71,7 @@ func (m Misroute) Expected() Mode {
 
 // RepeatOverlap is the share of shared content tokens (Jaccard) above which
 // DetectMisroute reads a message as a repeat of the previous one.
+// (A constant.)
 const RepeatOverlap = 0.6
 
 // DetectMisroute reads the user's next message for signs that the previous

@@ -2,7 +2,8 @@ package route
 
 // Range is the healthy band of one mode's share of decisions, with the red
 // flags beyond it (shares in [0, 1]). A side whose red edge equals its
-// healthy edge has no red flag (IGNORE has no lower one).
+// healthy edge has no red flag (IGNORE has no lower one). A plain value, safe
+// for concurrent use.
 type Range struct {
 	Low     float64 `json:"low"`
 	High    float64 `json:"high"`
@@ -10,7 +11,8 @@ type Range struct {
 	RedHigh float64 `json:"red_high"`
 }
 
-// Status places a share against its Range.
+// Status places a share against its Range. A plain value, safe for
+// concurrent use.
 type Status string
 
 // The statuses CheckDistribution reports.
@@ -41,7 +43,7 @@ func HealthyRanges() map[Mode]Range {
 	return out
 }
 
-// Classify places share against r.
+// Classify places share against r. It is safe for concurrent use.
 func (r Range) Classify(share float64) Status {
 	switch {
 	case share > r.RedHigh && r.RedHigh > r.High:
@@ -56,7 +58,8 @@ func (r Range) Classify(share float64) Status {
 	return StatusOK
 }
 
-// ModeHealth is one mode's share of decisions against its healthy range.
+// ModeHealth is one mode's share of decisions against its healthy range. A
+// plain value, safe to copy and to read concurrently.
 type ModeHealth struct {
 	Mode   Mode    `json:"mode"`
 	Count  int     `json:"count"`

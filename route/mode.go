@@ -6,7 +6,8 @@ import (
 )
 
 // Mode is an engagement mode: what the agent should do with the user's
-// latest message. Its string form is the wire and log form.
+// latest message. Its string form is the wire and log form. A plain value,
+// safe for concurrent use.
 type Mode string
 
 // The engagement modes. Gather is the seed's ACT: look things up first (recall
@@ -23,7 +24,8 @@ const (
 // earlier mode wins.
 var modes = [...]Mode{Respond, Clarify, Gather, Acknowledge, Ignore}
 
-// ErrUnknownMode is returned by ParseMode for a string that names no mode.
+// ErrUnknownMode is returned (wrapped) by ParseMode for a string that names
+// no mode; compare with errors.Is.
 var ErrUnknownMode = errors.New("unknown mode")
 
 // Modes returns every engagement mode in a fixed order (respond, clarify,
@@ -45,7 +47,8 @@ func ParseMode(s string) (Mode, error) {
 	return m, nil
 }
 
-// Valid reports whether m is one of the five modes.
+// Valid reports whether m is one of the five modes. It is safe for
+// concurrent use.
 func (m Mode) Valid() bool { return m.index() >= 0 }
 
 // index returns m's position in modes, or -1.

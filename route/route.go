@@ -6,7 +6,8 @@ import (
 )
 
 // Warmth is what the knowledge base and the session know about the current
-// situation, measured by the caller's KB lookup before routing.
+// situation, measured by the caller's KB lookup before routing. A plain value,
+// safe to copy and to read concurrently.
 type Warmth struct {
 	// ResonatingLessons counts lessons whose raw resonance clears the floor.
 	ResonatingLessons int `json:"resonating_lessons"`
@@ -20,7 +21,8 @@ type Warmth struct {
 
 // SessionState is what the router remembers between two decisions of one
 // session: the previous decision's mode, warmth and confidence, and how many
-// decisions in a row had low confidence. The zero value means no history.
+// decisions in a row had low confidence. The zero value means no history. A
+// plain value, safe to copy and to read concurrently.
 type SessionState struct {
 	Mode                Mode    `json:"mode"`
 	Warmth              float64 `json:"warmth"`
@@ -28,7 +30,8 @@ type SessionState struct {
 	LowConfidenceStreak int     `json:"low_confidence_streak"`
 }
 
-// Input is everything one routing decision reads.
+// Input is everything one routing decision reads. Route only reads it, so one
+// Input may be routed from several goroutines.
 type Input struct {
 	// Message is the user's latest message; it may be empty.
 	Message string
@@ -44,6 +47,8 @@ type Input struct {
 }
 
 // Decision is the router's answer and everything the routing log records.
+// Route builds fresh maps for every Decision; a Decision is safe to read
+// concurrently once returned.
 type Decision struct {
 	// Mode is the chosen mode: the highest score among the modes not excluded.
 	Mode Mode `json:"mode"`
@@ -73,7 +78,7 @@ type Decision struct {
 	Next SessionState `json:"next"`
 }
 
-// The guard names that appear in Decision.Guards.
+// The guard names that appear in Decision.Guards (constants).
 const (
 	GuardAfterClarify       = "after_clarify"
 	GuardUnproductiveGather = "unproductive_gather"

@@ -7,7 +7,8 @@ import (
 
 // Signals are the observable features of one user message, read from its text
 // in English, Chinese (Simplified and Traditional) and Japanese with the term
-// lists in lexicon/. Extract computes them; Route turns them into scores.
+// lists in lexicon/. Extract computes them; Route turns them into scores. A
+// plain value, safe to copy and to read concurrently.
 type Signals struct {
 	// Empty is true when the message has no letter, digit or emoji at all
 	// (blank, or punctuation only).

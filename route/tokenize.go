@@ -9,6 +9,7 @@ import (
 // MaxScanBytes bounds the work spent on one message: a longer message is
 // scanned as its first 6 KiB and its last 2 KiB (cut at rune boundaries), so a
 // pasted log neither slows routing down nor hides a question asked at its end.
+// (A constant.)
 const MaxScanBytes = 8 << 10
 
 const (

@@ -11,7 +11,7 @@ import (
 // (base, boosters, penalties per mode), the warmth blend, the band edges, the
 // tie margin and the guards. Each field has a parameter name ("route.…", see
 // WeightSpecs) under which the regulator tunes it and the meta table stores it.
-// A Weights value is plain data; copy it freely.
+// A Weights value is plain data: copy it freely; concurrent reads are safe.
 type Weights struct {
 	// Context warmth = Lessons·min(1, lessons/LessonSaturation)
 	// + Resonance·top resonance + Confidence·mean confidence (when any lesson
@@ -75,10 +75,13 @@ type Weights struct {
 	MarginHysteresis, LowDensityBelow, LowDensityMinTokens, HysteresisBelow, HysteresisStreak float64
 }
 
-// ParamPrefix starts the name of every router parameter.
+// ParamPrefix starts the name of every router parameter (a constant).
 const ParamPrefix = "route."
 
-// Errors returned when parameters do not fit the router.
+// Errors returned (wrapped) when parameters do not fit the router; compare
+// with errors.Is. ErrUnknownWeight: a "route." name the router lacks.
+// ErrOutOfBounds: a value outside its hard bounds, not finite, or bands out of
+// order.
 var (
 	ErrUnknownWeight = errors.New("unknown router parameter")
 	ErrOutOfBounds   = errors.New("router parameter out of bounds")
@@ -87,7 +90,7 @@ var (
 // WeightSpec describes one router parameter: its name, default, hard bounds
 // and regulation scale (the regulator moves a parameter by at most its daily
 // step × Scale; Scale is 1 for weights on the score scale and larger for
-// counts).
+// counts). A plain value, safe to copy and to read concurrently.
 type WeightSpec struct {
 	Name              string
 	Default, Min, Max float64
@@ -195,7 +198,7 @@ func WeightSpecs() []WeightSpec {
 }
 
 // Params returns w as parameter name → value, for the meta table and the
-// regulator. It is safe for concurrent use.
+// regulator. The map is fresh. It is safe for concurrent use.
 func (w Weights) Params() map[string]float64 {
 	out := make(map[string]float64, len(weightTable))
 	for _, s := range weightTable {
