@@ -151,16 +151,10 @@ func Plan(now time.Time, params map[string]float64, pressures []Pressure, histor
 	}
 
 	moved := false
-	lastMove := time.Time{}
-	for _, c := range hist {
-		if c.Kind != KindKeep && c.At.After(lastMove) {
-			lastMove = c.At
-		}
-	}
-	due := lastMove.IsZero() || now.Sub(lastMove) >= cfg.Interval
+	next := NextDue(hist, cfg)
+	due := !now.Before(next)
 	if !due {
-		res.Notes = append(res.Notes, fmt.Sprintf("not due: last move at %s, next after %s",
-			lastMove.Format(time.RFC3339), lastMove.Add(cfg.Interval).Format(time.RFC3339)))
+		res.Notes = append(res.Notes, fmt.Sprintf("not due: next move after %s", next.Format(time.RFC3339)))
 	}
 
 	// 1. Evaluate changes whose window has passed.
@@ -222,6 +216,23 @@ func Plan(now time.Time, params map[string]float64, pressures []Pressure, histor
 		res.Notes = append(res.Notes, "every pressure is inside its band")
 	}
 	return res
+}
+
+// NextDue returns when the regulator may next move a parameter (change or
+// revert): the latest move in history plus cfg.Interval, or the zero time
+// when history holds no move. The server's background loop can sleep until
+// then; keeps need no slot. It is safe for concurrent use.
+func NextDue(history []Change, cfg Config) time.Time {
+	var last time.Time
+	for _, c := range history {
+		if c.Kind != KindKeep && c.At.After(last) {
+			last = c.At
+		}
+	}
+	if last.IsZero() {
+		return last
+	}
+	return last.Add(cfg.Interval)
 }
 
 // planLever builds the change moving lv for pressure p, or says why it cannot.

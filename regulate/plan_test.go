@@ -255,3 +255,18 @@ func TestApply(t *testing.T) {
 		t.Errorf("Apply = %v (params %v)", got, params)
 	}
 }
+
+func TestNextDue(t *testing.T) {
+	cfg := DefaultConfig(testRegistry(t))
+	if got := NextDue(nil, cfg); !got.IsZero() {
+		t.Errorf("NextDue(nil) = %v, want zero", got)
+	}
+	hist := []Change{
+		{Kind: KindChange, Param: "a", At: t0},
+		{Kind: KindRevert, Param: "b", At: t0.Add(30 * time.Hour)},
+		{Kind: KindKeep, Param: "a", At: t0.Add(50 * time.Hour)},
+	}
+	if got, want := NextDue(hist, cfg), t0.Add(54*time.Hour); !got.Equal(want) {
+		t.Errorf("NextDue = %v, want %v (last move + interval; keeps do not count)", got, want)
+	}
+}

@@ -30,7 +30,8 @@ func BenchmarkRoute_Japanese(b *testing.B) {
 	benchRoute(b, "前回と同じように storage/db.go のパニックを直してください")
 }
 
-// A 20 KB pasted log with a question at the end: the router reads 8 KiB.
+// A 20 KB pasted log with a question at the end: the router reads 4 KiB
+// (MaxScanBytes), the worst case for one decision.
 func BenchmarkRoute_LongPaste(b *testing.B) {
 	benchRoute(b, strings.Repeat("2024-01-01 INFO request served in 3ms by handler.ServeHTTP\n", 350)+"why does it panic?")
 }

@@ -7,13 +7,13 @@ import (
 )
 
 // MaxScanBytes bounds the work spent on one message: a longer message is
-// scanned as its first 6 KiB and its last 2 KiB (cut at rune boundaries), so a
+// scanned as its first 3 KiB and its last 1 KiB (cut at rune boundaries), so a
 // pasted log neither slows routing down nor hides a question asked at its end.
 // (A constant.)
-const MaxScanBytes = 8 << 10
+const MaxScanBytes = 4 << 10
 
 const (
-	headBytes = 6 << 10
+	headBytes = 3 << 10
 	tailBytes = MaxScanBytes - headBytes
 )
 
@@ -88,7 +88,10 @@ func questionRun(text string, i int) (n, end int) {
 }
 
 func isWordRune(r rune) bool {
-	return (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') && !isCJK(r)
+	if r < utf8.RuneSelf {
+		return ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') || r == '_'
+	}
+	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !isCJK(r)
 }
 
 // tokenize lowers s and splits it. s must already be clipped.

@@ -211,7 +211,9 @@ func (w Weights) Params() map[string]float64 {
 // without ParamPrefix belong to other components and are skipped. It returns
 // an error wrapping ErrUnknownWeight for a "route." name the router does not
 // have, and ErrOutOfBounds for a value outside the parameter's hard bounds or
-// not finite; w is returned unchanged on error. It is safe for concurrent use.
+// not finite; w is returned unchanged on error. It checks each value alone:
+// call Validate on the result for the band order. It is safe for concurrent
+// use.
 func (w Weights) WithParams(p map[string]float64) (Weights, error) {
 	out := w
 	for name, v := range p {
