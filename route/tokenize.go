@@ -1,0 +1,192 @@
+package route
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxScanBytes bounds the work spent on one message: a longer message is
+// scanned as its first 3 KiB and its last 1 KiB (cut at rune boundaries), so a
+// pasted log neither slows routing down nor hides a question asked at its end.
+// (A constant.)
+const MaxScanBytes = 4 << 10
+
+const (
+	headBytes = 3 << 10
+	tailBytes = MaxScanBytes - headBytes
+)
+
+// clip returns the part of s the router reads (see MaxScanBytes).
+func clip(s string) string {
+	if len(s) <= MaxScanBytes {
+		return s
+	}
+	h := headBytes
+	for h > 0 && !utf8.RuneStart(s[h]) {
+		h--
+	}
+	t := len(s) - tailBytes
+	for t < len(s) && !utf8.RuneStart(s[t]) {
+		t++
+	}
+	return s[:h] + "\n" + s[t:]
+}
+
+// isCJK reports whether r is a Han, Hiragana or Katakana character (or the
+// prolonged-sound mark), the scripts matched by substring.
+func isCJK(r rune) bool {
+	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || r == 'ー')
+}
+
+// sentence is a run of tokens ended by terminal punctuation or a line break.
+type sentence struct {
+	from, to       int  // token indices [from, to)
+	start, end     int  // byte offsets in the lowered text [start, end)
+	qmark          bool // ended by a question mark
+	stop           bool // ended by a full stop or exclamation mark
+	cjkRunes       int  // Han/kana characters inside
+	socialCJKRunes int  // of those, characters inside greeting or thanks phrases
+}
+
+// tokens is a lowered message split into English words and sentences.
+type tokens struct {
+	text      string     // lowered, apostrophes folded
+	words     []string   // English words (letters, digits, inner apostrophes and underscores)
+	clause    []bool     // clause[i]: words[i] follows a comma, colon or dash
+	sentences []sentence // covering the whole text
+	cjkRunes  int        // Han/kana characters in the text
+	cjkRuns   []int      // lengths in characters of each run of Han/kana
+}
+
+// isSentenceEnd reports whether r ends a sentence. '.' does so only when not
+// followed by a letter or digit (so "main.go" and "3.5" stay inside one).
+func isSentenceEnd(r rune) bool {
+	switch r {
+	case '!', '\n', ';', '。', '！', '；', '…':
+		return true
+	}
+	return false
+}
+
+func isQuestionMark(r rune) bool { return r == '?' || r == '？' }
+
+// questionRun returns how many question marks start at text[i:] and the byte
+// offset just past them.
+func questionRun(text string, i int) (n, end int) {
+	end = i
+	for end < len(text) {
+		r, size := utf8.DecodeRuneInString(text[end:])
+		if !isQuestionMark(r) {
+			break
+		}
+		n++
+		end += size
+	}
+	return n, end
+}
+
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') || r == '_'
+	}
+	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !isCJK(r)
+}
+
+// tokenize lowers s and splits it. s must already be clipped.
+func tokenize(s string) tokens {
+	text := strings.ToLower(s)
+	if strings.ContainsRune(text, '’') {
+		text = strings.ReplaceAll(text, "’", "'")
+	}
+	est := len(text)/5 + 1
+	t := tokens{text: text, words: make([]string, 0, est), clause: make([]bool, 0, est)}
+	cur := sentence{}
+	wordStart := -1
+	run := 0
+	afterComma := false
+	flushWord := func(end int) {
+		if wordStart >= 0 {
+			w := text[wordStart:end]
+			for len(w) > 0 && w[len(w)-1] == '\'' {
+				w = w[:len(w)-1]
+			}
+			if w != "" {
+				t.words = append(t.words, w)
+				t.clause = append(t.clause, afterComma)
+				afterComma = false
+			}
+			wordStart = -1
+		}
+	}
+	flushRun := func() {
+		if run > 0 {
+			t.cjkRuns = append(t.cjkRuns, run)
+			run = 0
+		}
+	}
+	endSentence := func(end int, q, stop bool) {
+		cur.to = len(t.words)
+		cur.end = end
+		cur.qmark = q
+		cur.stop = stop
+		if cur.to > cur.from || cur.cjkRunes > 0 || q {
+			t.sentences = append(t.sentences, cur)
+		}
+		cur = sentence{from: len(t.words), start: end}
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case isWordRune(r):
+			flushRun()
+			if wordStart < 0 {
+				wordStart = i
+			}
+		case r == '\'' && wordStart >= 0:
+			// inner apostrophe: "don't"; a trailing one is trimmed in flushWord
+		case isCJK(r):
+			flushWord(i)
+			cur.cjkRunes++
+			t.cjkRunes++
+			run++
+		default:
+			flushWord(i)
+			flushRun()
+			next, _ := utf8.DecodeRuneInString(text[i+size:])
+			switch r {
+			case ',', ':', '，', '：', '—', '–':
+				afterComma = true
+			}
+			switch {
+			case isQuestionMark(r):
+				// A run of question marks glued to a word ("B?i") or longer
+				// than three ("?????") is mis-decoded text, not a question.
+				run, end := questionRun(text, i)
+				if n, _ := utf8.DecodeRuneInString(text[end:]); run <= 3 && !isWordRune(n) && !isCJK(n) {
+					endSentence(end, true, false)
+				}
+				size = end - i
+			case isSentenceEnd(r), r == '.' && !isWordRune(next):
+				endSentence(i+size, false, r == '.' || r == '!' || r == '。' || r == '！')
+			}
+		}
+		i += size
+	}
+	flushWord(len(text))
+	flushRun()
+	endSentence(len(text), false, false)
+	return t
+}
+
+// cjkWords approximates the number of words in the Han/kana text: a run of n
+// characters counts as ⌈n/2⌉ (Chinese and Japanese words average under two
+// characters), so the same thought weighs about the same in every language.
+func cjkWords(runs []int) int {
+	n := 0
+	for _, r := range runs {
+		n += (r + 1) / 2
+	}
+	return n
+}
