@@ -59,7 +59,7 @@ func Apply(s State, e Event, cfg Config) (State, []Change, error) {
 			s.LastUsedAt = later(s.LastUsedAt, e.At)
 			s.DecayAnchor = later(s.DecayAnchor, e.At)
 		}
-		if s.Lifecycle == Pending {
+		if s.Lifecycle == Pending && raises(e.Kind) {
 			if why := promotion(s, cfg); why != "" {
 				s.Lifecycle = Active
 				s.PromotedAt = e.At

@@ -65,5 +65,6 @@ func bucket(match float64, cfg Config) float64 {
 	if cfg.MatchBucket <= 0 {
 		return match
 	}
-	return math.Floor(match / cfg.MatchBucket)
+	// The epsilon keeps 0.70/0.05 (13.999…) in bucket 14.
+	return math.Floor(match/cfg.MatchBucket + 1e-9)
 }
