@@ -197,12 +197,16 @@ var (
 	enTrailing   = set("when", "whenever", "if", "while", "unless")
 	enUseVerbs   = set("use", "using", "uses", "used", "utilize", "utilise", "employ", "prefer", "favor", "favour", "choose", "pick", "adopt")
 	enPreferVerb = set("prefer", "favor", "favour", "choose", "pick")
-	enStopwords  = set("a", "an", "the", "your", "our", "their", "its", "any", "all", "some", "always", "just", "really", "explicitly", "directly")
+	enStopwords  = set("a", "an", "the", "your", "our", "their", "its", "all", "some", "always", "just", "really", "explicitly", "directly")
+	// enNotVerbs cannot start an imperative: a sentence starting with one
+	// is a statement, not a directive.
+	enNotVerbs = set("this", "that", "these", "those", "the", "a", "an", "it", "its", "there", "here", "i", "he", "she",
+		"they", "my", "our", "your", "their", "is", "are", "was", "were", "be", "will", "would", "can", "could", "may", "might")
 	enQualifiers = [][]string{
 		strings.Fields("whenever possible"), strings.Fields("where possible"), strings.Fields("if possible"),
 		strings.Fields("when possible"), strings.Fields("at all costs"), strings.Fields("at all"),
 		strings.Fields("if you can"), strings.Fields("in general"), strings.Fields("by default"),
-		{"ever"}, {"anymore"}, {"again"},
+		{"ever"}, {"anymore"}, {"again"}, {"instead"},
 	}
 	// enPassive maps a trailing phrase to the polarity it gives its subject.
 	enPassive = []struct {
@@ -323,6 +327,9 @@ func enClaims(sentence string) []Claim {
 	if implicit && !strings.HasSuffix(verb, "ing") {
 		verb, rest = "use", toks
 	}
+	if enNotVerbs[verb] {
+		return nil
+	}
 	first, second, swapped := splitPreference(verb, rest)
 	sit := normWords(situation)
 	var out []Claim
@@ -432,14 +439,14 @@ func stem(w string) string {
 	switch {
 	case len(w) > 5 && strings.HasSuffix(w, "ing"):
 		w = w[:len(w)-3]
-	case len(w) > 4 && strings.HasSuffix(w, "ed"):
+	case len(w) > 3 && strings.HasSuffix(w, "ed") && w[len(w)-3] != 'e':
 		w = w[:len(w)-2]
 	case len(w) > 4 && strings.HasSuffix(w, "es"):
 		w = w[:len(w)-2]
 	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
 		w = w[:len(w)-1]
 	}
-	if len(w) > 3 && strings.HasSuffix(w, "e") {
+	if len(w) > 2 && strings.HasSuffix(w, "e") {
 		w = w[:len(w)-1]
 	}
 	if n := len(w); n > 2 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiou", rune(w[n-1])) {
