@@ -241,11 +241,15 @@ func set(words ...string) map[string]bool {
 // from word edges.
 func enTokens(s string) []string {
 	s = strings.ToLower(s)
-	s = strings.NewReplacer("’", "'", "‘", "'", "**", " ", "__", " ", "`", " ", ",", " , ", "\"", " ", "(", " ", ")", " ").Replace(s)
+	s = strings.NewReplacer("’", "'", "‘", "'", "**", " ", "__", " ", "`", " ", ",", " , ", "(", " ", ")", " ").Replace(s)
 	var out []string
 	for _, f := range strings.Fields(s) {
 		if f == "," {
 			out = append(out, f)
+			continue
+		}
+		if len(f) > 2 && f[0] == '"' && f[len(f)-1] == '"' {
+			out = append(out, f[1:len(f)-1]) // a quoted identifier stays verbatim
 			continue
 		}
 		colon := strings.HasSuffix(f, ":")
@@ -269,6 +273,16 @@ func enTokens(s string) []string {
 	return out
 }
 
+// isWord reports whether w can be a verb: letters, hyphens, apostrophes.
+func isWord(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) && r != '-' && r != '\'' {
+			return false
+		}
+	}
+	return w != ""
+}
+
 func isNumber(w string) bool {
 	for _, r := range w {
 		if !unicode.IsDigit(r) {
@@ -278,12 +292,38 @@ func isNumber(w string) bool {
 	return w != ""
 }
 
+// looksLikeCode reports whether a sentence is code rather than prose.
+func looksLikeCode(s string) bool {
+	return strings.ContainsAny(s, "{}") || strings.Contains(s, "=>") || strings.Contains(s, "||") ||
+		strings.Contains(s, "&&") || strings.Contains(s, " = ")
+}
+
+// isQuotedCode reports whether s is nothing but a `code` span.
+func isQuotedCode(s string) bool {
+	s = strings.TrimSpace(s)
+	return len(s) >= 2 && s[0] == '`' && s[len(s)-1] == '`'
+}
+
 func enClaims(sentence string) []Claim {
+	if looksLikeCode(sentence) {
+		return nil
+	}
 	toks := enTokens(sentence)
 	var situation []string
-	// "Label: rest" with a short label.
+	// "Label: rest" with a short label. The label is the directive itself
+	// when it starts like one ("Never X: why") or the rest is only code
+	// ("Authenticate first: `ankra login`"); otherwise it is the situation
+	// ("Error handling: wrap errors").
 	if i := slices.Index(toks, ":"); i > 0 && i <= 4 {
-		situation, toks = append(situation, toks[:i]...), toks[i+1:]
+		_, tail, _ := strings.Cut(sentence, ":")
+		if i+1 == len(toks) && enConditions[toks[0]] {
+			return nil // a heading such as "When making changes:"
+		}
+		if _, directive := matchPrefix(toks[:i]); directive || enUseVerbs[toks[0]] || i+1 == len(toks) || isQuotedCode(tail) {
+			toks = toks[:i]
+		} else {
+			situation, toks = append(situation, toks[:i]...), toks[i+1:]
+		}
 	}
 	// "When X, rest".
 	if len(toks) > 2 && enConditions[toks[0]] {
@@ -324,10 +364,19 @@ func enClaims(sentence string) []Claim {
 		return nil
 	}
 	verb, rest := toks[0], toks[1:]
-	if implicit && !strings.HasSuffix(verb, "ing") {
-		verb, rest = "use", toks
+	// "avoid blocking calls" may be a verb ("block calls") or an adjective
+	// ("use blocking calls"): claim both readings.
+	var alsoUse []string
+	if implicit {
+		switch {
+		case enUseVerbs[verb]:
+		case strings.HasSuffix(verb, "ing"):
+			alsoUse = toks
+		default:
+			verb, rest = "use", toks
+		}
 	}
-	if enNotVerbs[verb] {
+	if enNotVerbs[verb] || !isWord(verb) {
 		return nil
 	}
 	first, second, swapped := splitPreference(verb, rest)
@@ -335,6 +384,11 @@ func enClaims(sentence string) []Claim {
 	var out []Claim
 	if a := actionKey(verb, first); a != "" {
 		out = append(out, Claim{Polarity: pol, Action: a, Situation: sit})
+	}
+	if alsoUse != nil && !swapped {
+		if a := actionKey("use", alsoUse); a != "" {
+			out = append(out, Claim{Polarity: pol, Action: a, Situation: sit})
+		}
 	}
 	if swapped {
 		v2 := verb
