@@ -15,7 +15,10 @@ func warmState(cfg Config) State {
 	s.Observations = 5
 	s.Successes, s.Failures = 6, 2
 	s.Approvals, s.Rejections = 1, 1
-	s.Debt = Dims{Frequency: 0.04, Effectiveness: 0.02, Human: 0.01}
+	// No frequency debt: a success repays it (see
+	// TestApply_SuccessRepaysFrequencyDecay), which the seed's table does
+	// not list.
+	s.Debt = Dims{Effectiveness: 0.02, Human: 0.01}
 	s.DecayAnchor, s.LastUsedAt = t0, t0
 	return settle(s, t0, cfg)
 }
@@ -251,5 +254,25 @@ func TestApply_DeprecatedSince(t *testing.T) {
 	}
 	if s.Tier == TierDeprecated || !s.DeprecatedSince.IsZero() {
 		t.Fatalf("recovered lesson: tier %s DeprecatedSince %v", s.Tier, s.DeprecatedSince)
+	}
+}
+
+// TestApply_SuccessRepaysFrequencyDecay pins the one deviation from the
+// seed's table: a credited success repays frequency decay like an
+// observation, while failures repay nothing.
+func TestApply_SuccessRepaysFrequencyDecay(t *testing.T) {
+	cfg := DefaultConfig()
+	s := New(OriginImported, t0, "", cfg)
+	s, _ = AsOf(s, t0.Add(3*week), cfg)
+	if !near(s.Debt.Frequency, 0.06) {
+		t.Fatalf("debt after 3 weeks = %v, want 0.06", s.Debt.Frequency)
+	}
+	ok, _ := mustApply(t, s, Event{Kind: KindAppliedSuccess, At: s.DecayAnchor, Session: "a"}, cfg)
+	if !near(ok.Debt.Frequency, 0.01) || !near(Frequency(ok, cfg)-Frequency(s, cfg), 0.05) {
+		t.Errorf("after success: debt %v, frequency %v → %v", ok.Debt.Frequency, Frequency(s, cfg), Frequency(ok, cfg))
+	}
+	bad, _ := mustApply(t, s, Event{Kind: KindAppliedFailure, At: s.DecayAnchor, Session: "a"}, cfg)
+	if bad.Debt != s.Debt {
+		t.Errorf("failure repaid debt: %+v → %+v", s.Debt, bad.Debt)
 	}
 }

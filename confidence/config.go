@@ -70,6 +70,11 @@ type Config struct {
 	// HumanPrior and HumanRate define the seed's Bayesian update.
 	HumanPrior float64 `json:"human_prior"`
 	HumanRate  float64 `json:"human_rate"`
+	// UserStatedApprovals: a user-stated lesson counts as this many
+	// approvals in the human dimension (not in effectiveness). Stating a
+	// lesson is not the explicit review that sets human to 0.95; send a
+	// [KindStrongApproved] event for that.
+	UserStatedApprovals int `json:"user_stated_approvals"`
 	// StrongApprovalHuman is the human score after an explicit user
 	// approval (seed: /reflect approved → 0.95).
 	StrongApprovalHuman float64 `json:"strong_approval_human"`
@@ -84,7 +89,10 @@ type Config struct {
 	// Floors: decay never takes a dimension below these (seed: 0).
 	Floors Dims `json:"floors"`
 	// Recovery is how much decay debt each kind of fresh positive evidence
-	// repays, per dimension (the seed's positive deltas).
+	// repays, per dimension: the seed's positive deltas, plus 0.05 of
+	// frequency for a credited success (a successful use is a sighting of
+	// the pattern, worth an observation, so lessons in regular use do not
+	// lose frequency; failures repay nothing, so they never raise).
 	Recovery map[Kind]Dims `json:"recovery"`
 
 	// ArchiveAfter: a lesson deprecated this long is archived (seed: 30
@@ -133,6 +141,7 @@ func DefaultConfig() Config {
 		ApprovalOutcomeWeight:  0.5,
 		HumanPrior:             0.5,
 		HumanRate:              0.15,
+		UserStatedApprovals:    1,
 		StrongApprovalHuman:    0.95,
 		StrongRejectionDrop:    0.30,
 		DecayPeriod:            7 * 24 * time.Hour,
@@ -141,7 +150,7 @@ func DefaultConfig() Config {
 		Recovery: map[Kind]Dims{
 			KindObserved:       {Frequency: 0.05},
 			KindCausalLink:     {Frequency: 0.10},
-			KindAppliedSuccess: {Effectiveness: 0.08},
+			KindAppliedSuccess: {Frequency: 0.05, Effectiveness: 0.08},
 			KindUserApproved:   {Effectiveness: 0.05, Human: 0.10},
 			KindStrongApproved: {Human: 0.30},
 		},
@@ -201,7 +210,7 @@ func (c Config) Validate() error {
 	if !(c.WilsonZ > 0) || !unit(c.EffectivenessNeutral) || !(c.NeutralHold >= 0) || !(c.ApprovalOutcomeWeight >= 0) {
 		return bad("effectiveness", "parameters out of range")
 	}
-	if !unit(c.HumanPrior) || !unit(c.HumanRate) || !unit(c.StrongApprovalHuman) || !unit(c.StrongRejectionDrop) {
+	if !unit(c.HumanPrior) || !unit(c.HumanRate) || !unit(c.StrongApprovalHuman) || !unit(c.StrongRejectionDrop) || c.UserStatedApprovals < 0 {
 		return bad("human", "parameters must be in [0, 1]")
 	}
 	if c.DecayPeriod <= 0 || c.ArchiveAfter < 0 {

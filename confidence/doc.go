@@ -30,8 +30,9 @@
 // until the bound overtakes it, and each failure shrinks that neutral hold,
 // so a credited success never lowers effectiveness and a failure always
 // does (see [Effectiveness]). Human is the seed's Bayesian update (prior
-// 0.5, rate 0.15) over in-session approvals and rejections; an explicit user
-// approval sets it to 0.95. The composite weighs them 0.35 / 0.40 / 0.25 and
+// 0.5, rate 0.15) over in-session approvals and rejections (stating a
+// lesson counts as one approval); an explicit user approval sets it to at
+// least 0.95. The composite weighs them 0.35 / 0.40 / 0.25 and
 // is multiplied by 0.7 when any dimension is below 0.2.
 //
 // # Decay
@@ -39,7 +40,8 @@
 // A lesson not used for a full week loses the seed's weekly rates (0.02 /
 // 0.01 / 0.005) per dimension, never below the seed's floor of 0. Decay is
 // kept as a per-dimension debt on top of the counter-derived scores; fresh
-// positive evidence repays it by the seed's delta for that evidence. A lesson
+// positive evidence repays it by the seed's delta for that evidence (and a
+// credited success repays frequency like an observation). A lesson
 // that stays deprecated (composite < 0.2) for 30 days is archived, never
 // deleted; archived lessons are frozen until restored.
 package confidence

@@ -34,11 +34,12 @@ func TestResolve(t *testing.T) {
 		aWins bool
 		why   string
 	}{
-		{"user-stated (an explicit approval) beats a well-used agent lesson", oldUser, strongAgent, true, "verdict"},
+		{"user-stated beats a well-used agent lesson", oldUser, strongAgent, true, "origin"},
 		{"imported beats a well-used agent lesson", New(OriginImported, t0, "", cfg), strongAgent, true, "origin"},
-		{"newer user statement corrects the older", oldUser, newUser, false, "later explicit user approval"},
+		{"newer user statement corrects the older", oldUser, newUser, false, "newer user statement"},
 		{"more evidence wins between agent lessons", agent, strongAgent, false, "composite"},
-		{"explicitly approved agent lesson beats user-stated", approved(strongAgent, t0.Add(2*time.Hour)), oldUser, true, "later explicit user approval"},
+		{"explicitly approved agent lesson beats user-stated", approved(strongAgent, t0.Add(2*time.Hour)), oldUser, true, "verdict"},
+		{"the later of two explicit approvals wins", approved(strongAgent, t0.Add(2*time.Hour)), approved(oldUser, t0.Add(3*time.Hour)), false, "later explicit user approval"},
 		{"explicit verdict beats none", approved(agent, t0.Add(time.Hour)), strongAgent, true, "verdict"},
 		{"rejected loses to unjudged", rejected, agent, false, "verdict"},
 		{"archived loses", archived, agent, false, "archived"},

@@ -37,7 +37,8 @@ func Effectiveness(s State, cfg Config) float64 {
 
 // Human returns the human dimension of s, in [0, 1]: the seed's Bayesian
 // update from [Config.HumanPrior] by [Config.HumanRate] per in-session
-// approval, then per correction; after an explicit user approval at least
+// approval (a user-stated lesson adds [Config.UserStatedApprovals]), then
+// per correction; after an explicit user approval at least
 // [Config.StrongApprovalHuman], after an explicit rejection
 // [Config.StrongRejectionDrop] lower; minus unrepaid decay. Safe for
 // concurrent use.
@@ -109,7 +110,11 @@ func rawEffectiveness(s State, cfg Config) float64 {
 
 func rawHuman(s State, cfg Config) float64 {
 	keep := 1 - cfg.HumanRate
-	h := 1 - (1-cfg.HumanPrior)*math.Pow(keep, float64(s.Approvals))
+	approvals := s.Approvals
+	if s.Origin == OriginUserStated {
+		approvals += cfg.UserStatedApprovals
+	}
+	h := 1 - (1-cfg.HumanPrior)*math.Pow(keep, float64(approvals))
 	h *= math.Pow(keep, float64(s.Rejections))
 	switch s.Verdict {
 	case VerdictApproved:

@@ -10,8 +10,9 @@ type Origin string
 
 // The origins of a lesson.
 const (
-	// OriginUserStated: the user said it. Starts active, counted as an
-	// explicit user approval, and outranks the others at equal match.
+	// OriginUserStated: the user said it. Starts active, counts as
+	// [Config.UserStatedApprovals] approvals in the human dimension, and
+	// outranks the others at equal match (see [Compare], [Resolve]).
 	OriginUserStated Origin = "user_stated"
 	// OriginAgentInferred: the agent inferred it. Starts pending until
 	// confirmed (see [Config.PromoteAfterSessions]).
@@ -143,8 +144,8 @@ type State struct {
 
 // New returns the State of a lesson created at `at` by session (empty when
 // not created in a session, e.g. imported). It counts as the first
-// observation. User-stated lessons start active with an explicit approval,
-// imported ones active, agent-inferred ones pending; the creating session
+// observation. User-stated and imported lessons start active,
+// agent-inferred ones pending; the creating session
 // may not also confirm the lesson by observation or successful use. Unknown
 // origins are treated as agent-inferred. Safe for concurrent use.
 func New(origin Origin, at time.Time, session string, cfg Config) State {
@@ -162,10 +163,6 @@ func New(origin Origin, at time.Time, session string, cfg Config) State {
 	switch origin {
 	case OriginAgentInferred:
 		s.Lifecycle = Pending
-	case OriginUserStated:
-		s.Verdict = VerdictApproved
-		s.VerdictAt = at
-		s.StrongApprovals = 1
 	}
 	if session != "" {
 		s.Recent = []Confirmation{{Session: session, Kinds: []Kind{KindObserved, KindCausalLink, KindAppliedSuccess}}}
