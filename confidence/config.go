@@ -48,6 +48,14 @@ type Config struct {
 
 	// FrequencySteps is the seed's observation table, ascending.
 	FrequencySteps []FrequencyStep `json:"frequency_steps"`
+	// SuccessIsObservation counts each credited successful use as an
+	// observation of the pattern. The seed keeps the two apart because its
+	// observations come from a separate analysis engine; here they come
+	// only from the agent re-recording a lesson, so without this a lesson
+	// used successfully a hundred times stays at frequency 0.30 and can
+	// never reach core (0.35·0.3 + 0.4·1 + 0.25·0.95 = 0.74). Failures are
+	// not observations, so they never raise frequency.
+	SuccessIsObservation bool `json:"success_is_observation"`
 	// ContradictionPenalty is subtracted from frequency per contradiction.
 	ContradictionPenalty float64 `json:"contradiction_penalty"`
 	// CausalLinkObservations is how many observations a confirmed causal
@@ -133,6 +141,7 @@ func DefaultConfig() Config {
 			{MaxObservations: 20, Score: 0.85},
 			{MaxObservations: 0, Score: 0.95},
 		},
+		SuccessIsObservation:   true,
 		ContradictionPenalty:   0.1,
 		CausalLinkObservations: 2,
 		WilsonZ:                1.96,

@@ -13,8 +13,9 @@ type Scores struct {
 }
 
 // Frequency returns the frequency dimension of s: the seed's step table over
-// observations, minus [Config.ContradictionPenalty] per contradiction, minus
-// unrepaid decay, in [0, 1]. Safe for concurrent use.
+// observations (plus credited successes when
+// [Config.SuccessIsObservation]), minus [Config.ContradictionPenalty] per
+// contradiction, minus unrepaid decay, in [0, 1]. Safe for concurrent use.
 func Frequency(s State, cfg Config) float64 {
 	return decayed(rawFrequency(s, cfg), s.Debt.Frequency, cfg.Floors.Frequency)
 }
@@ -84,10 +85,14 @@ func scoresOf(s State, cfg Config) Scores {
 
 func rawFrequency(s State, cfg Config) float64 {
 	base := 0.0
-	if s.Observations > 0 {
+	obs := s.Observations
+	if cfg.SuccessIsObservation {
+		obs += s.Successes
+	}
+	if obs > 0 {
 		for _, st := range cfg.FrequencySteps {
 			base = st.Score
-			if st.MaxObservations == 0 || s.Observations <= st.MaxObservations {
+			if st.MaxObservations == 0 || obs <= st.MaxObservations {
 				break
 			}
 		}
