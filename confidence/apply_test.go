@@ -9,10 +9,15 @@ import (
 )
 
 // warmState has evidence in every dimension and some decay debt, so that
-// each rule can move each dimension in either direction.
+// each rule can move each dimension in either direction: one more
+// observation crosses a step of the frequency table (5 → 6, or 10 → 11 when
+// the 6 successes count as observations).
 func warmState(cfg Config) State {
 	s := New(OriginImported, t0.Add(-10*week), "", cfg)
 	s.Observations = 5
+	if cfg.SuccessIsObservation {
+		s.Observations = 4
+	}
 	s.Successes, s.Failures = 6, 2
 	s.Approvals, s.Rejections = 1, 1
 	// No frequency debt: a success repays it (see
@@ -26,8 +31,11 @@ func warmState(cfg Config) State {
 // TestApply_SeedRules checks every rule of the seed's UPDATE_RULES table:
 // the sign of the change of each dimension, and the exact size where the
 // seed's number is kept (contradiction, explicit rejection, weekly decay).
+// It runs with the seed's frequency (SuccessIsObservation off); the
+// default's one deviation is checked in TestApply_SuccessIsObservation.
 func TestApply_SeedRules(t *testing.T) {
 	cfg := DefaultConfig()
+	cfg.SuccessIsObservation = false
 	nan := -1.0 // "sign only"
 	tests := []struct {
 		trigger string
@@ -274,5 +282,37 @@ func TestApply_SuccessRepaysFrequencyDecay(t *testing.T) {
 	bad, _ := mustApply(t, s, Event{Kind: KindAppliedFailure, At: s.DecayAnchor, Session: "a"}, cfg)
 	if bad.Debt != s.Debt {
 		t.Errorf("failure repaid debt: %+v → %+v", s.Debt, bad.Debt)
+	}
+}
+
+// TestApply_SuccessIsObservation: with the default config a credited
+// success also counts as an observation, so it can raise frequency; a
+// failure never does.
+func TestApply_SuccessIsObservation(t *testing.T) {
+	cfg := DefaultConfig()
+	s := warmState(cfg)
+	ok, chs := mustApply(t, s, Event{Kind: KindAppliedSuccess, At: t0.Add(time.Hour), Session: "a"}, cfg)
+	if ch := last(t, chs); ch.After.Frequency <= ch.Before.Frequency || ch.After.Effectiveness <= ch.Before.Effectiveness {
+		t.Errorf("success: F %v → %v, E %v → %v; want both up", ch.Before.Frequency, ch.After.Frequency, ch.Before.Effectiveness, ch.After.Effectiveness)
+	}
+	if ok.Observations != s.Observations {
+		t.Errorf("the observation counter itself changed: %d → %d", s.Observations, ok.Observations)
+	}
+	_, chs = mustApply(t, s, Event{Kind: KindAppliedFailure, At: t0.Add(time.Hour), Session: "a"}, cfg)
+	if ch := last(t, chs); ch.After.Frequency != ch.Before.Frequency {
+		t.Errorf("failure moved frequency %v → %v", ch.Before.Frequency, ch.After.Frequency)
+	}
+	// A lesson in steady successful use can reach core, which the seed's
+	// frequency forbids.
+	core := New(OriginImported, t0, "", cfg)
+	for i := range 25 {
+		core, _ = mustApply(t, core, Event{Kind: KindAppliedSuccess, At: t0.Add(time.Duration(i+1) * time.Hour), Session: string(rune('A' + i))}, cfg)
+	}
+	core, _ = mustApply(t, core, Event{Kind: KindStrongApproved, At: t0.Add(30 * time.Hour)}, cfg)
+	seed := cfg
+	seed.SuccessIsObservation = false
+	if core.Tier != TierCore || TierOf(Composite(core, seed), seed) == TierCore {
+		t.Errorf("25 successes + approval: tier %s (seed frequency: %.3f), want core only with successes as observations",
+			core.Tier, Composite(core, seed))
 	}
 }
