@@ -67,8 +67,8 @@ func Apply(s State, e Event, cfg Config) (State, []Change, error) {
 			}
 		}
 	}
-	s = settle(s, e.At, cfg)
-	ch.After, ch.LifecycleAfter = scoresOf(s, cfg), s.Lifecycle
+	s, ch.After = settleScores(s, e.At, cfg)
+	ch.LifecycleAfter = s.Lifecycle
 	if ch.Before.Tier != ch.After.Tier {
 		reason += fmt.Sprintf("; tier %s → %s", ch.Before.Tier, ch.After.Tier)
 	}

@@ -40,6 +40,8 @@ func AsOf(s State, now time.Time, cfg Config) (State, []Change) {
 			run = nil
 		}
 	}
+	cur := Scores{}
+	scored := false
 	for {
 		next := s.DecayAnchor.Add(cfg.DecayPeriod)
 		if !s.DeprecatedSince.IsZero() {
@@ -56,12 +58,15 @@ func AsOf(s State, now time.Time, cfg Config) (State, []Change) {
 		if next.After(now) {
 			break
 		}
-		before := scoresOf(s, cfg)
+		if !scored {
+			cur, scored = scoresOf(s, cfg), true
+		}
+		before := cur
 		debt := s.Debt
 		s = decayOnce(s, cfg)
 		s.DecayAnchor = next
-		s = settle(s, next, cfg)
-		after := scoresOf(s, cfg)
+		s, cur = settleScores(s, next, cfg)
+		after := cur
 		if run == nil {
 			run = &Change{Kind: KindDecay, Before: before, LifecycleBefore: s.Lifecycle, LifecycleAfter: s.Lifecycle}
 		}

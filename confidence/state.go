@@ -180,10 +180,16 @@ func (s State) Scores(cfg Config) Scores {
 // settle recomputes the cached composite and tier and tracks the start of
 // deprecation at time at. Archived lessons keep their deprecation mark.
 func settle(s State, at time.Time, cfg Config) State {
+	s, _ = settleScores(s, at, cfg)
+	return s
+}
+
+// settleScores is settle that also returns the scores it computed.
+func settleScores(s State, at time.Time, cfg Config) (State, Scores) {
 	sc := scoresOf(s, cfg)
 	s.Composite, s.Tier = sc.Composite, sc.Tier
 	if s.Lifecycle == Archived {
-		return s
+		return s, sc
 	}
 	if sc.Tier == TierDeprecated {
 		if s.DeprecatedSince.IsZero() {
@@ -192,7 +198,7 @@ func settle(s State, at time.Time, cfg Config) State {
 	} else {
 		s.DeprecatedSince = time.Time{}
 	}
-	return s
+	return s, sc
 }
 
 // clone returns s with its Recent list copied, so that appending to the
