@@ -24,15 +24,15 @@
 //
 // # Scores
 //
-// Frequency follows the seed's step table over observations minus 0.1 per
-// contradiction. Effectiveness is the seed's Wilson lower bound (z = 1.96)
-// over positive and negative applications; it is held at the neutral 0.5
-// until the bound overtakes it, and each failure shrinks that neutral hold,
-// so a credited success never lowers effectiveness and a failure always
-// does (see [Effectiveness]). Human is the seed's Bayesian update (prior
-// 0.5, rate 0.15) over in-session approvals and rejections (stating a
-// lesson counts as one approval); an explicit user approval sets it to at
-// least 0.95. The composite weighs them 0.35 / 0.40 / 0.25 and
+// Frequency follows the seed's step table over observations (and credited
+// successes) minus 0.1 per contradiction. Effectiveness is the seed's Wilson
+// lower bound (z = 1.96) over positive and negative applications; it is held
+// at the neutral 0.5 until the bound overtakes it, and each failure shrinks
+// that neutral hold, so a credited success never lowers effectiveness and a
+// failure always does (see [Effectiveness]). Human is the seed's Bayesian
+// update (prior 0.5, rate 0.15) over in-session approvals and rejections
+// (stating a lesson counts as one approval); an explicit user approval sets
+// it to at least 0.95. The composite weighs them 0.35 / 0.40 / 0.25 and
 // is multiplied by 0.7 when any dimension is below 0.2.
 //
 // # Decay
@@ -44,4 +44,20 @@
 // credited success repays frequency like an observation). A lesson
 // that stays deprecated (composite < 0.2) for 30 days is archived, never
 // deleted; archived lessons are frozen until restored.
+//
+// # Deviations from the seed
+//
+// Each is deliberate and tested; the defaults can restore the seed where a
+// knob exists.
+//   - Effectiveness holds at 0.5 until the Wilson bound passes it (the bare
+//     bound drops a lesson from 0.5 to 0.21 on its first success).
+//   - A credited success counts as an observation and repays frequency
+//     decay ([Config.SuccessIsObservation]); otherwise a lesson used
+//     successfully forever stays at frequency 0.30 and never reaches core.
+//   - Stating a lesson counts as one approval ([Config.UserStatedApprovals]),
+//     not as the explicit review that sets human to 0.95.
+//   - Deprecated lessons are archived after 30 days, never deleted, and
+//     decay runs from timestamps on read and write, not from a weekly job.
+//   - Decay applies to pending and active lessons (the seed: active only).
+//   - Neutral outcomes are counted but left out of the Wilson bound.
 package confidence

@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// Errors returned (wrapped) by [Apply] for an event it cannot interpret.
-// Callers compare with errors.Is.
+// Errors returned (wrapped) by [Apply] for an event it cannot interpret,
+// and ErrNoTime by [Resolve] for a zero time. Callers compare with
+// errors.Is.
 var (
 	ErrUnknownKind = errors.New("unknown event kind")
 	ErrNoTime      = errors.New("event has no time")
@@ -14,7 +15,8 @@ var (
 
 // Kind is the kind of an [Event]. Each kind of the seed's update table has
 // one (see [Kind.SeedTrigger]); the rest are lifecycle operations. It is a
-// string so it stores and marshals as itself.
+// string so it stores and marshals as itself. Values are plain data, safe
+// for concurrent use.
 type Kind string
 
 // The event kinds.

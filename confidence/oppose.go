@@ -7,6 +7,7 @@ import (
 )
 
 // Polarity says whether a claim tells the agent to do something or not to.
+// Values are plain data, safe for concurrent use.
 type Polarity int8
 
 // The polarities.
@@ -17,7 +18,8 @@ const (
 
 // Claim is one directive extracted from a lesson's text by [Claims]: its
 // polarity, a normalised action key ("use var", "mock databas") and the
-// normalised situation it is scoped to ("" when none). Plain value.
+// normalised situation it is scoped to ("" when none). Plain value, safe for
+// concurrent use.
 type Claim struct {
 	Polarity  Polarity `json:"polarity"`
 	Action    string   `json:"action"`
@@ -26,6 +28,7 @@ type Claim struct {
 
 // Opposition describes why two texts oppose: the shared action, the
 // situations of both claims, and the polarity of the first text's claim.
+// Plain value, safe for concurrent use.
 type Opposition struct {
 	Action     string
 	SituationA string

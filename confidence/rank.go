@@ -25,7 +25,8 @@ func Authority(s State) int {
 
 // Candidate is a lesson competing for a place in a recall or appraise
 // result: its match score for the current situation (higher is better) and
-// its State (after [AsOf]). ID only breaks exact ties.
+// its State (after [AsOf]). ID only breaks exact ties. Plain value, safe for
+// concurrent use.
 type Candidate struct {
 	ID    string
 	Match float64

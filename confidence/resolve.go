@@ -8,6 +8,7 @@ import (
 
 // Resolution is the outcome of [Resolve]: which of two contradicting
 // lessons keeps its place, the new states, and the history rows of each.
+// Plain value, safe for concurrent use.
 type Resolution struct {
 	// AWins is true when the first argument won.
 	AWins         bool

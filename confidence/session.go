@@ -47,7 +47,8 @@ func markConfirmed(recent []Confirmation, session string, k Kind, limit int) []C
 	return recent
 }
 
-// Result is the outcome of the task a record reports.
+// Result is the outcome of the task a record reports. Values are plain
+// data, safe for concurrent use.
 type Result string
 
 // The results.
@@ -58,6 +59,7 @@ const (
 )
 
 // Feedback is what the user did with the result, when the record says.
+// Values are plain data, safe for concurrent use.
 type Feedback string
 
 // The feedback values.
@@ -82,7 +84,8 @@ type Report struct {
 	Surfaced []string
 }
 
-// Attribution is one event for one lesson, produced by [Attribute].
+// Attribution is one event for one lesson, produced by [Attribute]. Plain
+// data, safe for concurrent use.
 type Attribution struct {
 	LessonID string
 	Event    Event

@@ -5,7 +5,7 @@ import (
 )
 
 // Origin says where a lesson came from. It is a string so it stores and
-// marshals as itself.
+// marshals as itself. Values are plain data, safe for concurrent use.
 type Origin string
 
 // The origins of a lesson.
@@ -30,6 +30,7 @@ func (o Origin) Valid() bool {
 
 // Lifecycle is a lesson's state. Deprecation is not a lifecycle state but a
 // tier (see [TierDeprecated]) with a start time in [State.DeprecatedSince].
+// Values are plain data, safe for concurrent use.
 type Lifecycle string
 
 // The lifecycle states.
@@ -42,7 +43,8 @@ const (
 	Archived Lifecycle = "archived"
 )
 
-// ArchiveReason says why a lesson was archived.
+// ArchiveReason says why a lesson was archived. Values are plain data, safe
+// for concurrent use.
 type ArchiveReason string
 
 // The archive reasons.
@@ -56,7 +58,8 @@ const (
 )
 
 // Verdict is the latest explicit user judgement of a lesson (the seed's
-// /reflect review), which dominates the human dimension.
+// /reflect review), which dominates the human dimension. Values are plain
+// data, safe for concurrent use.
 type Verdict string
 
 // The verdicts.
@@ -71,7 +74,7 @@ const (
 
 // Confirmation records which kinds of positive evidence one session has
 // already given a lesson, so that a session confirms each lesson at most once
-// per kind. See [MayConfirm].
+// per kind. See [MayConfirm]. Plain data; safe for concurrent reads.
 type Confirmation struct {
 	Session string `json:"session"`
 	Kinds   []Kind `json:"kinds"`

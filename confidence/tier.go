@@ -2,6 +2,7 @@ package confidence
 
 // Tier is the behaviour band of a composite confidence (seed: application
 // threshold policy). It is a string so it stores and marshals as itself.
+// Values are plain data, safe for concurrent use.
 //
 //	core        ≥ 0.8  recalled whenever it resonates, listed first
 //	strong      ≥ 0.6  recalled when relevant to the context

@@ -3,7 +3,7 @@ package confidence
 import "math"
 
 // Trend is a short label for the recent direction of a lesson's composite,
-// for `lessons show`.
+// for `lessons show`. Values are plain data, safe for concurrent use.
 type Trend string
 
 // The trend labels.
