@@ -147,6 +147,14 @@ func (k *KB) rank(ctx context.Context, sit *Situation) ([]Scored, *situationInfo
 	for _, t := range qterms {
 		info.terms[t] = struct{}{}
 	}
+	var cc, tc []float64
+	for _, c := range cands {
+		cc = append(cc, c.Content)
+		if c.HasTrigger {
+			tc = append(tc, c.Trigger)
+		}
+	}
+	info.hoodContent, info.hoodTrigger = neighbourhood(cc), neighbourhood(tc)
 	now := k.now()
 	ranked := make([]Scored, 0, len(cands))
 	for _, c := range cands {

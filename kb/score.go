@@ -3,6 +3,7 @@ package kb
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -110,9 +111,11 @@ type Scored struct {
 	OtherProject bool
 }
 
-// relevance maps a cosine to [0,1] relevance under w.
-func (w Weights) relevance(cos float64) float64 {
-	r := (cos - w.DenseBaseline) / (1 - w.DenseBaseline)
+// relevance maps a cosine to [0,1] relevance under w, given the typical
+// cosine of the situation to its neighbourhood.
+func (w Weights) relevance(cos, neighbourhood float64) float64 {
+	off := max(w.DenseBaseline, neighbourhood)
+	r := (cos - off) / (1 - off)
 	if r <= 0 || math.IsNaN(r) {
 		return 0
 	}
@@ -125,12 +128,12 @@ func (w Weights) relevance(cos float64) float64 {
 // score fuses one candidate's channels for a situation.
 func (w Weights) score(c Candidate, sit *situationInfo, now time.Time) Scored {
 	b := Breakdown{ContentCos: c.Content, Penalty: 1}
-	b.Content = w.relevance(c.Content)
+	b.Content = w.relevance(c.Content, sit.hoodContent)
 	num := w.Content * b.Content
 	den := w.Content
 	if c.HasTrigger {
 		b.TriggerCos = c.Trigger
-		b.Trigger = w.relevance(c.Trigger)
+		b.Trigger = w.relevance(c.Trigger, sit.hoodTrigger)
 		num += w.Trigger * b.Trigger
 		den += w.Trigger
 	}
@@ -198,6 +201,34 @@ type situationInfo struct {
 	project  string
 	terms    map[string]struct{}
 	hasTerms bool
+	// hoodContent and hoodTrigger are the mean cosines of the situation to
+	// its nearest lessons (padded with zeros in a small knowledge base):
+	// a dense match counts by how far it stands above the situation's
+	// neighbourhood, the query-side term of CSLS hubness correction.
+	hoodContent, hoodTrigger float64
+}
+
+// neighbourhoodSize is how many nearest lessons define a situation's
+// neighbourhood.
+const neighbourhoodSize = 10
+
+// neighbourhood returns the mean of the k largest values, counting missing
+// values as zero.
+func neighbourhood(vals []float64) float64 {
+	slices.SortFunc(vals, func(a, b float64) int {
+		switch {
+		case a > b:
+			return -1
+		case a < b:
+			return 1
+		}
+		return 0
+	})
+	var s float64
+	for i := 0; i < len(vals) && i < neighbourhoodSize; i++ {
+		s += max(vals[i], 0)
+	}
+	return s / neighbourhoodSize
 }
 
 // antiTriggerHit reports whether at least share of the anti-trigger's
