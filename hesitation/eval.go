@@ -145,3 +145,100 @@ func AUROC(scores []float64, labels []bool) (float64, error) {
 	}
 	return (rankSum - npos*(npos+1)/2) / (npos * nneg), nil
 }
+
+// HesitationReport is the result of EvalHesitation: how well the Check
+// score separates hallucinated responses (label 1) from sound ones.
+type HesitationReport struct {
+	N         int     `json:"n"`
+	Positives int     `json:"positives"`
+	AUROC     float64 `json:"auroc"`
+	// MeanScorePositive and MeanScoreNegative are the mean scores of the
+	// two classes.
+	MeanScorePositive float64 `json:"mean_score_positive"`
+	MeanScoreNegative float64 `json:"mean_score_negative"`
+	// HedgeRate is the share of records whose reply would be hedged or
+	// held (score >= Lower); PrecisionAtLower and RecallAtLower treat that
+	// as predicting label 1.
+	HedgeRate        float64 `json:"hedge_rate"`
+	PrecisionAtLower float64 `json:"precision_at_lower"`
+	RecallAtLower    float64 `json:"recall_at_lower"`
+	// SignalRates maps each signal type to the share of records it fired on.
+	SignalRates map[SignalType]float64 `json:"signal_rates"`
+}
+
+// EvalHesitation reads JSONL lines {"prompt", "response", "label"} from r,
+// checks every response as a reply with the prompt as the situation's query
+// and no patterns, and reports the AUROC of the score against label 1
+// (hallucinated) with ties counted one half. It returns an error wrapping
+// the line number for malformed lines, the reader's error, a Check error,
+// or ErrNoData when there are no records or only one class. It is safe for
+// concurrent use.
+func EvalHesitation(r io.Reader, cfg Config) (HesitationReport, error) {
+	var (
+		rep    HesitationReport
+		scores []float64
+		labels []bool
+		counts = map[SignalType]int{}
+		sumPos float64
+		sumNeg float64
+		flagTP int
+		flagN  int
+	)
+	err := eachLine(r, func(n int, line []byte) error {
+		var rec struct {
+			Prompt   string `json:"prompt"`
+			Response string `json:"response"`
+			Label    *int   `json:"label"`
+		}
+		if err := json.Unmarshal(line, &rec); err != nil {
+			return fmt.Errorf("line %d: %w", n, err)
+		}
+		if rec.Label == nil || (*rec.Label != 0 && *rec.Label != 1) {
+			return fmt.Errorf("line %d: label must be 0 or 1", n)
+		}
+		res, err := Check(rec.Response, []Action{ActionReply}, Situation{Query: rec.Prompt}, nil, cfg)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", n, err)
+		}
+		pos := *rec.Label == 1
+		scores = append(scores, float64(res.Score))
+		labels = append(labels, pos)
+		for _, s := range res.Signals {
+			counts[s.Type]++
+		}
+		if pos {
+			rep.Positives++
+			sumPos += float64(res.Score)
+		} else {
+			sumNeg += float64(res.Score)
+		}
+		if res.Score >= cfg.Lower {
+			flagN++
+			if pos {
+				flagTP++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return rep, fmt.Errorf("eval hesitation: %w", err)
+	}
+	rep.N = len(scores)
+	auc, err := AUROC(scores, labels)
+	if err != nil {
+		return rep, fmt.Errorf("eval hesitation: %w", err)
+	}
+	rep.AUROC = auc
+	rep.MeanScorePositive = sumPos / float64(rep.Positives)
+	rep.MeanScoreNegative = sumNeg / float64(rep.N-rep.Positives)
+	rep.HedgeRate = float64(flagN) / float64(rep.N)
+	if flagN > 0 {
+		rep.PrecisionAtLower = float64(flagTP) / float64(flagN)
+	}
+	rep.RecallAtLower = float64(flagTP) / float64(rep.Positives)
+	rep.SignalRates = map[SignalType]float64{}
+	for t, c := range counts {
+		rep.SignalRates[t] = float64(c) / float64(rep.N)
+	}
+	return rep, nil
+}

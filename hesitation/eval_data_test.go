@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -45,7 +46,7 @@ func splitHalves(tb testing.TB, path string, key func(map[string]any) string) (t
 
 func TestEvalHedging_WikiWeasel(t *testing.T) {
 	path := filepath.Join(evalDir, "hedging", "wikiweasel-train.jsonl")
-	tune, check := splitHalves(t, path, func(r map[string]any) string { s, _ := r["text"].(string); return s })
+	tune, check := splitHalves(t, path, func(r map[string]any) string { return fmt.Sprint(r["text"]) })
 	for _, part := range []struct {
 		name string
 		data []byte
@@ -57,6 +58,24 @@ func TestEvalHedging_WikiWeasel(t *testing.T) {
 		t.Logf("wikiweasel %-5s n=%d P=%.3f R=%.3f F1=%.3f", part.name, rep.N, rep.Precision, rep.Recall, rep.F1)
 		if rep.F1 < 0.58 {
 			t.Errorf("%s: F1=%.3f, want >= 0.58", part.name, rep.F1)
+		}
+	}
+}
+
+func TestEvalHesitation_HaluEval(t *testing.T) {
+	path := filepath.Join(evalDir, "hesitation", "halueval-general-dev.jsonl")
+	tune, check := splitHalves(t, path, func(r map[string]any) string { return fmt.Sprint(r["id"]) })
+	for _, part := range []struct {
+		name string
+		data []byte
+	}{{"tune", tune}, {"check", check}, {"all", append(append([]byte{}, tune...), check...)}} {
+		rep, err := EvalHesitation(bytes.NewReader(part.data), DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("halueval %-5s n=%d pos=%d AUROC=%.3f mean+=%.1f mean-=%.1f rates=%v", part.name, rep.N, rep.Positives, rep.AUROC, rep.MeanScorePositive, rep.MeanScoreNegative, rep.SignalRates)
+		if rep.AUROC < 0.56 {
+			t.Errorf("%s: AUROC=%.3f, want >= 0.56", part.name, rep.AUROC)
 		}
 	}
 }

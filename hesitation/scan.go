@@ -1,5 +1,7 @@
 package hesitation
 
+import "sort"
+
 // match is one boundary-checked occurrence of a lexicon term.
 type match struct {
 	term       *term
@@ -27,7 +29,34 @@ func scanText(s string) *scanned {
 			sc.byCat[t.cat] = append(sc.byCat[t.cat], match{term: t, start: start, end: end})
 		}
 	})
+	for c := range sc.byCat {
+		sc.byCat[c] = dropNested(sc.byCat[c])
+	}
 	return sc
+}
+
+// dropNested orders matches by position and removes those that lie inside
+// a longer match of the same category ("絶対" inside "絶対に").
+func dropNested(ms []match) []match {
+	if len(ms) < 2 {
+		return ms
+	}
+	sort.SliceStable(ms, func(i, j int) bool {
+		if ms[i].start != ms[j].start {
+			return ms[i].start < ms[j].start
+		}
+		return ms[i].end > ms[j].end
+	})
+	out := ms[:0]
+	maxEnd := -1
+	for _, m := range ms {
+		if m.end <= maxEnd {
+			continue
+		}
+		out = append(out, m)
+		maxEnd = m.end
+	}
+	return out
 }
 
 // has reports whether any match of cat exists.

@@ -81,6 +81,7 @@ type langFile struct {
 	Weasel      strongWeak       `json:"weasel"`
 	Peacock     strongWeak       `json:"peacock"`
 	Quantifier  quantifierRules  `json:"quantifier"`
+	Months      []string         `json:"months"`
 	Superlative superlativeRules `json:"superlative"`
 	Absolute    []string         `json:"absolute"`
 	Conclusion  []string         `json:"conclusion"`
@@ -109,6 +110,7 @@ type lexicon struct {
 	quantNotBefore    map[string]bool
 	quantNotAfterOnly map[string]map[string]bool
 	superHeads        map[string]bool
+	months            map[string]bool
 	estNot            map[string]bool
 
 	// stopwords for keyword extraction: whole tokens (folded) and single
@@ -135,6 +137,7 @@ func buildLexicon() (*lexicon, error) {
 		quantNotBefore:    map[string]bool{},
 		quantNotAfterOnly: map[string]map[string]bool{},
 		superHeads:        map[string]bool{},
+		months:            map[string]bool{},
 		estNot:            map[string]bool{},
 		stopwords:         map[string]bool{},
 		stopRunes:         map[rune]bool{},
@@ -201,6 +204,7 @@ func buildLexicon() (*lexicon, error) {
 			l.quantNotAfterOnly[string(fold(q))] = m
 		}
 		setOf(l.superHeads, f.Superlative.Heads)
+		setOf(l.months, f.Months)
 		setOf(l.estNot, f.Superlative.EstSuffixNot)
 		for _, w := range f.Stopwords {
 			fw := string(fold(w))

@@ -1,0 +1,227 @@
+package hesitation
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// SignalType names a hesitation signal.
+type SignalType string
+
+// Signal types.
+const (
+	SignalAbsoluteClaim       SignalType = "absolute_claim"
+	SignalUnsupportedSpecific SignalType = "unsupported_specific"
+	SignalNoHedge             SignalType = "no_hedge"
+	SignalOverconfidence      SignalType = "overconfidence"
+	SignalUnverifiedSuccess   SignalType = "unverified_success"
+	SignalErrorPattern        SignalType = "error_pattern"
+	SignalCapabilityGap       SignalType = "capability_gap"
+	SignalUnseenReference     SignalType = "unseen_reference"
+)
+
+// Signal is one reason to hesitate.
+type Signal struct {
+	// Type names the detector.
+	Type SignalType `json:"type"`
+	// Detail says what was found, for people and logs.
+	Detail string `json:"detail"`
+	// Weight is the signal's contribution to the score.
+	Weight float64 `json:"weight"`
+	// Span is the byte range in the draft of the first place the signal
+	// concerns; {0, 0} when it concerns the situation (unseen_reference).
+	Span Span `json:"span"`
+}
+
+// detectInput is everything the detectors share for one Check call.
+type detectInput struct {
+	draft    string
+	sc       *scanned
+	sents    []Span
+	sit      Situation
+	cfg      Config
+	reply    bool // a reply is among the actions
+	creative bool // the query asks for creative writing
+}
+
+// sentenceOf returns the sentence span containing offset i.
+func (in *detectInput) sentenceOf(i int) Span {
+	for _, s := range in.sents {
+		if i >= s.Start && i < s.End {
+			return s
+		}
+	}
+	return Span{i, i}
+}
+
+// isQuestion reports whether the sentence is a question.
+func (in *detectInput) isQuestion(sp Span) bool {
+	t := strings.TrimRight(in.draft[sp.Start:sp.End], " \t\"')")
+	return strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")
+}
+
+// quote returns s shortened for a detail string.
+func quote(s string) string { return fmt.Sprintf("%q", truncate(s, 40)) }
+
+// absoluteClaims: absolute wording with no source anywhere.
+func absoluteClaims(in *detectInput) *Signal {
+	ms := in.sc.byCat[catAbsolute]
+	if len(ms) == 0 || in.creative || in.sc.has(catCitation) || len(in.sit.Sources) > 0 || len(in.sit.ToolOutputs) > 0 {
+		return nil
+	}
+	return &Signal{Type: SignalAbsoluteClaim, Weight: in.cfg.Weights.AbsoluteClaim,
+		Detail: fmt.Sprintf("%d absolute claim(s) without a source, first %s", len(ms), quote(in.draft[ms[0].start:ms[0].end])),
+		Span:   Span{ms[0].start, ms[0].end}}
+}
+
+// unsupportedSpecifics: numbers, versions, dates, identifiers and flags not
+// found in the situation and not in a sentence with a citation.
+func unsupportedSpecifics(in *detectInput) *Signal {
+	if in.creative {
+		return nil
+	}
+	specs := specificsOf(in.draft)
+	if len(specs) == 0 {
+		return nil
+	}
+	ev := evidenceSet(in.sit.evidenceTexts()...)
+	var bad []specific
+	for _, sp := range specs {
+		if _, ok := ev[sp.norm]; ok {
+			continue
+		}
+		if in.sc.countIn(catCitation, in.sentenceOf(sp.span.Start)) > 0 {
+			continue
+		}
+		bad = append(bad, sp)
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	share := float64(len(bad)) / float64(in.cfg.SpecificSaturation)
+	if share > 1 {
+		share = 1
+	}
+	var ex []string
+	for i := 0; i < len(bad) && i < 3; i++ {
+		ex = append(ex, bad[i].kind.String()+" "+quote(in.draft[bad[i].span.Start:bad[i].span.End]))
+	}
+	return &Signal{Type: SignalUnsupportedSpecific, Weight: in.cfg.Weights.UnsupportedSpecific * share,
+		Detail: fmt.Sprintf("%d specific(s) with no citation, test or tool output behind them: %s", len(bad), strings.Join(ex, ", ")),
+		Span:   bad[0].span}
+}
+
+// noHedge: a long reply that never marks uncertainty.
+func noHedge(in *detectInput) *Signal {
+	if !in.reply || in.creative || utf8.RuneCountInString(in.draft) < in.cfg.LongReplyRunes {
+		return nil
+	}
+	if len(in.sc.byCat[catHedge]) > 0 || len(in.sc.byCat[catDisclaimer]) > 0 {
+		for _, c := range cuesOf(in.draft, in.sc) {
+			if c.Class == CueHedge {
+				return nil
+			}
+		}
+		if len(in.sc.byCat[catDisclaimer]) > 0 {
+			return nil
+		}
+	}
+	return &Signal{Type: SignalNoHedge, Weight: in.cfg.Weights.NoHedge,
+		Detail: fmt.Sprintf("reply of %d characters with no hedging", utf8.RuneCountInString(in.draft)),
+		Span:   Span{0, len(in.draft)}}
+}
+
+// overconfidence: more conclusions than reasoning.
+func overconfidence(in *detectInput) *Signal {
+	c := in.sc.byCat[catConclusion]
+	r := len(in.sc.byCat[catReasoning])
+	if len(c) < in.cfg.MinConclusions || r >= len(c) {
+		return nil
+	}
+	return &Signal{Type: SignalOverconfidence, Weight: in.cfg.Weights.Overconfidence,
+		Detail: fmt.Sprintf("%d conclusion marker(s) vs %d reasoning marker(s)", len(c), r),
+		Span:   Span{c[0].start, c[0].end}}
+}
+
+// unverifiedSuccess: a claim of success with no test run behind it, or
+// with test output that reports failures.
+func unverifiedSuccess(in *detectInput) *Signal {
+	var claims []match
+	for _, m := range in.sc.byCat[catSuccess] {
+		sent := in.sentenceOf(m.start)
+		if in.isQuestion(sent) || negatedBefore(in.sc, sent, m) {
+			continue
+		}
+		claims = append(claims, m)
+	}
+	if len(claims) == 0 {
+		return nil
+	}
+	ran, failing := in.sit.testEvidence()
+	first := quote(in.draft[claims[0].start:claims[0].end])
+	switch {
+	case failing:
+		return &Signal{Type: SignalUnverifiedSuccess, Weight: in.cfg.Weights.UnverifiedSuccess,
+			Detail: fmt.Sprintf("claims success (%s) but the test output reports failures", first),
+			Span:   Span{claims[0].start, claims[0].end}}
+	case !ran:
+		return &Signal{Type: SignalUnverifiedSuccess, Weight: in.cfg.Weights.UnverifiedSuccess,
+			Detail: fmt.Sprintf("claims success (%s) but no test run is in the situation", first),
+			Span:   Span{claims[0].start, claims[0].end}}
+	}
+	return nil
+}
+
+// negatedBefore reports a negation in the same sentence within 32 bytes
+// before m ("not fixed yet", "haven't verified", "還沒修好").
+func negatedBefore(sc *scanned, sent Span, m match) bool {
+	for _, n := range sc.byCat[catNegation] {
+		if n.end <= m.start && n.start >= sent.Start && m.start-n.end <= 32 {
+			return true
+		}
+		if n.start >= m.start && n.end <= m.end && n.term.lang != "en" {
+			return true // CJK negation inside the claim ("沒修好了")
+		}
+	}
+	return false
+}
+
+// capabilityGap: the draft admits it could not access, run or verify.
+func capabilityGap(in *detectInput) *Signal {
+	ms := in.sc.byCat[catDisclaimer]
+	if len(ms) == 0 {
+		return nil
+	}
+	return &Signal{Type: SignalCapabilityGap, Weight: in.cfg.Weights.CapabilityGap,
+		Detail: fmt.Sprintf("the draft says it could not access or verify something: %s", quote(in.draft[ms[0].start:ms[0].end])),
+		Span:   Span{ms[0].start, ms[0].end}}
+}
+
+// unseenReference: the query points at material the situation lacks.
+func unseenReference(in *detectInput, q *scanned) *Signal {
+	ms := q.byCat[catReference]
+	if len(ms) == 0 || in.sit.hasMaterial() {
+		return nil
+	}
+	return &Signal{Type: SignalUnseenReference, Weight: in.cfg.Weights.UnseenReference,
+		Detail: fmt.Sprintf("the query refers to %s, which is not in the situation", quote(in.sit.Query[ms[0].start:ms[0].end]))}
+}
+
+// errorPatterns: the draft repeats a learned mistake.
+func errorPatterns(in *detectInput, patterns []Pattern) (*Signal, []string) {
+	if len(patterns) == 0 || in.cfg.Weights.ErrorPattern == 0 {
+		return nil, nil
+	}
+	hits := matchPatterns(tokenSet(in.draft), patterns, in.sit.Now, in.cfg)
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.id
+	}
+	top := hits[0]
+	return &Signal{Type: SignalErrorPattern, Weight: in.cfg.Weights.ErrorPattern * top.strength,
+		Detail: fmt.Sprintf("matches past error %s (%d keyword(s), strength %.2f): %s", top.id, top.hits, top.strength, truncate(top.desc, 80))}, ids
+}
