@@ -1,7 +1,8 @@
 package hesitation
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -95,17 +96,20 @@ func dropContained(cs []Cue) []Cue {
 	if len(cs) < 2 {
 		return cs
 	}
-	sort.Slice(cs, func(i, j int) bool {
-		if cs[i].Span.Start != cs[j].Span.Start {
-			return cs[i].Span.Start < cs[j].Span.Start
+	slices.SortFunc(cs, func(a, b Cue) int {
+		if c := cmp.Compare(a.Span.Start, b.Span.Start); c != 0 {
+			return c
 		}
-		if cs[i].Span.End != cs[j].Span.End {
-			return cs[i].Span.End > cs[j].Span.End
+		if c := cmp.Compare(b.Span.End, a.Span.End); c != 0 {
+			return c
 		}
-		if cs[i].Strong != cs[j].Strong {
-			return cs[i].Strong
+		if a.Strong != b.Strong {
+			if a.Strong {
+				return -1
+			}
+			return 1
 		}
-		return cs[i].Class < cs[j].Class
+		return cmp.Compare(a.Class, b.Class)
 	})
 	out := cs[:0]
 	maxEnd := -1
@@ -187,4 +191,15 @@ func isMonthMay(orig string, s []byte, start, end int) bool {
 		return false
 	}
 	return true
+}
+
+// hedged reports whether the scanned text holds at least one hedge-class
+// cue, applying the same rules as Hedges, without building the cue list.
+func hedged(text string, sc *scanned) bool {
+	for _, m := range sc.byCat[catHedge] {
+		if m.term.text != "may" || !isMonthMay(text, sc.folded, m.start, m.end) {
+			return true
+		}
+	}
+	return false
 }

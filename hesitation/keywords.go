@@ -10,42 +10,6 @@ import (
 // MaxKeywords is the largest number of keywords ExtractKeywords returns.
 const MaxKeywords = 8
 
-// keywordTokens calls fn for every matching token of s: folded Latin words
-// and code tokens ("rm", "-rf", "os.removeall"), the parts of dotted or
-// slashed tokens when parts is true, and CJK character bigrams.
-func keywordTokens(s string, parts bool, fn func(tok string)) {
-	b := fold(s)
-	rawTokens(b, func(a, e int) {
-		n := normToken(b[a:e])
-		if n == "" {
-			return
-		}
-		fn(n)
-		if parts && strings.ContainsAny(n, "./:=()") {
-			for _, p := range strings.FieldsFunc(n, func(r rune) bool {
-				return r == '.' || r == '/' || r == ':' || r == '=' || r == '(' || r == ')'
-			}) {
-				if p != n {
-					fn(p)
-				}
-			}
-		}
-	})
-	var prev rune = -1
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		i += n
-		if !isCJK(r) {
-			prev = -1
-			continue
-		}
-		if prev >= 0 {
-			fn(string([]rune{prev, r}))
-		}
-		prev = r
-	}
-}
-
 // informative reports whether tok can serve as a pattern keyword.
 func informative(l *lexicon, tok string) bool {
 	if l.stopwords[tok] {
@@ -102,7 +66,8 @@ func ExtractKeywords(correction, correctedDraft string) []string {
 	var cs []cand
 	order := 0
 	collect := func(text string, inC bool) {
-		keywordTokens(text, false, func(tok string) {
+		eachToken(fold(text), false, func(b []byte) {
+			tok := string(b)
 			if !informative(l, tok) {
 				return
 			}
@@ -126,7 +91,7 @@ func ExtractKeywords(correction, correctedDraft string) []string {
 	cues := map[string]bool{}
 	sc := scanText(correction)
 	for _, m := range sc.byCat[catCorrection] {
-		keywordTokens(correction[m.start:m.end], false, func(tok string) { cues[tok] = true })
+		eachToken(sc.folded[m.start:m.end], false, func(b []byte) { cues[string(b)] = true })
 	}
 	score := func(c cand) int {
 		switch {
@@ -158,11 +123,4 @@ func ExtractKeywords(correction, correctedDraft string) []string {
 		out = append(out, c.tok)
 	}
 	return out
-}
-
-// tokenSet returns the set of matching tokens of s, parts included.
-func tokenSet(s string) map[string]struct{} {
-	set := make(map[string]struct{}, len(s)/5+1)
-	keywordTokens(s, true, func(tok string) { set[tok] = struct{}{} })
-	return set
 }

@@ -212,23 +212,48 @@ func FindSimilar(patterns []Pattern, keywords []string) (int, bool) {
 }
 
 // coverage returns the share of a pattern's keyword weight found in the
-// draft, and the number of keywords found. Keywords are stored most telling
-// first; the i-th (from 0) weighs 1/(i+1).
-func coverage(draftTokens map[string]struct{}, keywords []string) (float64, int) {
-	var got, total float64
-	hits := 0
-	for i, k := range keywords {
-		w := 1 / float64(i+1)
-		total += w
-		if _, ok := draftTokens[k]; ok {
-			got += w
-			hits++
-		}
+// draft and the number of keywords found. Keywords are stored most telling
+// first; the i-th (from 0) weighs 1/(i+1). It stops early, returning a
+// share below need, once need can no longer be reached.
+func coverage(draftTokens *hashSet, keywords []string, need float64) (float64, int) {
+	var total float64
+	for i := range keywords {
+		total += rankWeight(i)
 	}
 	if total == 0 {
 		return 0, 0
 	}
+	var got float64
+	left := total
+	hits := 0
+	for i, k := range keywords {
+		w := rankWeight(i)
+		left -= w
+		if draftTokens.has(k) {
+			got += w
+			hits++
+		}
+		if got+left < need*total {
+			break
+		}
+	}
 	return got / total, hits
+}
+
+// rankWeights are 1/(i+1) for the first keywords.
+var rankWeights = func() (w [16]float64) {
+	for i := range w {
+		w[i] = 1 / float64(i+1)
+	}
+	return w
+}()
+
+// rankWeight is the weight 1/(i+1) of the i-th keyword.
+func rankWeight(i int) float64 {
+	if i < len(rankWeights) {
+		return rankWeights[i]
+	}
+	return 1 / float64(i+1)
 }
 
 // patternHit is one pattern that matched a draft.
@@ -243,7 +268,7 @@ type patternHit struct {
 // (then by ID). A pattern matches when the draft holds at least two of its
 // keywords (one if it has only one) and those carry at least
 // cfg.PatternCoverage of the keyword weight (see coverage).
-func matchPatterns(draftTokens map[string]struct{}, patterns []Pattern, now time.Time, cfg Config) []patternHit {
+func matchPatterns(draftTokens *hashSet, patterns []Pattern, now time.Time, cfg Config) []patternHit {
 	var out []patternHit
 	for _, p := range patterns {
 		if len(p.Keywords) == 0 {
@@ -253,7 +278,7 @@ func matchPatterns(draftTokens map[string]struct{}, patterns []Pattern, now time
 		if st < cfg.PatternFloor || st <= 0 {
 			continue
 		}
-		cov, hits := coverage(draftTokens, p.Keywords)
+		cov, hits := coverage(draftTokens, p.Keywords, cfg.PatternCoverage)
 		if hits >= min(2, len(p.Keywords)) && cov >= cfg.PatternCoverage {
 			out = append(out, patternHit{id: p.ID, desc: p.Description, hits: hits, strength: st})
 		}

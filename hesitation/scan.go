@@ -1,7 +1,5 @@
 package hesitation
 
-import "sort"
-
 // match is one boundary-checked occurrence of a lexicon term.
 type match struct {
 	term       *term
@@ -26,37 +24,25 @@ func scanText(s string) *scanned {
 				// All terms of one text share the same boundary needs.
 				return
 			}
-			sc.byCat[t.cat] = append(sc.byCat[t.cat], match{term: t, start: start, end: end})
+			sc.byCat[t.cat] = pushMatch(sc.byCat[t.cat], match{term: t, start: start, end: end})
 		}
 	})
-	for c := range sc.byCat {
-		sc.byCat[c] = dropNested(sc.byCat[c])
-	}
 	return sc
 }
 
-// dropNested orders matches by position and removes those that lie inside
-// a longer match of the same category ("絶対" inside "絶対に").
-func dropNested(ms []match) []match {
-	if len(ms) < 2 {
-		return ms
+// pushMatch appends m to ms, a list ordered by end, keeping only matches
+// not nested in a longer one of the same list ("絶対" inside "絶対に").
+// The automaton reports matches by end position and, at equal ends,
+// longest first, so nesting can be settled against the tail of the list;
+// the result stays ordered by start and by end.
+func pushMatch(ms []match, m match) []match {
+	if n := len(ms); n > 0 && ms[n-1].start <= m.start && ms[n-1].end >= m.end {
+		return ms // inside the previous match
 	}
-	sort.SliceStable(ms, func(i, j int) bool {
-		if ms[i].start != ms[j].start {
-			return ms[i].start < ms[j].start
-		}
-		return ms[i].end > ms[j].end
-	})
-	out := ms[:0]
-	maxEnd := -1
-	for _, m := range ms {
-		if m.end <= maxEnd {
-			continue
-		}
-		out = append(out, m)
-		maxEnd = m.end
+	for len(ms) > 0 && ms[len(ms)-1].start >= m.start {
+		ms = ms[:len(ms)-1] // the previous match lies inside m
 	}
-	return out
+	return append(ms, m)
 }
 
 // has reports whether any match of cat exists.

@@ -2,6 +2,7 @@ package hesitation
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -41,16 +42,17 @@ type detectInput struct {
 	sents    []Span
 	sit      Situation
 	cfg      Config
-	reply    bool // a reply is among the actions
-	creative bool // the query asks for creative writing
+	specs    []specific // checkable details of the draft
+	tokens   *hashSet   // token hashes of the draft, when patterns are given
+	reply    bool       // a reply is among the actions
+	creative bool       // the query asks for creative writing
 }
 
 // sentenceOf returns the sentence span containing offset i.
 func (in *detectInput) sentenceOf(i int) Span {
-	for _, s := range in.sents {
-		if i >= s.Start && i < s.End {
-			return s
-		}
+	k := sort.Search(len(in.sents), func(k int) bool { return in.sents[k].End > i })
+	if k < len(in.sents) && in.sents[k].Start <= i {
+		return in.sents[k]
 	}
 	return Span{i, i}
 }
@@ -81,14 +83,17 @@ func unsupportedSpecifics(in *detectInput) *Signal {
 	if in.creative {
 		return nil
 	}
-	specs := specificsOf(in.draft)
+	specs := in.specs
 	if len(specs) == 0 {
 		return nil
 	}
-	ev := evidenceSet(in.sit.evidenceTexts()...)
+	var ev *hashSet
+	for _, t := range in.sit.evidenceTexts() {
+		ev = tokenHashes(fold(t), ev)
+	}
 	var bad []specific
 	for _, sp := range specs {
-		if _, ok := ev[sp.norm]; ok {
+		if ev.contains(sp.hash) {
 			continue
 		}
 		if in.sc.countIn(catCitation, in.sentenceOf(sp.span.Start)) > 0 {
@@ -114,18 +119,11 @@ func unsupportedSpecifics(in *detectInput) *Signal {
 
 // noHedge: a long reply that never marks uncertainty.
 func noHedge(in *detectInput) *Signal {
-	if !in.reply || in.creative || utf8.RuneCountInString(in.draft) < in.cfg.LongReplyRunes {
+	if !in.reply || in.creative || !longer(in.draft, in.cfg.LongReplyRunes) {
 		return nil
 	}
-	if len(in.sc.byCat[catHedge]) > 0 || len(in.sc.byCat[catDisclaimer]) > 0 {
-		for _, c := range cuesOf(in.draft, in.sc) {
-			if c.Class == CueHedge {
-				return nil
-			}
-		}
-		if len(in.sc.byCat[catDisclaimer]) > 0 {
-			return nil
-		}
+	if hedged(in.draft, in.sc) || in.sc.has(catDisclaimer) {
+		return nil
 	}
 	return &Signal{Type: SignalNoHedge, Weight: in.cfg.Weights.NoHedge,
 		Detail: fmt.Sprintf("reply of %d characters with no hedging", utf8.RuneCountInString(in.draft)),
@@ -176,8 +174,12 @@ func unverifiedSuccess(in *detectInput) *Signal {
 // negatedBefore reports a negation in the same sentence within 32 bytes
 // before m ("not fixed yet", "haven't verified", "還沒修好").
 func negatedBefore(sc *scanned, sent Span, m match) bool {
-	for _, n := range sc.byCat[catNegation] {
-		if n.end <= m.start && n.start >= sent.Start && m.start-n.end <= 32 {
+	ns := sc.byCat[catNegation] // ordered by start and end
+	lo := max(sent.Start, m.start-32)
+	k := sort.Search(len(ns), func(k int) bool { return ns[k].start >= lo })
+	for ; k < len(ns) && ns[k].start < m.end; k++ {
+		n := ns[k]
+		if n.end <= m.start {
 			return true
 		}
 		if n.start >= m.start && n.end <= m.end && n.term.lang != "en" {
@@ -213,7 +215,7 @@ func errorPatterns(in *detectInput, patterns []Pattern) (*Signal, []string) {
 	if len(patterns) == 0 || in.cfg.Weights.ErrorPattern == 0 {
 		return nil, nil
 	}
-	hits := matchPatterns(tokenSet(in.draft), patterns, in.sit.Now, in.cfg)
+	hits := matchPatterns(in.tokens, patterns, in.sit.Now, in.cfg)
 	if len(hits) == 0 {
 		return nil, nil
 	}
@@ -224,4 +226,15 @@ func errorPatterns(in *detectInput, patterns []Pattern) (*Signal, []string) {
 	top := hits[0]
 	return &Signal{Type: SignalErrorPattern, Weight: in.cfg.Weights.ErrorPattern * top.strength,
 		Detail: fmt.Sprintf("matches past error %s (%d keyword(s), strength %.2f): %s", top.id, top.hits, top.strength, truncate(top.desc, 80))}, ids
+}
+
+// longer reports whether s has at least n runes, without counting past n.
+func longer(s string, n int) bool {
+	if len(s) < n {
+		return false
+	}
+	if len(s) >= n*utf8.UTFMax {
+		return true
+	}
+	return utf8.RuneCountInString(s) >= n
 }

@@ -1,6 +1,7 @@
 package hesitation
 
 import (
+	"encoding/binary"
 	"unicode"
 	"unicode/utf8"
 )
@@ -9,12 +10,25 @@ import (
 // folded so that byte offsets in the folded copy equal those in s.
 func fold(s string) []byte {
 	b := make([]byte, len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
+	copy(b, s)
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		// Eight bytes at a time: a byte gets 0x20 added when it is 'A'..'Z'.
+		x := binary.LittleEndian.Uint64(b[i:])
+		h := x & (ones * 0x7F)
+		geA := h + ones*(0x80-'A')
+		gtZ := h + ones*(0x80-'Z'-1)
+		upper := geA &^ gtZ &^ x & high
+		binary.LittleEndian.PutUint64(b[i:], x|upper>>2)
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
 		}
-		b[i] = c
 	}
 	return b
 }
@@ -25,9 +39,18 @@ func isWordByte(c byte) bool {
 }
 
 // isCJK reports whether r is a Han, Hiragana or Katakana character (or the
-// prolonged sound mark), the scripts written without spaces.
+// prolonged sound mark), the scripts written without spaces. The common
+// blocks are tested directly; the rest falls back to the Unicode tables.
 func isCJK(r rune) bool {
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || r == 'ー'
+	switch {
+	case r < 0x2E80:
+		return false
+	case r >= 0x4E00 && r <= 0x9FFF, r >= 0x3040 && r <= 0x30FF, r >= 0x3400 && r <= 0x4DBF:
+		return true
+	case r >= 0xAC00 && r < 0xF900:
+		return false // Hangul, private use
+	}
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
 }
 
 // isWordRune reports whether r continues a Latin-script word: letters and
@@ -107,19 +130,36 @@ func sentences(s []byte) []Span {
 				emit(i)
 			}
 			i++
-		case c >= utf8.RuneSelf:
-			r, n := utf8.DecodeRune(s[i:])
-			if r == '。' || r == '！' || r == '？' {
-				emit(i + n)
+		case c == 0xE3 || c == 0xEF:
+			// 。 is E3 80 82, ！ is EF BC 81, ？ is EF BC 9F.
+			if i+2 < len(s) && ((c == 0xE3 && s[i+1] == 0x80 && s[i+2] == 0x82) ||
+				(c == 0xEF && s[i+1] == 0xBC && (s[i+2] == 0x81 || s[i+2] == 0x9F))) {
+				emit(i + 3)
+				i += 3
+				continue
 			}
-			i += n
+			i++
 		default:
 			i++
+			for i < len(s) && sentenceQuiet[s[i]] {
+				i++
+			}
 		}
 	}
 	emit(len(s))
 	return out
 }
+
+// sentenceQuiet marks bytes that can never end a sentence.
+var sentenceQuiet = func() (t [256]bool) {
+	for c := range t {
+		t[c] = true
+	}
+	for _, c := range []byte(".!?\n\xE3\xEF") {
+		t[c] = false
+	}
+	return t
+}()
 
 // isAbbrevBefore reports whether the period at i ends a single-letter
 // initial or a bare number, where it does not end a sentence.
@@ -132,7 +172,7 @@ func isAbbrevBefore(s []byte, i int) bool {
 	if len(w) == 1 && 'A' <= w[0] && w[0] <= 'Z' {
 		return true
 	}
-	if len(w) > 0 && len(w) <= 2 && j == lineStart(s, i) {
+	if len(w) > 0 && len(w) <= 2 && atLineStart(s, j) {
 		allDigit := true
 		for _, c := range w {
 			if c < '0' || c > '9' {
@@ -144,17 +184,19 @@ func isAbbrevBefore(s []byte, i int) bool {
 	return false
 }
 
-// lineStart returns the offset of the first non-blank byte of the line
-// containing i.
-func lineStart(s []byte, i int) int {
-	j := i
-	for j > 0 && s[j-1] != '\n' {
-		j--
+// atLineStart reports whether only spaces or tabs separate offset i from
+// the start of its line.
+func atLineStart(s []byte, i int) bool {
+	for j := i; j > 0; j-- {
+		switch s[j-1] {
+		case '\n':
+			return true
+		case ' ', '\t':
+			continue
+		}
+		return false
 	}
-	for j < i && (s[j] == ' ' || s[j] == '\t') {
-		j++
-	}
-	return j
+	return true
 }
 
 // isSpace reports ASCII white space.
