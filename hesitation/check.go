@@ -55,7 +55,7 @@ func Check(draft string, actions []Action, sit Situation, patterns []Pattern, cf
 	}
 	reply := false
 	for _, a := range actions {
-		if _, err := ParseAction(string(a)); err != nil || !isCanonical(a) {
+		if !isCanonical(a) {
 			return Result{}, fmt.Errorf("check: %w %q", ErrUnknownAction, string(a))
 		}
 		reply = reply || a == ActionReply

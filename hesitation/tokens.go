@@ -136,8 +136,8 @@ func normalised(buf, s []byte, a, b int, hint uint8) ([]byte, []byte) {
 }
 
 // normInto appends to dst the normal form of a folded token, used to look
-// tokens up: no surrounding quotes, no trailing "()", no leading "v" on a
-// version, no thousands separators.
+// tokens up: no surrounding quotes, no call arguments ("os.exit(1)" is
+// "os.exit"), no leading "v" on a version, no thousands separators.
 func normInto(dst, t []byte) []byte {
 	for len(t) > 0 && isQuote(t[0]) {
 		t = t[1:]
@@ -145,7 +145,9 @@ func normInto(dst, t []byte) []byte {
 	for len(t) > 0 && isQuote(t[len(t)-1]) {
 		t = t[:len(t)-1]
 	}
-	t = bytes.TrimSuffix(t, []byte("()"))
+	if i := bytes.IndexByte(t, '('); i > 0 {
+		t = t[:i] // a call: "os.exit(1)" is "os.exit"
+	}
 	if len(t) > 1 && t[0] == 'v' && isDigit(t[1]) {
 		t = t[1:]
 	}
