@@ -50,7 +50,7 @@ func TestAction_WorldChanging(t *testing.T) {
 // below, inside and above the middle band.
 func TestCheck_PlanPerAction(t *testing.T) {
 	const draft = "This is clearly right." // fires absolute_claim only
-	want := map[Action][3]Behaviour{ // score 29, 30, 50
+	want := map[Action][3]Behaviour{       // score 29, 30, 50
 		ActionReply:        {Proceed, Hedge, Hold},
 		ActionQuestion:     {Proceed, Proceed, Proceed},
 		ActionRecordLesson: {Proceed, Hold, Hold},

@@ -92,7 +92,7 @@ func DefaultConfig() Config {
 			UnverifiedSuccess:   30,
 			ErrorPattern:        50,
 			CapabilityGap:       20,
-			UnseenReference:     15,
+			UnseenReference:     25,
 		},
 		MaxDraftBytes:      256 << 10,
 		LongReplyRunes:     200,

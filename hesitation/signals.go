@@ -200,11 +200,13 @@ func capabilityGap(in *detectInput) *Signal {
 		Span:   Span{ms[0].start, ms[0].end}}
 }
 
-// unseenReference: the query points at material the situation lacks.
+// unseenReference: the query points at material the situation lacks and
+// the draft answers without admitting it (that admission is a
+// capability_gap instead).
 func unseenReference(in *detectInput, q *scanned) *Signal {
 	ms := q.byCat[catReference]
-	if len(ms) == 0 || in.sit.hasMaterial() {
-		return nil
+	if len(ms) == 0 || in.sit.hasMaterial() || in.sc.has(catDisclaimer) {
+		return nil // nothing referred to, material at hand, or the gap admitted
 	}
 	return &Signal{Type: SignalUnseenReference, Weight: in.cfg.Weights.UnseenReference,
 		Detail: fmt.Sprintf("the query refers to %s, which is not in the situation", quote(in.sit.Query[ms[0].start:ms[0].end]))}
