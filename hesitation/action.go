@@ -28,18 +28,26 @@ const (
 	// ActionTask creates a task or plan item. It needs review from the
 	// lower threshold and holds from the upper one.
 	ActionTask Action = "task"
-	// ActionCommit, ActionPush, ActionDelete, ActionDeploy, ActionMigrate
-	// and ActionOther change the world; they hold from the lower threshold.
-	ActionCommit  Action = "commit"
-	ActionPush    Action = "push"
-	ActionDelete  Action = "delete"
-	ActionDeploy  Action = "deploy"
+	// ActionCommit commits changes; world-changing, holds from the lower
+	// threshold like every world-changing kind.
+	ActionCommit Action = "commit"
+	// ActionPush pushes to a remote; world-changing.
+	ActionPush Action = "push"
+	// ActionDelete deletes files or data; world-changing.
+	ActionDelete Action = "delete"
+	// ActionDeploy deploys or releases; world-changing.
+	ActionDeploy Action = "deploy"
+	// ActionMigrate runs a migration; world-changing.
 	ActionMigrate Action = "migrate"
-	ActionOther   Action = "other"
+	// ActionOther is any other world-changing action.
+	ActionOther Action = "other"
 )
 
-// Actions lists every action kind in a fixed order.
-var Actions = []Action{ActionReply, ActionQuestion, ActionRecordLesson, ActionTask, ActionCommit, ActionPush, ActionDelete, ActionDeploy, ActionMigrate, ActionOther}
+// actionKinds lists every action kind in a fixed order.
+var actionKinds = [...]Action{ActionReply, ActionQuestion, ActionRecordLesson, ActionTask, ActionCommit, ActionPush, ActionDelete, ActionDeploy, ActionMigrate, ActionOther}
+
+// ActionKinds returns every action kind in a fixed order, as a new slice.
+func ActionKinds() []Action { return append([]Action(nil), actionKinds[:]...) }
 
 // actionAliases maps accepted spellings to kinds.
 var actionAliases = map[string]Action{
@@ -58,7 +66,7 @@ var actionAliases = map[string]Action{
 // kinds. It is safe for concurrent use.
 func ParseAction(s string) (Action, error) {
 	k := strings.ToLower(strings.TrimSpace(s))
-	for _, a := range Actions {
+	for _, a := range actionKinds {
 		if k == string(a) || strings.ReplaceAll(k, "-", "_") == string(a) {
 			return a, nil
 		}
@@ -66,8 +74,8 @@ func ParseAction(s string) (Action, error) {
 	if a, ok := actionAliases[k]; ok {
 		return a, nil
 	}
-	names := make([]string, len(Actions))
-	for i, a := range Actions {
+	names := make([]string, len(actionKinds))
+	for i, a := range actionKinds {
 		names[i] = string(a)
 	}
 	return "", fmt.Errorf("%w %q: want one of %s", ErrUnknownAction, s, strings.Join(names, ", "))

@@ -37,7 +37,7 @@ func TestParseAction(t *testing.T) {
 }
 
 func TestAction_WorldChanging(t *testing.T) {
-	for _, a := range Actions {
+	for _, a := range ActionKinds() {
 		want := a == ActionCommit || a == ActionPush || a == ActionDelete || a == ActionDeploy || a == ActionMigrate || a == ActionOther
 		if a.WorldChanging() != want {
 			t.Errorf("%s.WorldChanging() = %v, want %v", a, a.WorldChanging(), want)
@@ -65,19 +65,19 @@ func TestCheck_PlanPerAction(t *testing.T) {
 	for i, score := range []float64{29, 30, 50} {
 		cfg := DefaultConfig()
 		cfg.Weights.AbsoluteClaim = score
-		res := mustCheck(t, draft, Actions, Situation{}, nil, cfg)
+		res := mustCheck(t, draft, ActionKinds(), Situation{}, nil, cfg)
 		if res.Score != int(score) {
 			t.Fatalf("score=%d, want %v (signals %+v)", res.Score, score, res.Signals)
 		}
 		if res.Confident != (score < 30) || res.Threshold != 30 {
 			t.Errorf("score %v: confident=%v threshold=%d", score, res.Confident, res.Threshold)
 		}
-		if len(res.Plan) != len(Actions) {
-			t.Fatalf("plan has %d steps, want %d", len(res.Plan), len(Actions))
+		if len(res.Plan) != len(ActionKinds()) {
+			t.Fatalf("plan has %d steps, want %d", len(res.Plan), len(ActionKinds()))
 		}
 		for j, st := range res.Plan {
-			if st.Action != Actions[j] {
-				t.Errorf("step %d action=%s, want %s", j, st.Action, Actions[j])
+			if st.Action != ActionKinds()[j] {
+				t.Errorf("step %d action=%s, want %s", j, st.Action, ActionKinds()[j])
 			}
 			if w := want[st.Action][i]; st.Behaviour != w {
 				t.Errorf("score %v, %s: got=%s, want %s", score, st.Action, st.Behaviour, w)

@@ -102,7 +102,7 @@ func Check(draft string, actions []Action, sit Situation, patterns []Pattern, cf
 
 // isCanonical reports whether a is spelled as one of the Action constants.
 func isCanonical(a Action) bool {
-	for _, k := range Actions {
+	for _, k := range actionKinds {
 		if a == k {
 			return true
 		}

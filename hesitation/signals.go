@@ -10,16 +10,29 @@ import (
 // SignalType names a hesitation signal.
 type SignalType string
 
-// Signal types.
+// Signal types; Weights holds the weight of each.
 const (
-	SignalAbsoluteClaim       SignalType = "absolute_claim"
+	// SignalAbsoluteClaim: absolute wording with no source in the draft
+	// or the situation.
+	SignalAbsoluteClaim SignalType = "absolute_claim"
+	// SignalUnsupportedSpecific: numbers, versions, dates, API or flag
+	// names that no query, tool output, source, file or citation backs.
 	SignalUnsupportedSpecific SignalType = "unsupported_specific"
-	SignalNoHedge             SignalType = "no_hedge"
-	SignalOverconfidence      SignalType = "overconfidence"
-	SignalUnverifiedSuccess   SignalType = "unverified_success"
-	SignalErrorPattern        SignalType = "error_pattern"
-	SignalCapabilityGap       SignalType = "capability_gap"
-	SignalUnseenReference     SignalType = "unseen_reference"
+	// SignalNoHedge: a long reply with no hedging at all.
+	SignalNoHedge SignalType = "no_hedge"
+	// SignalOverconfidence: conclusion markers outnumber reasoning markers.
+	SignalOverconfidence SignalType = "overconfidence"
+	// SignalUnverifiedSuccess: a success claim with no test run, or with
+	// test output that reports failures.
+	SignalUnverifiedSuccess SignalType = "unverified_success"
+	// SignalErrorPattern: the draft matches a learned error pattern.
+	SignalErrorPattern SignalType = "error_pattern"
+	// SignalCapabilityGap: the draft admits it could not access, run or
+	// verify something.
+	SignalCapabilityGap SignalType = "capability_gap"
+	// SignalUnseenReference: the query refers to material the situation
+	// does not hold, and the draft answers without admitting that.
+	SignalUnseenReference SignalType = "unseen_reference"
 )
 
 // Signal is one reason to hesitate.
