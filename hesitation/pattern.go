@@ -216,10 +216,7 @@ func FindSimilar(patterns []Pattern, keywords []string) (int, bool) {
 // first; the i-th (from 0) weighs 1/(i+1). It stops early, returning a
 // share below need, once need can no longer be reached.
 func coverage(draftTokens *hashSet, keywords []string, need float64) (float64, int) {
-	var total float64
-	for i := range keywords {
-		total += rankWeight(i)
-	}
+	total := harmonic(len(keywords))
 	if total == 0 {
 		return 0, 0
 	}
@@ -248,6 +245,26 @@ var rankWeights = func() (w [16]float64) {
 	return w
 }()
 
+// harmonic returns the total weight of n keywords, 1 + 1/2 + … + 1/n.
+func harmonic(n int) float64 {
+	if n < len(harmonics) {
+		return harmonics[n]
+	}
+	h := harmonics[len(harmonics)-1]
+	for i := len(harmonics) - 1; i < n; i++ {
+		h += rankWeight(i)
+	}
+	return h
+}
+
+// harmonics are harmonic(n) for small n.
+var harmonics = func() (h [17]float64) {
+	for n := 1; n < len(h); n++ {
+		h[n] = h[n-1] + 1/float64(n)
+	}
+	return h
+}()
+
 // rankWeight is the weight 1/(i+1) of the i-th keyword.
 func rankWeight(i int) float64 {
 	if i < len(rankWeights) {
@@ -274,14 +291,16 @@ func matchPatterns(draftTokens *hashSet, patterns []Pattern, now time.Time, cfg 
 		if len(p.Keywords) == 0 {
 			continue
 		}
+		// Keywords first: most patterns fail here, before any decay math.
+		cov, hits := coverage(draftTokens, p.Keywords, cfg.PatternCoverage)
+		if hits < min(2, len(p.Keywords)) || cov < cfg.PatternCoverage {
+			continue
+		}
 		st := Decayed(p, now, cfg.PatternHalfLife)
 		if st < cfg.PatternFloor || st <= 0 {
 			continue
 		}
-		cov, hits := coverage(draftTokens, p.Keywords, cfg.PatternCoverage)
-		if hits >= min(2, len(p.Keywords)) && cov >= cfg.PatternCoverage {
-			out = append(out, patternHit{id: p.ID, desc: p.Description, hits: hits, strength: st})
-		}
+		out = append(out, patternHit{id: p.ID, desc: p.Description, hits: hits, strength: st})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].strength != out[j].strength {

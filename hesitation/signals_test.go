@@ -1,6 +1,7 @@
 package hesitation
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -167,6 +168,32 @@ func TestCheck_SpecificKinds(t *testing.T) {
 	for _, plain := range []string{"Use iPhone here.", "Use 5 here.", "Use e.g. this here.", "1. Use it here."} {
 		if _, ok := signalOf(mustCheck(t, plain, nil, Situation{}, nil, DefaultConfig()), SignalUnsupportedSpecific); ok {
 			t.Errorf("%q: unexpected unsupported_specific", plain)
+		}
+	}
+}
+
+func TestCheck_Concurrent(t *testing.T) {
+	cfg := DefaultConfig()
+	ps := benchPatterns(t, 20)
+	draft := draftOfSize(4 << 10)
+	want := mustCheck(t, draft, []Action{ActionReply, ActionPush}, Situation{}, ps, cfg)
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for i := 0; i < 20; i++ {
+				got, err := Check(draft, []Action{ActionReply, ActionPush}, Situation{}, ps, cfg)
+				if err != nil || got.Score != want.Score || len(got.Signals) != len(want.Signals) {
+					errs <- fmt.Errorf("concurrent result %d/%v differs from %d", got.Score, err, want.Score)
+					return
+				}
+				Hedges(draft)
+			}
+			errs <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }

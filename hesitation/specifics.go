@@ -66,7 +66,7 @@ func draftTokens(orig string, folded []byte, keys *keyFilter) ([]specific, *hash
 			set.add(hashBytes(t))
 		}
 	}
-	tz := tokenizer{s: folded}
+	tz := tokenizer[string]{s: orig}
 	for {
 		a, b, hint, ok := tz.next()
 		if !ok {
@@ -84,7 +84,7 @@ func draftTokens(orig string, folded []byte, keys *keyFilter) ([]specific, *hash
 		}
 		if hint&(bDigit|bSep|bComma|bOther) == 0 {
 			// A plain word: a specific only if camelCase ("readConfig").
-			if camelCase(orig[a:b]) {
+			if hint&bUpper != 0 && camelCase(orig[a:b]) {
 				out = append(out, specific{kind: specIdentifier, span: Span{a, b}, hash: hashBytes(tok)})
 			}
 			continue
@@ -111,6 +111,7 @@ func draftTokens(orig string, folded []byte, keys *keyFilter) ([]specific, *hash
 // a keyword, so it is neither hashed nor stored.
 type keyFilter struct {
 	bits [256]uint64
+	all  bool // no filtering: every token may be a keyword
 	cjk  bool // some keyword is non-ASCII (CJK bigrams needed)
 }
 
@@ -120,21 +121,34 @@ func keyIndex[T string | []byte](t T) uint {
 	return (uint(n)*131 + uint(t[0])*31 + uint(t[n-1])) & (256*64 - 1)
 }
 
-// newKeyFilter builds the filter of the patterns' keywords, or returns nil
-// when there are none.
-func newKeyFilter(patterns []Pattern) *keyFilter {
-	var f *keyFilter
+// newKeyFilter builds the filter of the patterns' keywords for a draft of
+// draftLen bytes, or returns nil when there are no keywords. For a draft
+// with fewer tokens than there are keywords, building the filter costs more
+// than it saves, so it lets everything through.
+func newKeyFilter(patterns []Pattern, draftLen int) *keyFilter {
+	n := 0
+	cjk := false
 	for _, p := range patterns {
 		for _, k := range p.Keywords {
-			if k == "" {
-				continue
+			if k != "" {
+				n++
+				cjk = cjk || k[0] >= 0x80
 			}
-			if f == nil {
-				f = &keyFilter{}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	if draftLen < 8*n {
+		return &keyFilter{all: true, cjk: cjk}
+	}
+	f := &keyFilter{cjk: cjk}
+	for _, p := range patterns {
+		for _, k := range p.Keywords {
+			if k != "" {
+				i := keyIndex(k)
+				f.bits[i/64] |= 1 << (i % 64)
 			}
-			i := keyIndex(k)
-			f.bits[i/64] |= 1 << (i % 64)
-			f.cjk = f.cjk || k[0] >= 0x80
 		}
 	}
 	return f
@@ -144,6 +158,9 @@ func newKeyFilter(patterns []Pattern) *keyFilter {
 func (f *keyFilter) mayHave(t []byte) bool {
 	if len(t) == 0 {
 		return false
+	}
+	if f.all {
+		return true
 	}
 	i := keyIndex(t)
 	return f.bits[i/64]&(1<<(i%64)) != 0

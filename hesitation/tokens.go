@@ -14,6 +14,7 @@ const (
 	bComma              // ,
 	bOther              // - % $ @ # + ~ _
 	bLetter             // a-z, A-Z
+	bUpper              // A-Z
 )
 
 // byteInfo holds the class bits of every byte.
@@ -24,6 +25,9 @@ var byteInfo = func() (t [256]uint8) {
 		}
 		if isLower(byte(c)) || isUpper(byte(c)) {
 			t[c] |= bLetter
+		}
+		if isUpper(byte(c)) {
+			t[c] |= bUpper
 		}
 	}
 	for c := '0'; c <= '9'; c++ {
@@ -42,19 +46,20 @@ var byteInfo = func() (t [256]uint8) {
 // isTokenByte reports bytes that belong to a code-like token.
 func isTokenByte(c byte) bool { return byteInfo[c]&bToken != 0 }
 
-// tokenizer walks the code-like tokens of a folded text: maximal runs of
-// token bytes (and apostrophes inside words), trimmed of sentence
-// punctuation, commas that do not sit between digits, and unbalanced
-// brackets. Other characters, CJK included, separate tokens.
-type tokenizer struct {
-	s []byte
+// tokenizer walks the code-like tokens of a text (folded or not; the spans
+// are the same): maximal runs of token bytes (and apostrophes inside
+// words), trimmed of sentence punctuation, commas that do not sit between
+// digits, and unbalanced brackets. Other characters, CJK included, separate
+// tokens.
+type tokenizer[T string | []byte] struct {
+	s T
 	i int
 }
 
 // next returns the next token [a, b) and hint bits: the union of the byte
 // classes of the untrimmed run (a class absent from hint is absent from the
 // token). ok is false at the end.
-func (t *tokenizer) next() (a, b int, hint uint8, ok bool) {
+func (t *tokenizer[T]) next() (a, b int, hint uint8, ok bool) {
 	s := t.s
 	for {
 		i := t.i
@@ -68,8 +73,13 @@ func (t *tokenizer) next() (a, b int, hint uint8, ok bool) {
 		j := i
 		hint = 0
 		for {
-			for j < len(s) && byteInfo[s[j]]&bLetter != 0 {
-				j++ // the common case: a run of letters
+			for j < len(s) { // the common case: a run of letters
+				info := byteInfo[s[j]]
+				if info&bLetter == 0 {
+					break
+				}
+				hint |= info
+				j++
 			}
 			if j >= len(s) {
 				break
@@ -115,7 +125,7 @@ func (t *tokenizer) next() (a, b int, hint uint8, ok bool) {
 
 // rawTokens calls fn with the span of every token of s (see tokenizer).
 func rawTokens(s []byte, fn func(start, end int)) {
-	tz := tokenizer{s: s}
+	tz := tokenizer[[]byte]{s: s}
 	for {
 		a, b, _, ok := tz.next()
 		if !ok {
@@ -170,7 +180,7 @@ func isPartSep(c byte) bool {
 // fn is only valid during the call.
 func eachToken(folded []byte, parts bool, fn func(tok []byte)) {
 	var buf, tok []byte
-	tz := tokenizer{s: folded}
+	tz := tokenizer[[]byte]{s: folded}
 	for {
 		a, b, hint, ok := tz.next()
 		if !ok {
