@@ -165,7 +165,7 @@ func TestCheck_SpecificKinds(t *testing.T) {
 			t.Errorf("%q: signal=%v detail=%q, want kind %s", tt.tok, ok, s.Detail, tt.kind)
 		}
 	}
-	for _, plain := range []string{"Use iPhone here.", "Use 5 here.", "Use e.g. this here.", "1. Use it here."} {
+	for _, plain := range []string{"Use iPhone here.", "Use 5 here.", "Use e.g. this here.", "1. Use it here.", "See www.example.com here.", "See https://example.com/a_b here."} {
 		if _, ok := signalOf(mustCheck(t, plain, nil, Situation{}, nil, DefaultConfig()), SignalUnsupportedSpecific); ok {
 			t.Errorf("%q: unexpected unsupported_specific", plain)
 		}

@@ -200,11 +200,8 @@ func classifyToken(l *lexicon, orig string, folded []byte, a, b int) (specificKi
 	if digits == 0 && dots == 0 && other == 0 {
 		return specIdentifier, camelCase(orig[a:b])
 	}
-	if other > 0 && (bytes.Contains(t, []byte("://")) || bytes.HasPrefix(t, []byte("www."))) {
+	if (other > 0 && bytes.Contains(t, []byte("://"))) || (dots > 0 && bytes.HasPrefix(t, []byte("www."))) {
 		return 0, false // a link is a citation, not a claim
-	}
-	if dots > 0 && bytes.HasPrefix(t, []byte("www.")) {
-		return 0, false
 	}
 	// Flags: --name, or -x / -rf after a space.
 	if t[0] == '-' {
@@ -273,7 +270,7 @@ func classifyNumeric(l *lexicon, s []byte, a, b, digits, letters, dots int) (spe
 	if letters > 3 {
 		return specIdentifier, true // sha256, utf8mb4, x86_64
 	}
-	if digits == 1 && letters == 0 && bytes.IndexAny(t, "%$") < 0 {
+	if digits == 1 && letters == 0 && !bytes.ContainsAny(t, "%$") {
 		return 0, false
 	}
 	return specNumber, true

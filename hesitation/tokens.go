@@ -43,9 +43,6 @@ var byteInfo = func() (t [256]uint8) {
 	return t
 }()
 
-// isTokenByte reports bytes that belong to a code-like token.
-func isTokenByte(c byte) bool { return byteInfo[c]&bToken != 0 }
-
 // tokenizer walks the code-like tokens of a text (folded or not; the spans
 // are the same): maximal runs of token bytes (and apostrophes inside
 // words), trimmed of sentence punctuation, commas that do not sit between
@@ -120,18 +117,6 @@ func (t *tokenizer[T]) next() (a, b int, hint uint8, ok bool) {
 		if a < b {
 			return a, b, hint, true
 		}
-	}
-}
-
-// rawTokens calls fn with the span of every token of s (see tokenizer).
-func rawTokens(s []byte, fn func(start, end int)) {
-	tz := tokenizer[[]byte]{s: s}
-	for {
-		a, b, _, ok := tz.next()
-		if !ok {
-			return
-		}
-		fn(a, b)
 	}
 }
 
@@ -220,11 +205,6 @@ func eachPart(tok []byte, fn func(part []byte)) {
 			start = i + 1
 		}
 	}
-}
-
-// addParts adds the hashes of tok's parts to set.
-func addParts(set *hashSet, tok []byte) {
-	eachPart(tok, func(p []byte) { set.add(hashBytes(p)) })
 }
 
 // eachBigram calls fn with every pair of adjacent CJK characters of s.
