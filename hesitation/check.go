@@ -123,7 +123,8 @@ func planFor(actions []Action, score int, cfg Config) []Step {
 // the folded draft, or {0, 0}.
 func firstKeyword(folded []byte, patterns []Pattern, id string) Span {
 	best := Span{-1, -1}
-	for _, p := range patterns {
+	for i := range patterns {
+		p := &patterns[i]
 		if p.ID != id {
 			continue
 		}

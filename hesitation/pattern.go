@@ -187,7 +187,8 @@ func FindSimilar(patterns []Pattern, keywords []string) (int, bool) {
 		want[k] = true
 	}
 	best, bestJ := -1, 0.0
-	for i, p := range patterns {
+	for i := range patterns {
+		p := &patterns[i]
 		inter, union := 0, len(want)
 		seen := map[string]bool{}
 		for _, k := range p.Keywords {
@@ -215,7 +216,7 @@ func FindSimilar(patterns []Pattern, keywords []string) (int, bool) {
 // draft and the number of keywords found. Keywords are stored most telling
 // first; the i-th (from 0) weighs 1/(i+1). It stops early, returning a
 // share below need, once need can no longer be reached.
-func coverage(draftTokens *hashSet, keywords []string, need float64) (float64, int) {
+func coverage(draftTokens *tokenSet, keywords []string, need float64) (float64, int) {
 	total := harmonic(len(keywords))
 	if total == 0 {
 		return 0, 0
@@ -285,9 +286,10 @@ type patternHit struct {
 // (then by ID). A pattern matches when the draft holds at least two of its
 // keywords (one if it has only one) and those carry at least
 // cfg.PatternCoverage of the keyword weight (see coverage).
-func matchPatterns(draftTokens *hashSet, patterns []Pattern, now time.Time, cfg Config) []patternHit {
+func matchPatterns(draftTokens *tokenSet, patterns []Pattern, now time.Time, cfg Config) []patternHit {
 	var out []patternHit
-	for _, p := range patterns {
+	for i := range patterns {
+		p := &patterns[i]
 		if len(p.Keywords) == 0 {
 			continue
 		}
@@ -296,7 +298,7 @@ func matchPatterns(draftTokens *hashSet, patterns []Pattern, now time.Time, cfg 
 		if hits < min(2, len(p.Keywords)) || cov < cfg.PatternCoverage {
 			continue
 		}
-		st := Decayed(p, now, cfg.PatternHalfLife)
+		st := Decayed(*p, now, cfg.PatternHalfLife)
 		if st < cfg.PatternFloor || st <= 0 {
 			continue
 		}

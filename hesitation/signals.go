@@ -56,7 +56,7 @@ type detectInput struct {
 	sit      Situation
 	cfg      Config
 	specs    []specific // checkable details of the draft
-	tokens   *hashSet   // token hashes of the draft, when patterns are given
+	tokens   *tokenSet  // token hashes of the draft, when patterns are given
 	reply    bool       // a reply is among the actions
 	creative bool       // the query asks for creative writing
 }

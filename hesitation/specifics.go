@@ -51,19 +51,19 @@ func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
 // pattern matching. Numbers that are list markers ("1." at the start of a
 // line) and lone single digits are not details: they rarely carry a factual
 // claim.
-func draftTokens(orig string, folded []byte, keys *keyFilter) ([]specific, *hashSet) {
+func draftTokens(orig string, folded []byte, keys *keyFilter) ([]specific, *tokenSet) {
 	l := lex()
 	var (
 		out      []specific
 		buf, tok []byte
-		set      *hashSet
+		set      *tokenSet
 	)
 	if keys != nil {
-		set = newHashSet(64)
+		set = newTokenSet()
 	}
 	addTok := func(t []byte) {
 		if keys.mayHave(t) {
-			set.add(hashBytes(t))
+			set.add(t)
 		}
 	}
 	tz := tokenizer[string]{s: orig}
@@ -128,7 +128,8 @@ func keyIndex[T string | []byte](t T) uint {
 func newKeyFilter(patterns []Pattern, draftLen int) *keyFilter {
 	n := 0
 	cjk := false
-	for _, p := range patterns {
+	for i := range patterns {
+		p := &patterns[i]
 		for _, k := range p.Keywords {
 			if k != "" {
 				n++
@@ -143,7 +144,8 @@ func newKeyFilter(patterns []Pattern, draftLen int) *keyFilter {
 		return &keyFilter{all: true, cjk: cjk}
 	}
 	f := &keyFilter{cjk: cjk}
-	for _, p := range patterns {
+	for i := range patterns {
+		p := &patterns[i]
 		for _, k := range p.Keywords {
 			if k != "" {
 				i := keyIndex(k)

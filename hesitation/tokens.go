@@ -371,8 +371,38 @@ func (s *hashSet) grow() {
 	}
 }
 
-// has reports whether the token s is in the set.
-func (s *hashSet) has(tok string) bool { return s.contains(hashString(tok)) }
+// tokenSet is the set of a draft's tokens: their hashes, and a bit per
+// (length, first byte, last byte) triple that rules most absent tokens out
+// before any hashing.
+type tokenSet struct {
+	hashes *hashSet
+	bits   [256]uint64
+}
+
+// newTokenSet returns an empty token set.
+func newTokenSet() *tokenSet { return &tokenSet{hashes: newHashSet(64)} }
+
+// add inserts a token.
+func (s *tokenSet) add(tok []byte) {
+	if len(tok) == 0 {
+		return
+	}
+	i := keyIndex(tok)
+	s.bits[i/64] |= 1 << (i % 64)
+	s.hashes.add(hashBytes(tok))
+}
+
+// has reports whether the token tok is in the set.
+func (s *tokenSet) has(tok string) bool {
+	if s == nil || len(tok) == 0 {
+		return false
+	}
+	i := keyIndex(tok)
+	if s.bits[i/64]&(1<<(i%64)) == 0 {
+		return false
+	}
+	return s.hashes.contains(hashString(tok))
+}
 
 // tokenHashes returns the hashes of all tokens of folded text, parts
 // included, and of its backtick code spans.
