@@ -125,7 +125,9 @@ const (
 
 // Step is the behaviour decided for one action.
 type Step struct {
-	Action    Action    `json:"action"`
+	// Action is the intended action.
+	Action Action `json:"action"`
+	// Behaviour is what to do with it.
 	Behaviour Behaviour `json:"behaviour"`
 }
 

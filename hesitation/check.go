@@ -129,7 +129,7 @@ func firstKeyword(folded []byte, patterns []Pattern, id string) Span {
 			continue
 		}
 		for _, k := range p.Keywords {
-			if i := bytes.Index(folded, []byte(k)); i >= 0 && (best.Start < 0 || i < best.Start) {
+			if i := indexWord(folded, k); i >= 0 && (best.Start < 0 || i < best.Start) {
 				best = Span{i, i + len(k)}
 			}
 		}
@@ -139,6 +139,26 @@ func firstKeyword(folded []byte, patterns []Pattern, id string) Span {
 		return Span{}
 	}
 	return best
+}
+
+// indexWord returns the first occurrence of k in s that stands as a word
+// (see atBoundary), or -1.
+func indexWord(s []byte, k string) int {
+	if k == "" {
+		return -1
+	}
+	for off := 0; off < len(s); {
+		i := bytes.Index(s[off:], []byte(k))
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if atBoundary(s, i, i+len(k)) {
+			return i
+		}
+		off = i + 1
+	}
+	return -1
 }
 
 // reflection turns the heaviest signal into one sentence for the agent.

@@ -19,11 +19,15 @@ const maxEvalLine = 16 << 20
 // HedgingReport is the result of EvalHedging: sentence-level detection of
 // uncertainty cues, positive class = label 1.
 type HedgingReport struct {
-	N         int     `json:"n"`
-	Positives int     `json:"positives"`
-	TP        int     `json:"tp"`
-	FP        int     `json:"fp"`
-	FN        int     `json:"fn"`
+	// N is the number of records; Positives those with label 1.
+	N         int `json:"n"`
+	Positives int `json:"positives"`
+	// TP, FP and FN count true positives, false positives and false
+	// negatives of Uncertain against the labels.
+	TP int `json:"tp"`
+	FP int `json:"fp"`
+	FN int `json:"fn"`
+	// Precision, Recall and F1 are for label 1; 0 when undefined.
 	Precision float64 `json:"precision"`
 	Recall    float64 `json:"recall"`
 	F1        float64 `json:"f1"`
@@ -149,9 +153,11 @@ func AUROC(scores []float64, labels []bool) (float64, error) {
 // HesitationReport is the result of EvalHesitation: how well the Check
 // score separates hallucinated responses (label 1) from sound ones.
 type HesitationReport struct {
-	N         int     `json:"n"`
-	Positives int     `json:"positives"`
-	AUROC     float64 `json:"auroc"`
+	// N is the number of records; Positives those with label 1.
+	N         int `json:"n"`
+	Positives int `json:"positives"`
+	// AUROC is the area under the ROC curve of the score for label 1.
+	AUROC float64 `json:"auroc"`
 	// MeanScorePositive and MeanScoreNegative are the mean scores of the
 	// two classes.
 	MeanScorePositive float64 `json:"mean_score_positive"`

@@ -1,5 +1,7 @@
 package hesitation
 
+import "sort"
+
 // match is one boundary-checked occurrence of a lexicon term.
 type match struct {
 	term       *term
@@ -48,13 +50,10 @@ func pushMatch(ms []match, m match) []match {
 // has reports whether any match of cat exists.
 func (sc *scanned) has(cat category) bool { return len(sc.byCat[cat]) > 0 }
 
-// countIn counts matches of cat inside span sp.
-func (sc *scanned) countIn(cat category, sp Span) int {
-	n := 0
-	for _, m := range sc.byCat[cat] {
-		if m.start >= sp.Start && m.end <= sp.End {
-			n++
-		}
-	}
-	return n
+// anyIn reports whether a match of cat lies inside span sp. Matches of a
+// category are ordered by start, so this is a binary search.
+func (sc *scanned) anyIn(cat category, sp Span) bool {
+	ms := sc.byCat[cat]
+	k := sort.Search(len(ms), func(k int) bool { return ms[k].start >= sp.Start })
+	return k < len(ms) && ms[k].end <= sp.End
 }

@@ -109,7 +109,7 @@ func unsupportedSpecifics(in *detectInput) *Signal {
 		if ev.contains(sp.hash) {
 			continue
 		}
-		if in.sc.countIn(catCitation, in.sentenceOf(sp.span.Start)) > 0 {
+		if in.sc.anyIn(catCitation, in.sentenceOf(sp.span.Start)) {
 			continue
 		}
 		bad = append(bad, sp)

@@ -83,8 +83,10 @@ func atBoundary(s []byte, start, end int) bool {
 // Span is a half-open byte range [Start, End) into the text a result was
 // computed from.
 type Span struct {
+	// Start is the offset of the first byte.
 	Start int `json:"start"`
-	End   int `json:"end"`
+	// End is the offset just past the last byte.
+	End int `json:"end"`
 }
 
 // sentences splits s into sentence spans: at . ! ? followed by space or end,
