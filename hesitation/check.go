@@ -70,7 +70,7 @@ func Check(draft string, actions []Action, sit Situation, patterns []Pattern, cf
 	sc := scanText(draft)
 	q := scanText(sit.Query)
 	in := &detectInput{draft: draft, sc: sc, sents: sentences(sc.folded), sit: sit, cfg: cfg, reply: reply, creative: q.has(catCreative)}
-	in.specs, in.tokens = draftTokens(draft, sc.folded, newKeyFilter(patterns, len(draft)))
+	in.tokens = draftTokens(draft, sc.folded, newKeyFilter(patterns, len(draft)), specTallier(in, &in.specs))
 	var sigs []*Signal
 	sigs = append(sigs, absoluteClaims(in), unsupportedSpecifics(in), noHedge(in), overconfidence(in),
 		unverifiedSuccess(in), capabilityGap(in), unseenReference(in, q))

@@ -55,10 +55,10 @@ type detectInput struct {
 	sents    []Span
 	sit      Situation
 	cfg      Config
-	specs    []specific // checkable details of the draft
-	tokens   *tokenSet  // token hashes of the draft, when patterns are given
-	reply    bool       // a reply is among the actions
-	creative bool       // the query asks for creative writing
+	specs    specTally // unsupported checkable details of the draft
+	tokens   *tokenSet // token hashes of the draft, when patterns are given
+	reply    bool      // a reply is among the actions
+	creative bool      // the query asks for creative writing
 }
 
 // sentenceOf returns the sentence span containing offset i.
@@ -90,44 +90,55 @@ func absoluteClaims(in *detectInput) *Signal {
 		Span:   Span{ms[0].start, ms[0].end}}
 }
 
-// unsupportedSpecifics: numbers, versions, dates, identifiers and flags not
-// found in the situation and not in a sentence with a citation.
-func unsupportedSpecifics(in *detectInput) *Signal {
-	if in.creative {
-		return nil
-	}
-	specs := in.specs
-	if len(specs) == 0 {
+// specTally counts the unsupported specifics of a draft and keeps the
+// first few as examples.
+type specTally struct {
+	n     int
+	first []specific
+}
+
+// specTallier returns a callback for draftTokens that tallies the
+// specifics found neither in the situation's evidence nor in a sentence
+// with a citation, or nil when the signal is off or muted.
+func specTallier(in *detectInput, t *specTally) func(specific) {
+	if in.creative || in.cfg.Weights.UnsupportedSpecific == 0 {
 		return nil
 	}
 	var ev *hashSet
-	for _, t := range in.sit.evidenceTexts() {
-		ev = tokenHashes(fold(t), ev)
-	}
-	var bad []specific
-	for _, sp := range specs {
-		if ev.contains(sp.hash) {
-			continue
+	for _, e := range in.sit.evidenceTexts() {
+		if e != "" {
+			ev = tokenHashes(fold(e), ev)
 		}
-		if in.sc.anyIn(catCitation, in.sentenceOf(sp.span.Start)) {
-			continue
-		}
-		bad = append(bad, sp)
 	}
-	if len(bad) == 0 {
+	return func(sp specific) {
+		if ev.contains(sp.hash) || in.sc.anyIn(catCitation, in.sentenceOf(sp.span.Start)) {
+			return
+		}
+		t.n++
+		if len(t.first) < 3 {
+			t.first = append(t.first, sp)
+		}
+	}
+}
+
+// unsupportedSpecifics: numbers, versions, dates, identifiers and flags not
+// found in the situation and not in a sentence with a citation.
+func unsupportedSpecifics(in *detectInput) *Signal {
+	t := in.specs
+	if t.n == 0 {
 		return nil
 	}
-	share := float64(len(bad)) / float64(in.cfg.SpecificSaturation)
+	share := float64(t.n) / float64(in.cfg.SpecificSaturation)
 	if share > 1 {
 		share = 1
 	}
-	var ex []string
-	for i := 0; i < len(bad) && i < 3; i++ {
-		ex = append(ex, bad[i].kind.String()+" "+quote(in.draft[bad[i].span.Start:bad[i].span.End]))
+	ex := make([]string, len(t.first))
+	for i, sp := range t.first {
+		ex[i] = sp.kind.String() + " " + quote(in.draft[sp.span.Start:sp.span.End])
 	}
 	return &Signal{Type: SignalUnsupportedSpecific, Weight: in.cfg.Weights.UnsupportedSpecific * share,
-		Detail: fmt.Sprintf("%d specific(s) with no citation, test or tool output behind them: %s", len(bad), strings.Join(ex, ", ")),
-		Span:   bad[0].span}
+		Detail: fmt.Sprintf("%d specific(s) with no citation, test or tool output behind them: %s", t.n, strings.Join(ex, ", ")),
+		Span:   t.first[0].span}
 }
 
 // noHedge: a long reply that never marks uncertainty.

@@ -45,16 +45,15 @@ func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 // isLower reports an ASCII small letter.
 func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
 
-// draftTokens makes one pass over the draft orig (folded copy folded) and
-// returns its checkable details and, when keys is not nil, the hashes of
-// those of its tokens that keys lets through (see tokenHashes), for
+// draftTokens makes one pass over the draft orig (folded copy folded). It
+// calls onSpec, when not nil, with every checkable detail, and returns,
+// when keys is not nil, the set of those tokens keys lets through, for
 // pattern matching. Numbers that are list markers ("1." at the start of a
 // line) and lone single digits are not details: they rarely carry a factual
 // claim.
-func draftTokens(orig string, folded []byte, keys *keyFilter) ([]specific, *tokenSet) {
+func draftTokens(orig string, folded []byte, keys *keyFilter, onSpec func(specific)) *tokenSet {
 	l := lex()
 	var (
-		out      []specific
 		buf, tok []byte
 		set      *tokenSet
 	)
@@ -82,20 +81,25 @@ func draftTokens(orig string, folded []byte, keys *keyFilter) ([]specific, *toke
 				eachPart(tok, addTok)
 			}
 		}
+		if onSpec == nil {
+			continue
+		}
 		if hint&(bDigit|bSep|bComma|bOther) == 0 {
 			// A plain word: a specific only if camelCase ("readConfig").
 			if hint&bUpper != 0 && camelCase(orig[a:b]) {
-				out = append(out, specific{kind: specIdentifier, span: Span{a, b}, hash: hashBytes(tok)})
+				onSpec(specific{kind: specIdentifier, span: Span{a, b}, hash: hashBytes(tok)})
 			}
 			continue
 		}
 		if k, ok := classifyToken(l, orig, folded, a, b); ok {
-			out = append(out, specific{kind: k, span: Span{a, b}, hash: hashBytes(tok)})
+			onSpec(specific{kind: k, span: Span{a, b}, hash: hashBytes(tok)})
 		}
 	}
 	eachCodeSpan(folded, func(a, b int) {
 		buf = normInto(buf[:0], folded[a:b])
-		out = append(out, specific{kind: specIdentifier, span: Span{a, b}, hash: hashBytes(buf)})
+		if onSpec != nil {
+			onSpec(specific{kind: specIdentifier, span: Span{a, b}, hash: hashBytes(buf)})
+		}
 		if keys != nil {
 			addTok(buf)
 		}
@@ -103,7 +107,7 @@ func draftTokens(orig string, folded []byte, keys *keyFilter) ([]specific, *toke
 	if keys != nil && keys.cjk {
 		eachBigram(folded, addTok)
 	}
-	return out, set
+	return set
 }
 
 // keyFilter is a small Bloom-style filter over (length, first byte, last
