@@ -6,15 +6,16 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// newServer builds the MCP server over an opened app. warm is called once,
-// in the background, after the handshake has been answered.
-func newServer(a *app, proj *projectResolver, warm func()) *server.MCPServer {
+// newServer builds the MCP server over a knowledge base. warm is called
+// once, after the handshake has been answered; it must not block.
+func newServer(svc kbService, proj *projectResolver, log *slog.Logger, warm func()) *server.MCPServer {
 	hooks := &server.Hooks{}
 	var once sync.Once
 	hooks.AddAfterInitialize(func(ctx context.Context, id any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
@@ -32,7 +33,7 @@ func newServer(a *app, proj *projectResolver, warm func()) *server.MCPServer {
 	s.AddNotificationHandler(mcp.MethodNotificationRootsListChanged, func(ctx context.Context, n mcp.JSONRPCNotification) {
 		proj.forgetRoots()
 	})
-	registerTools(s, a.kb, proj.resolve, a.log)
+	registerTools(s, svc, proj.resolve, log)
 	return s
 }
 
@@ -68,7 +69,7 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 			}
 		}()
 	}
-	s := newServer(a, proj, warm)
+	s := newServer(a.kb, proj, a.log, warm)
 	stdio := server.NewStdioServer(s)
 	stdio.SetErrorLogger(log.New(slogWriter{a}, "", 0))
 	a.log.Info("serving MCP on stdio", "db", a.db.Path(), "embedder", a.emb.Name())
