@@ -1,0 +1,241 @@
+package sanitize
+
+// Vocabulary shared by several rules. Patterns run on normalised text: lower
+// case, whitespace collapsed, typographic quotes folded to ASCII.
+const (
+	// Verbs that tell a model to drop what it was told.
+	vOverride = `(?:ignore|ignoring|disregard|disregarding|forget|forgetting|override|overrule|bypass|neglect|discard|abandon|set aside|pay no (?:attention|heed) to|do not (?:follow|obey)|don't (?:follow|obey)|stop (?:following|obeying)|no longer (?:follow|obey))`
+	// Qualifiers that point at the model's own earlier instructions.
+	qEarlier = `(?:previous|previously|prior|preceding|above|earlier|foregoing|former|original|initial|old|system|developer|your|any other|all other)`
+	// What the model was told.
+	nInstr = `(?:instructions?|instruct|rules|prompts?|directives?|guidelines?|guidance|guardrails?|programming|restrictions|constraints|commands?|orders|system prompt)`
+	// Secrets worth stealing.
+	nSecret = `(?:secrets?|env(?:ironment)?(?: variables| vars)?|\.env(?: files?)?|credentials?|api[ _-]?keys?|access (?:keys?|tokens?)|tokens?|passwords?|private keys?|ssh keys?|cookies|session (?:tokens?|cookies)|aws keys|keys|chat (?:history|logs?)|conversation(?: history)?|system prompt|source code|codebase)`
+	// Places outside the machine.
+	nRemote = `(?:https?://|ftp://|wss?://|[\pL\pN.-]{1,80}\.(?:com|net|org|io|xyz|ru|cn|info|top|site|online|app|dev|me|tk|co)\b|(?:my|our|this|that|an? (?:external|remote|attacker's|third[ -]party)|the (?:following|attacker's|external|remote)) (?:server|endpoint|url|webhook|e-?mail|address|domain|host|ip)|webhooks?|pastebin|ngrok|requestbin|discord|telegram)`
+)
+
+// injectionRuleTable lists the pattern rules. Each id is "category/name".
+// Every rule's anchors are literals of which each match contains one; the
+// pattern only runs on windows around them.
+var injectionRuleTable = []injRule{
+	// ---- instruction override ----
+	{
+		id:       "override/ignore-previous",
+		anchors:  []string{"ignor", "disregard", "forget", "override", "overrule", "bypass", "neglect", "discard", "abandon", "set aside", "pay no", "not follow", "n't follow", "stop following", "longer follow", "not obey", "n't obey", "stop obeying", "longer obey"},
+		pattern:  `\b` + vOverride + `\b{w3}` + qEarlier + `\b{w2}` + nInstr + `\b|\b` + vOverride + `\b{w2}` + nInstr + `{s}(?:above|before this|given (?:above|before|earlier|previously)|you (?:were|have been) given|from (?:before|earlier)|so far)\b`,
+		negation: true,
+	},
+	{
+		id:       "override/ignore-all-instructions",
+		anchors:  []string{"ignor", "disregard", "forget", "override", "bypass"},
+		pattern:  `\b(?:ignore|disregard|forget|override|bypass)\b{w1}(?:all|any|every|each)\b{w2}(?:instructions|prompts|directives|guidelines|guardrails|restrictions|safety (?:rules|guidelines))\b`,
+		negation: true,
+	},
+	{
+		id:       "override/ignore-above",
+		anchors:  []string{"ignor", "disregard", "forget"},
+		pattern:  `\b(?:ignore|disregard|forget)\b(?:{s}(?:all|everything|anything|what(?:ever)?)\b(?:{s}(?:that|which|i|you|we|was|were|is|has been|have been|said|written|stated|mentioned|told|given))*)?{s}(?:(?:the )?above|previously|so far|until now|up to (?:now|this point)|before this (?:line|point|message|sentence))(?:[ ]?(?:[.!,;:\n]|and\b|\z))`,
+		negation: true,
+	},
+	{
+		id:      "override/forget-everything",
+		anchors: []string{"forget"},
+		pattern: `\bforget\b{s}(?:about )?(?:everything|all(?: of)?(?: that| this)?)\b(?:{w3}(?:you (?:know|knew|were told|have been told|learned|were taught|were instructed)|(?:we|i) (?:discussed|said|told you)|(?:your|the) (?:training|instructions|rules|programming|guidelines)|above|so far|previously)\b|[ ]?(?:[.!:;]|\n|\z))`,
+	},
+	{
+		id:      "override/new-instructions",
+		anchors: []string{"instruction", "directive", "orders", "prompt"},
+		pattern: `(?:^|[^\pL\pN])(?:new|real|actual|true|secret|hidden|revised|overriding|override|updated system|new system)\s(?:system\s)?(?:instructions?|directives?|orders|prompt)\s?:`,
+	},
+	{
+		id:      "override/from-now-on",
+		anchors: []string{"from now on", "starting now", "henceforth", "from this point"},
+		pattern: `\b(?:from now on|starting now|henceforth|from this point (?:on|forward))\b{s}(?:,\s)?you(?:'ll| will| are| shall| must| should)?{s}(?:act|respond|reply|answer|behave|pretend|play|role-?play|ignore|disregard|forget|obey|comply|speak|talk|refer to yourself|no longer|not be|have no|never refuse|be (?:a|an|my|called|named|known|free|unrestricted|unfiltered|dan)|(?:only|always) (?:respond|answer|reply|obey|follow|comply))\b`,
+	},
+	{
+		id:      "override/your-new-task",
+		anchors: []string{"your new", "your real", "your actual", "your true", "your task is now", "your goal is now", "your only task"},
+		pattern: `\byour (?:new|real|actual|true) (?:task|goal|objective|purpose|mission|instructions?|role|job)s? (?:is|are|will be)\b|\byour (?:task|goal|objective|purpose) is now\b`,
+	},
+	{
+		id:      "override/instead-follow",
+		anchors: []string{"instructions", "commands", "orders", "directives"},
+		pattern: `\b(?:instead|rather)\b{s}(?:you (?:must|should|will) )?(?:follow|obey|execute|do) (?:these|the following|my|only my|only these) (?:new )?(?:instructions|commands|orders|directives)\b`,
+	},
+	{
+		id:      "override/encoded-instructions",
+		anchors: []string{"decode", "base64", "rot13"},
+		pattern: `\b(?:decode|base64|rot13)\b{w3}(?:and|then)\b{w1}(?:follow|execute|run|obey|do what it says|carry out)\b{w2}(?:it|them|the (?:instructions?|commands?|result)|what it says)\b`,
+	},
+	{
+		id:      "override/zh",
+		anchors: []string{"忽略", "无视", "無視", "忽视", "忽視", "忘记", "忘記", "不要理会", "不要理會", "跳过", "跳過", "不要遵守", "不要遵循"},
+		pattern: `(?:忽略|无视|無視|忽视|忽視|忘记|忘記|忘掉|不要理会|不要理會|跳过|跳過|不要遵守|不要遵循)[^。\n]{0,6}(?:之前|以前|先前|上面|以上|上述|前面|此前|原来|原來|原有|原始|所有|你的|系统|系統)[^。\n]{0,6}(?:指令|指示|说明|說明|规则|規則|提示|要求|设定|設定|限制|约束|約束|命令)|(?:忽略|无视|無視|忽视|忽視|忘记|忘記)(?:掉)?(?:以上|上面|上述|之前|前面)(?:的)?(?:所有|全部|一切|内容|內容)`,
+	},
+	{
+		id:      "override/ja",
+		anchors: []string{"無視", "忘れ", "従わ"},
+		pattern: `(?:以前|これまで|今まで|前|上記|先|上|最初|元|システム)の[^。\n]{0,8}(?:指示|命令|指令|ルール|プロンプト|設定|制約|ガイドライン)[^。\n]{0,4}(?:を|は)?[^。\n]{0,4}(?:無視|忘れ|従わな)|(?:指示|命令|ルール|プロンプト)を(?:すべて|全て|全部)?無視して`,
+	},
+	{
+		id:       "override/es-fr-de",
+		anchors:  []string{"ignora", "olvida", "ignore", "oublie", "ignoriere", "ignorieren", "vergiss", "vergessen", "missacht"},
+		pattern:  `\b(?:ignora|olvida|ignore|ignorez|oublie|oubliez)\b{w2}(?:las |les |toutes les |todas las )?(?:instrucciones|indicaciones|reglas|instructions|consignes|règles)\b{w1}(?:anteriores|previas|précédentes|precedentes|ci-dessus|antérieures)\b|\b(?:ignoriere|ignorieren sie|vergiss|vergessen sie|missachte)\b{w2}(?:vorherigen|bisherigen|obigen|vorigen|vorangegangenen)\b{w1}(?:anweisungen|regeln|vorgaben|instruktionen)\b`,
+		negation: true,
+	},
+
+	// ---- role hijack ----
+	{
+		id:      "role/you-are-now",
+		anchors: []string{"are now", "'re now"},
+		pattern: `\byou(?: are|'re) now\b{s}(?:a|an|my|the|dan|no longer|free|unrestricted|unfiltered|uncensored|jailbroken|unchained|unlocked|evil|called|named|known as|going to (?:act|pretend|be|play)|acting|playing|in (?:developer|dan|god|admin|sudo|debug|jailbreak|unrestricted|evil|chaos) mode)\b`,
+	},
+	{
+		id:      "role/zh-ja-you-are-now",
+		anchors: []string{"你现在是", "你現在是", "从现在开始你", "從現在開始你", "你不再是", "あなたは今から", "今からあなたは", "これからあなたは", "あなたはもう"},
+		pattern: `你现在是|你現在是|从现在开始[，,]?你(?:是|将|將|要|必须)|從現在開始[，,]?你(?:是|將|要|必須)|你不再是|あなたは今から|今からあなたは|これからあなたは|あなたはもう[^。\n]{0,10}(?:ではありません|じゃない)`,
+	},
+	{
+		id:      "role/act-unrestricted",
+		anchors: []string{"unrestricted", "unfiltered", "uncensored", "unlimited", "jailbr", "unchained", "amoral", "unethical", "evil", "rogue", "unbound", "unaligned", " dan", "do anything now", "act as if"},
+		pattern: `\b(?:act|acting|behave|respond|roleplay|role-play|operate)(?: as| like)?\b{w1}(?:an? )?(?:unrestricted|unfiltered|uncensored|unlimited|jailbroken|unchained|amoral|unethical|evil|rogue|unbound|unaligned|dan|do anything now)\b|\bact as if\b{w1}(?:you (?:have|had) no|there (?:are|were) no|you (?:are|were) not bound by) (?:rules|restrictions|limits|guidelines|filters|policies|ethics)\b`,
+	},
+	{
+		id:      "role/pretend",
+		anchors: []string{"pretend", "imagine you"},
+		pattern: `\b(?:pretend|imagine)\b{s}(?:that )?(?:you(?: are|'re)|to be)\b{w3}(?:unrestricted|unfiltered|uncensored|jailbroken|evil|amoral|dan|not (?:an? )?(?:ai|assistant|bound|restricted|claude|chatgpt|language model)|no longer|free (?:from|of)|without (?:any )?(?:restrictions|rules|limits|filters|guidelines|ethics)|human|a different (?:ai|assistant|model)|an? ai (?:with|that has|without) no|my (?:dead |deceased |late )?(?:grandma|grandmother))\b|\bpretend\b{s}(?:that )?(?:there (?:are|is)|you have) no (?:rules|restrictions|guidelines|filters|limits|policies)\b`,
+	},
+	{
+		id:      "role/developer-mode",
+		anchors: []string{"developer mode", "dev mode"},
+		pattern: `\b(?:you(?: are|'re)(?: now)?(?: in)?|act|respond|answer|stay|remain|simulate|behave|pretend to be in)\b{w2}(?:developer|dev) mode\b|\b(?:developer|dev) mode (?:enabled|activated|is (?:now )?(?:on|enabled|active))\b`,
+		unless:  `\b(?:chrome|extensions?|android|ios|browser|device|phone|windows|macos|toggle|settings|firefox|edge|safari|usb|xcode|vscode|os)\b`,
+	},
+	{
+		id:      "role/special-mode",
+		anchors: []string{"dan mode", "god mode", "jailbreak mode", "jailbroken mode", "unrestricted mode", "evil mode", "chaos mode", "uncensored mode", "unfiltered mode"},
+		pattern: `\b(?:enable|enter|activate|switch to|turn on|unlock|you are in|you're in)\b{w1}(?:dan|god|jailbreak|jailbroken|unrestricted|evil|chaos|uncensored|unfiltered) mode\b`,
+	},
+	{
+		id:      "role/jailbreak",
+		anchors: []string{"jailbr", "越狱", "越獄"},
+		pattern: `\bjailbr(?:eak|oken)(?:ed)? (?:mode|prompt|enabled|activated)\b|\b(?:you(?: are|'re)(?: now)?|as an?|this is an?|act as an?|become an?) jailbr(?:oken|eak)\b|\[jailbr(?:eak|oken)\]|\bjailbreak (?:the|this|your) (?:ai|model|assistant|llm|system|chatbot)\b|\njailbr(?:eak|oken)\s?:|越狱模式|越獄模式`,
+	},
+	{
+		id:      "role/dan",
+		anchors: []string{"do anything now", " dan", "dan:", "dan :"},
+		pattern: `\bdo anything now\b|\b(?:you are|you're|act as|become|you will be|called|named|as) dan\b|\bdan mode\b|\bdan\s?:\s?(?:i|sure|ok|as)\b`,
+	},
+	{
+		id:      "role/no-restrictions",
+		anchors: []string{"bound by", "restricted by", "limited by", "constrained by", "ethical", "moral", "safety", "content filter", "content polic", "content restriction", "content guideline", "content limitation", "content constraint", "content principle", "content boundar", "openai", "anthropic"},
+		pattern: `\byou(?: are|'re|'ll be| will be)? (?:not|no longer|never) (?:bound|restricted|limited|constrained) by\b{w2}(?:rules|restrictions|guidelines|policies|filters|ethics|principles|content polic(?:y|ies))\b|\b(?:without|no|free (?:of|from)|ignore|ignoring|bypass|bypassing)\b{w1}(?:ethical|moral|safety|content|openai|anthropic)\b{w1}(?:restrictions|guidelines|filters|limitations|constraints|policies|principles|boundaries)\b`,
+	},
+	{
+		id:      "role/stay-in-character",
+		anchors: []string{"in character", "break character"},
+		pattern: `\b(?:stay|remain|keep|always stay) in character\b|\bnever break character\b`,
+		unless:  `\b(?:npc|game|story|novel|fiction|player|dialogue)s?\b`,
+	},
+
+	// ---- fake turns and chat-template tokens ----
+	{
+		id:      "turn/chat-template-token",
+		anchors: []string{"<|", "<start_of_turn>", "<end_of_turn>"},
+		pattern: `<\|(?:im_start|im_end|im_sep|endoftext|system|user|assistant|begin_of_text|end_of_text|start_header_id|end_header_id|eot_id|eom_id|start_of_turn|end_of_turn|fim_prefix|fim_suffix|fim_middle)\|>|<(?:start|end)_of_turn>`,
+	},
+	{
+		id:      "turn/llama-tags",
+		anchors: []string{"inst]", "<<sys>>", "<</sys>>"},
+		pattern: `\[/?inst\]|<</?sys>>`,
+	},
+	{
+		id:      "turn/role-heading",
+		anchors: []string{"system:", "system :", "system prompt", "system message", "assistant:", "assistant :", "human:", "human :", "instruction:", "instruction :"},
+		pattern: `\n[^\pL\pN\n]{0,2}#{1,6}\s?(?:system|assistant|human|instruction)(?: prompt| message)?\s?:`,
+	},
+	{
+		id:      "turn/system-label",
+		anchors: []string{"system"},
+		pattern: `\n[^\pL\pN\n]{0,3}[\[(]?system(?: (?:message|prompt|note|override|instructions?|update|alert|notice|administrator|admin))?[\])]?\s?:\s?(?:you|your|ignore|disregard|forget|from now on|new|the (?:user|assistant|ai|model)|assistant|ai|do not|don't|always|never|override|as of now|important)\b`,
+	},
+	{
+		id:      "turn/system-tag",
+		anchors: []string{"<system", "</system", "</user", "</human", "<sys>", "</sys>"},
+		pattern: `</?system(?:[_ -]?(?:prompt|message|instructions?))?>|</?sys>|</(?:user|human)(?:[_ -]?(?:input|query|message|data|request))?>`,
+	},
+	{
+		id:      "turn/human-line",
+		anchors: []string{"human:", "human :"},
+		pattern: `\n[^\pL\pN\n]{0,3}human\s?:\s?\S`,
+	},
+	{
+		id:      "turn/assistant-compliance",
+		anchors: []string{"assistant:", "assistant :", "ai:", "ai :", "chatgpt:", "chatgpt :", "claude:", "claude :", "gpt:", "gpt :", "model:", "model :", "bot:", "bot :"},
+		pattern: `\n[^\pL\pN\n]{0,3}(?:assistant|ai|chatgpt|claude|gpt|model|bot)\s?:\s?(?:sure|ok|okay|certainly|of course|absolutely|understood|i will|i'll|i can|i understand|as dan|here (?:is|are)|no problem|yes)\b`,
+	},
+
+	// ---- exfiltration and remote execution ----
+	{
+		id:       "exfil/send-secrets",
+		anchors:  []string{"secret", "env", "credential", "key", "token", "password", "cookie", "session", "chat history", "chat log", "conversation", "system prompt", "source code", "codebase"},
+		pattern:  `\b(?:send|post|upload|exfiltrate|transmit|forward|leak|e-?mail|submit|copy|write|pipe|share|paste|include|append|attach|encode)\b{w3}(?:all|your|every|any|the user's|user's|the contents of|contents of|these|those|my)\b{w3}` + nSecret + `\b[^\n]{0,80}?\b(?:to|into|at|via|using|on)\b{w2}` + nRemote,
+		before:   320,
+		after:    400,
+		negation: true,
+		unless:   `\b(?:secrets? manager|vault|keychain|key vault|kms|secret store)\b`,
+	},
+	{
+		id:       "exfil/shell",
+		anchors:  []string{"curl", "wget", "| nc", "|nc", "netcat", "socat"},
+		pattern:  `(?:\b(?:env|printenv)\b|\bcat\b[^\n|;]{0,80}(?:\.env|id_rsa|id_ed25519|credentials|\.netrc|\.npmrc|\.pgpass|passwd|shadow|\.git-credentials|\.aws|\.ssh)\S{0,40})\s?\|\s?(?:base64\s?\|\s?)?(?:curl|wget|nc|ncat|netcat|socat)\b|\b(?:curl|wget)\b[^\n]{0,200}?(?:\$\((?:env|printenv|cat\b[^)]{0,80})\)|\x60(?:env|printenv|cat\b[^\x60]{0,80})\x60|(?:-d|--data(?:-binary|-raw|-urlencode)?|-f|--form|-t|--upload-file|--post-file)\s?['"]?[\pL_-]{0,20}=?@?\s?['"]?(?:~|\$home)?/?[^\s'"]{0,80}(?:\.env|id_rsa|id_ed25519|credentials|\.netrc|\.npmrc|\.ssh/|\.aws/|/etc/passwd|/etc/shadow)\b)`,
+		after:    400,
+		negation: true,
+	},
+	{
+		id:       "exfil/curl-pipe-shell",
+		anchors:  []string{"curl", "wget", "iwr ", "invoke-webrequest", "irm ", "invoke-restmethod"},
+		pattern:  `\b(?:curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod)\b[^\n|]{0,300}\|\s?(?:sudo\s(?:-\S{1,10}\s){0,3})?(?:(?:ba|z|da|k|fi|c|tc)?sh|iex|invoke-expression|python3?|perl|ruby|node)\b|\b(?:ba|z)?sh\s(?:-c\s)?["']?(?:\$\(|<\()\s?(?:curl|wget)\b`,
+		after:    400,
+		negation: true,
+	},
+	{
+		id:       "exfil/reveal-prompt",
+		anchors:  []string{"prompt", "instructions", "system message", "above", "your rules"},
+		pattern:  `\b(?:print|reveal|show|output|repeat|display|dump|leak|tell me|give me|write out|disclose|expose|recite|spell out|paste|share|return|list|translate)\b{w1}(?:your|its|the assistant's|the model's|the ai's)\b{w2}(?:system |initial |original |hidden |secret |internal |developer |full |entire |complete |exact |verbatim |first )*(?:prompt|instructions|system message|rules)\b|\b(?:print|reveal|show|output|repeat|display|dump|leak|disclose|recite)\b{w1}(?:the )?(?:hidden (?:prompt|instructions)|initial (?:prompt|instructions)|secret instructions|(?:prompt|text|words|instructions) above|everything above)\b|\bwhat (?:are|were|is) your (?:system |initial |original |hidden |secret )?(?:prompt|instructions)\b|\brepeat (?:the|all|every) (?:words|text|sentences|lines|everything) (?:above|before)\b`,
+		negation: true,
+	},
+	{
+		id:      "exfil/reveal-prompt-zh-ja",
+		anchors: []string{"提示", "指令", "プロンプト"},
+		pattern: `(?:显示|顯示|输出|輸出|打印|告诉我|告訴我|泄露|洩露|重复|重複)[^。\n]{0,4}你的[^。\n]{0,4}(?:系统提示|系統提示|初始指令|提示词|提示詞|系统指令|系統指令)|システムプロンプトを(?:表示|教えて|出力|見せ)`,
+	},
+
+	// ---- tool abuse ----
+	{
+		id:       "tool/rm-rf-root",
+		anchors:  []string{"rm -"},
+		pattern:  `\brm\s(?:-[a-z]*r[a-z]*f[a-z]*|-[a-z]*f[a-z]*r[a-z]*|-r\s-f|-f\s-r|--recursive\s--force|--force\s--recursive)(?:\s--no-preserve-root)?\s(?:/|/\*|~/?|~/\*|\$home/?|/(?:etc|usr|home|var|boot|bin|lib|root|sys|opt)/?)(?:\s|\z|[;&|\x60'")])`,
+		negation: true,
+	},
+	{
+		id:       "tool/disable-safety",
+		anchors:  []string{"safety", "guardrail", "guard rail", "content filter", "content polic", "content moderation", "moderation", "ethical", "censorship", "refusal", "safeguard"},
+		pattern:  `\b(?:disable|turn off|deactivate|bypass|circumvent|remove|ignore|override|switch off|get around|evade)\b{s}(?:your |the |all |any |all of your )?(?:safety|guard ?rails?|content (?:filters?|polic(?:y|ies)|moderation)|moderation|ethical (?:guidelines|constraints|restrictions)|safety (?:checks?|filters?|guidelines|protocols|measures|features|settings|mechanisms|rules|restrictions|training)|censorship|refusals?|safeguards?)\b`,
+		negation: true,
+	},
+	{
+		id:       "tool/destructive",
+		anchors:  []string{":(){", "mkfs", "of=/dev/", "777 /", "> /dev/sd", ">/dev/sd"},
+		pattern:  `:\(\)\s?\{\s?:\s?\|\s?:\s?&\s?\}\s?;\s?:|\bmkfs(?:\.\w{1,10})?\s/dev/|\bdd\b[^\n]{0,80}\bof=/dev/(?:sd|nvme|hd|xvd|vd|disk|mmcblk)|\bchmod\s(?:-r\s)?777\s/(?:\s|\z)|>\s?/dev/sd[a-z]\b`,
+		negation: true,
+	},
+
+	// ---- concealment ----
+	{
+		id:      "conceal/hide-from-user",
+		anchors: []string{" user", " human", " developer", " operator", "secretly", "covertly", "silently", "quietly"},
+		pattern: `\bwithout (?:telling|informing|notifying|alerting|letting) (?:the |your )?(?:user|human|developer|operator)\b|\b(?:don't|do not|never) (?:tell|inform|notify|alert|mention (?:this|it) to|reveal (?:this|it) to) (?:the |your )?(?:user|human|developer|operator)\b{w2}(?:about|that|what|you)\b|\b(?:secretly|covertly)\b{w1}(?:send|upload|post|exfiltrate|transmit|copy|forward|run|execute|install|download|modify|delete|add|insert|include|change)\b|\b(?:silently|quietly)\b{w1}(?:send|upload|post|exfiltrate|transmit|forward)\b`,
+	},
+}
