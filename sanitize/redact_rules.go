@@ -1,0 +1,355 @@
+package sanitize
+
+import (
+	"math"
+	"strings"
+)
+
+// Value alternatives shared by the assignment rules: double-, single- or
+// back-quoted (groups 1-3), or bare (group 4).
+const assignValue = `(?:"([^"\n]{1,512})"|'([^'\n]{1,512})'|\x60([^\x60\n]{1,512})\x60|([^\s"'\x60,;)}\]]{1,512}))`
+
+// assignOp is an assignment or comparison operator with optional quotes
+// around the name before it.
+const assignOp = `["'\]]?[ \t]{0,3}(?::=|=>|===|==|=|:)[ \t]{0,3}`
+
+// secretRuleTable lists the redaction rules, most specific first: when
+// matches overlap, the earlier rule wins.
+var secretRuleTable = []secretRule{
+	{
+		kind:    "private-key",
+		anchors: []string{"-----BEGIN"},
+		pattern: `-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\s{0,4}(?:[A-Za-z0-9+/=]{16,128}|[A-Za-z-]{1,30}: [^\n]{0,200}))*\s{0,4}(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)?`,
+		after:   64 << 10,
+		check: func(_ string, _ []int, v string, _ int) bool {
+			// A bare mention of the header carries no secret.
+			head := strings.Index(v[len("-----BEGIN"):], "-----") + len("-----BEGIN") + len("-----")
+			return strings.Contains(v[head:], "-----END") || len(strings.TrimSpace(v[head:])) >= 16
+		},
+	},
+	{
+		kind: "aws-access-key-id", edge: true, after: 24,
+		anchors: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA", "A3T"},
+		pattern: `(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}`,
+		check:   tokenCheck(4),
+	},
+	{
+		kind: "aws-secret-key", fold: true, before: 8, after: 160, groups: []int{1},
+		anchors: []string{"aws", "secret_access", "secretaccess", "secret-access"},
+		pattern: `(?i)(?:aws[A-Za-z0-9_.-]{0,30}(?:secret|private)|secret[_-]?access)[A-Za-z0-9_.-]{0,30}` + assignOp + `["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|$)`,
+		check:   tokenCheck(0),
+	},
+	{
+		kind: "github-token", edge: true, after: 300,
+		anchors: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+		pattern: `gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255}`,
+		check:   tokenCheck(4),
+	},
+	{
+		kind: "gitlab-token", edge: true, after: 300,
+		anchors: []string{"glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "glsoat-", "glft-", "glimt-", "gloas-", "glagent-"},
+		pattern: `gl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|oas|agent)-[0-9A-Za-z_-]{20,255}`,
+		check:   tokenCheck(6),
+	},
+	{
+		kind: "slack-token", edge: true, after: 300,
+		anchors: []string{"xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-"},
+		pattern: `xox[abposre]-[0-9A-Za-z-]{10,255}`,
+		check:   tokenCheck(5),
+	},
+	{
+		kind: "slack-webhook", before: 16, after: 300,
+		anchors: []string{"hooks.slack.com/"},
+		pattern: `https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,255}`,
+	},
+	{
+		kind: "stripe-key", edge: true, after: 300,
+		anchors: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"},
+		pattern: `(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,247}|whsec_[A-Za-z0-9+/=]{24,128}`,
+		check:   tokenCheck(8),
+	},
+	{
+		kind: "anthropic-api-key", edge: true, after: 300,
+		anchors: []string{"sk-ant-"},
+		pattern: `sk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_-]{20,255}`,
+		check:   tokenCheck(7),
+	},
+	{
+		kind: "openai-api-key", edge: true, after: 300,
+		anchors: []string{"sk-"},
+		pattern: `sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,255}`,
+		check: func(text string, m []int, v string, g int) bool {
+			if strings.HasPrefix(v, "sk-ant-") {
+				return false
+			}
+			return mixedToken(v[3:]) && tokenCheck(3)(text, m, v, g)
+		},
+	},
+	{
+		kind: "google-api-key", edge: true, after: 48,
+		anchors: []string{"AIza"},
+		pattern: `AIza[0-9A-Za-z_-]{35}`,
+		check:   tokenCheck(4),
+	},
+	{
+		kind: "npm-token", edge: true, after: 48,
+		anchors: []string{"npm_"},
+		pattern: `npm_[A-Za-z0-9]{36}`,
+		check: func(text string, m []int, v string, g int) bool {
+			return mixedToken(v[4:]) && tokenCheck(4)(text, m, v, g)
+		},
+	},
+	{
+		kind: "pypi-token", edge: true, after: 400,
+		anchors: []string{"pypi-AgE"},
+		pattern: `pypi-AgE[A-Za-z0-9_-]{50,300}`,
+	},
+	{
+		kind: "huggingface-token", edge: true, after: 48,
+		anchors: []string{"hf_"},
+		pattern: `hf_[A-Za-z]{34}`,
+		check: func(text string, m []int, v string, g int) bool {
+			return hasUpperLower(v[3:]) && tokenCheck(3)(text, m, v, g)
+		},
+	},
+	{
+		kind: "sendgrid-key", edge: true, after: 80,
+		anchors: []string{"SG."},
+		pattern: `SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`,
+	},
+	{
+		kind: "digitalocean-token", edge: true, after: 80,
+		anchors: []string{"dop_v1_", "doo_v1_", "dor_v1_"},
+		pattern: `do[opr]_v1_[a-f0-9]{64}`,
+	},
+	{
+		kind: "jwt", edge: true, after: 8 << 10,
+		anchors: []string{"eyJ"},
+		pattern: `eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`,
+	},
+	{
+		kind: "url-password", fold: true, before: 160, after: 400, groups: []int{1},
+		anchors: []string{"://"},
+		pattern: `[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/?#@'"\x60<>]{1,128}:([^\s/?#@'"\x60<>]{1,256})@`,
+		check:   valueCheck,
+	},
+	{
+		kind: "authorization", fold: true, before: 8, after: 2200, groups: []int{1},
+		anchors: []string{"authorization"},
+		pattern: `(?i)authorization["']?[ \t]{0,3}[:=][ \t]{0,3}["']?(?:bearer|basic|token|bot|digest|apikey)[ \t]{1,3}([A-Za-z0-9._~+/=-]{8,1000})`,
+		check:   valueCheck,
+	},
+	{
+		kind: "bearer-token", fold: true, before: 8, after: 2200, groups: []int{1},
+		anchors: []string{"bearer"},
+		pattern: `(?i)bearer[ \t]{1,3}([A-Za-z0-9._~+/-]{20,1000}=*)`,
+		check: func(text string, m []int, v string, g int) bool {
+			return hasDigit(v) && hasLetter(v) && valueCheck(text, m, v, g)
+		},
+	},
+	{
+		kind: "password", fold: true, before: 48, after: 600, groups: []int{1, 2, 3, 4},
+		anchors: []string{"pass", "pwd", "pw"},
+		pattern: `(?i)(?:^|[^A-Za-z0-9_.-])(?:[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase)|[A-Za-z0-9_.-]{1,40}[_.-](?:pass|pw|pwd)|pass|pw)s?\d{0,2}` + assignOp + assignValue,
+		check:   assignCheck,
+	},
+	{
+		kind: "secret", fold: true, before: 48, after: 600, groups: []int{1, 2, 3, 4},
+		anchors: []string{"secret", "token", "key", "credential"},
+		pattern: `(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}(?:secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|secret[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?key|credentials?)s?\d{0,2}` + assignOp + assignValue,
+		check:   assignCheck,
+	},
+	{
+		kind: "secret", fold: true, before: 48, after: 600, groups: []int{1, 2, 3, 4},
+		anchors: []string{"key", "salt", "sig", "cookie"},
+		pattern: `(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}(?:key|salt|signature|sig|cookie)s?\d{0,2}` + assignOp + assignValue,
+		check: func(text string, m []int, v string, g int) bool {
+			return len(v) >= 16 && highEntropy(v) && valueCheck(text, m, v, g)
+		},
+	},
+}
+
+// tokenCheck rejects self-identifying tokens whose body (after a prefix of
+// the given length) is masked or a documented example.
+func tokenCheck(prefix int) func(string, []int, string, int) bool {
+	return func(_ string, _ []int, v string, _ int) bool {
+		body := v[min(prefix, len(v)):]
+		if distinct(body) <= 3 {
+			return false
+		}
+		lb := strings.ToLower(body)
+		return !strings.Contains(lb, "example") && !strings.Contains(lb, "xxxx") && !strings.Contains(lb, "redacted")
+	}
+}
+
+// assignCheck decides whether a value assigned to a secret-like name is a
+// literal secret.
+func assignCheck(text string, m []int, v string, g int) bool {
+	if !valueCheck(text, m, v, g) {
+		return false
+	}
+	if g != 4 { // quoted literal
+		return len(v) >= 3 && !strings.ContainsAny(v, " \t")
+	}
+	if envLine(text, m[0]) {
+		return len(v) >= 3
+	}
+	// A bare value in code or YAML: identifiers, calls and types are code,
+	// not secrets, unless they carry digits or symbols.
+	if len(v) < 6 || isCodeLike(v) {
+		return false
+	}
+	return hasDigit(v) || strings.ContainsAny(v, "!@#%^&*+/=~?|<>")
+}
+
+// envLine reports whether the match at start sits on a line of the form
+// NAME=value (an env file or shell export), where bare values are literals.
+func envLine(text string, start int) bool {
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	line := strings.TrimLeft(text[ls:], " \t")
+	line = strings.TrimPrefix(line, "export ")
+	i := 0
+	for i < len(line) && (line[i] == '_' || 'A' <= line[i] && line[i] <= 'Z' || '0' <= line[i] && line[i] <= '9') {
+		i++
+	}
+	return i > 0 && i < len(line) && line[i] == '='
+}
+
+var codeWords = []string{"await", "new", "function", "func", "lambda", "this.", "self.", "req.", "request.", "params.", "props.", "config.", "settings.", "args.", "input.", "data.", "user.", "ctx."}
+
+func isCodeLike(v string) bool {
+	lv := strings.ToLower(v)
+	for _, w := range codeWords {
+		if strings.HasPrefix(lv, w) {
+			return true
+		}
+	}
+	if strings.ContainsAny(v, "()") {
+		return true
+	}
+	// Identifiers, dotted paths and type names (String!, Option?) without
+	// digits.
+	id := strings.TrimRight(v, "!?")
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c == '_' || c == '.' || c == '$' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+var placeholderWords = []string{"your", "example", "placeholder", "redacted", "insert", "replace", "dummy", "sample", "fake", "here", "todo", "xxx", "***", "•••", "...", "<", ">"}
+
+var notSecrets = map[string]bool{
+	"true": true, "false": true, "null": true, "none": true, "nil": true, "undefined": true,
+	"required": true, "optional": true, "string": true, "str": true, "number": true, "int": true,
+	"bool": true, "boolean": true, "password": true, "secret": true, "token": true, "text": true,
+	"hidden": true, "bearer": true, "basic": true, "empty": true, "any": true, "object": true,
+	"include": true, "same-origin": true, "omit": true,
+}
+
+// envRefs are substrings of values that read a secret from somewhere else.
+var envRefs = []string{"process.env", "os.environ", "getenv", "env(", "env[", "env.", "secrets.", "vault:", "ssm:", "secretsmanager", "import.meta", "${{"}
+
+// valueCheck rejects placeholders, references and masked values.
+func valueCheck(_ string, _ []int, v string, _ int) bool {
+	if len(v) < 3 {
+		return false
+	}
+	switch v[0] {
+	case '$', '%', '<', '{', '[', '@', '#':
+		return false
+	}
+	lv := strings.ToLower(v)
+	if notSecrets[strings.TrimRight(lv, "!?")] {
+		return false
+	}
+	for _, w := range placeholderWords {
+		if strings.Contains(lv, w) {
+			return false
+		}
+	}
+	for _, w := range envRefs {
+		if strings.Contains(lv, w) {
+			return false
+		}
+	}
+	if strings.Contains(v, "{{") || strings.Contains(v, "${") {
+		return false
+	}
+	if allDigits(v) && len(v) < 16 {
+		return false // counts, sizes, ports
+	}
+	return distinct(strings.Trim(lv, "-_.")) > 2
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func distinct(s string) int {
+	var seen [256]bool
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if !seen[s[i]] {
+			seen[s[i]] = true
+			n++
+		}
+	}
+	return n
+}
+
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; 'a' <= c && c <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+func hasUpperLower(s string) bool {
+	return strings.ToLower(s) != s && strings.ToUpper(s) != s
+}
+
+// mixedToken reports a random-looking token body: digits and both cases,
+// so that "sk-my-long-descriptive-name" is not taken for an API key.
+func mixedToken(s string) bool {
+	return hasDigit(s) && hasUpperLower(s) && !strings.Contains(s, "--")
+}
+
+// highEntropy reports a value whose bytes carry at least 3.5 bits of
+// Shannon entropy each and that mixes letters and at least two digits.
+func highEntropy(v string) bool {
+	if strings.ContainsAny(v, " \t") || !hasLetter(v) {
+		return false
+	}
+	digits := 0
+	var counts [256]int
+	for i := 0; i < len(v); i++ {
+		counts[v[i]]++
+		if '0' <= v[i] && v[i] <= '9' {
+			digits++
+		}
+	}
+	if digits < 2 {
+		return false
+	}
+	h := 0.0
+	n := float64(len(v))
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h >= 3.5
+}
