@@ -56,7 +56,7 @@ func runs(text string, in func(rune) bool) (spans []span, counts []int) {
 }
 
 func findBidi(text string, _ *normText) []Finding {
-	if !strings.ContainsAny(text, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069") {
+	if !hasRune(text, isBidiControl) {
 		return nil
 	}
 	spans, _ := runs(text, isBidiControl)
@@ -71,7 +71,7 @@ func findBidi(text string, _ *normText) []Finding {
 // an emoji tag sequence (a black flag U+1F3F4 followed by tags, as in the
 // flags of England or Scotland). Tags render as nothing but models read them.
 func findTags(text string, _ *normText) []Finding {
-	if !strings.Contains(text, "\U000e0000"[:2]) { // all tags start with F3 A0
+	if !strings.Contains(text, "\xf3\xa0") { // the UTF-8 of every tag character starts so
 		return nil
 	}
 	spans, counts := runs(text, func(r rune) bool { return r >= 0xE0000 && r <= 0xE007F })
@@ -104,8 +104,23 @@ func findZeroWidthRuns(text string, _ *normText) []Finding {
 	return out
 }
 
-func hasZeroWidth(text string) bool {
-	return strings.ContainsAny(text, "\u200b\u200c\u200d\u2060\ufeff\u2061\u2062\u2063\u2064\u180e")
+func hasZeroWidth(text string) bool { return hasRune(text, isZeroWidth) }
+
+// hasRune reports whether text holds a rune satisfying in; ASCII bytes are
+// skipped without decoding.
+func hasRune(text string, in func(rune) bool) bool {
+	for i := 0; i < len(text); {
+		if text[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if in(r) {
+			return true
+		}
+		i += size
+	}
+	return false
 }
 
 // findZeroWidthInWords reports zero-width characters splitting Latin words,

@@ -94,20 +94,25 @@ func Injections(text string) []Finding {
 }
 
 // injRule is one injection rule in source form. Patterns run on normalised
-// text (see normalize) and use the macros expanded by expandMacros.
+// text (see normalize), use the macros expanded by macros, and every match
+// begins with one of the rule's anchors.
 type injRule struct {
 	id       string
-	anchors  []string // literals of which every match contains at least one
+	anchors  []string // literals every match starts with
 	pattern  string
-	before   int    // window bytes before an anchor; 0 means defaultBefore
-	after    int    // window bytes after an anchor; 0 means defaultAfter
+	maxLen   int    // longest match; 0 means defaultMaxLen
 	negation bool   // skip a match right after "never", "do not", ...
 	unless   string // skip a match whose surrounding text matches this
+	// needs lists literals of which a match must contain one: a cheap test
+	// that spares the regexp at most anchor hits.
+	needs []string
+	// line, when set, is a regexp the text between the start of the line
+	// and the anchor must match: the rule only fires near a line start.
+	line string
 }
 
 const (
-	defaultBefore = 160
-	defaultAfter  = 320
+	defaultMaxLen = 300
 	contextBytes  = 160 // text either side of a match that unless sees
 )
 
@@ -116,15 +121,17 @@ type compiledRule struct {
 	cat    Category
 	re     *regexp.Regexp
 	veto   *regexp.Regexp
-	bef    int
-	aft    int
+	line   *regexp.Regexp
+	needID []int // ids of needs in injectionSet.needs
 	hidden func(text string, n *normText) []Finding
 }
 
 type injectionSet struct {
-	rules []compiledRule
-	index *anchorIndex
-	neg   *regexp.Regexp
+	rules   []compiledRule
+	needs   []string // distinct needed literals of all rules
+	litNeed []int    // need id of each scanner literal, or -1
+	scanner *anchorScanner
+	neg     *regexp.Regexp
 }
 
 // macros keep the rule table readable: {s} is a short run of separators
@@ -134,7 +141,6 @@ var macros = strings.NewReplacer(
 	"{w1}", `[^\pL\pN]{1,4}(?:[\pL\pN'_-]{1,30}[^\pL\pN]{1,4}){0,1}`,
 	"{w2}", `[^\pL\pN]{1,4}(?:[\pL\pN'_-]{1,30}[^\pL\pN]{1,4}){0,2}`,
 	"{w3}", `[^\pL\pN]{1,4}(?:[\pL\pN'_-]{1,30}[^\pL\pN]{1,4}){0,3}`,
-	"{w5}", `[^\pL\pN]{1,4}(?:[\pL\pN'_-]{1,30}[^\pL\pN]{1,4}){0,5}`,
 )
 
 var injections = sync.OnceValue(func() *injectionSet {
@@ -144,16 +150,24 @@ var injections = sync.OnceValue(func() *injectionSet {
 	}
 	var anchors [][]string
 	for _, r := range injectionRuleTable {
-		c := compiledRule{injRule: r, cat: categoryOf(r.id), bef: r.before, aft: r.after}
-		if c.bef == 0 {
-			c.bef = defaultBefore
+		c := compiledRule{injRule: r, cat: categoryOf(r.id)}
+		if c.maxLen == 0 {
+			c.maxLen = defaultMaxLen
 		}
-		if c.aft == 0 {
-			c.aft = defaultAfter
-		}
-		c.re = regexp.MustCompile(macros.Replace(r.pattern))
+		c.re = regexp.MustCompile(`^(?:` + macros.Replace(r.pattern) + `)`)
 		if r.unless != "" {
 			c.veto = regexp.MustCompile(macros.Replace(r.unless))
+		}
+		for _, nd := range r.needs {
+			id := slices.Index(set.needs, nd)
+			if id < 0 {
+				id = len(set.needs)
+				set.needs = append(set.needs, nd)
+			}
+			c.needID = append(c.needID, id)
+		}
+		if r.line != "" {
+			c.line = regexp.MustCompile(`^(?:` + r.line + `)$`)
 		}
 		set.rules = append(set.rules, c)
 		anchors = append(anchors, r.anchors)
@@ -162,7 +176,15 @@ var injections = sync.OnceValue(func() *injectionSet {
 		set.rules = append(set.rules, compiledRule{injRule: injRule{id: h.id}, cat: CategoryHiddenText, hidden: h.find})
 		anchors = append(anchors, nil)
 	}
-	set.index = newAnchorIndex(anchors)
+	var lit func(string) int
+	set.scanner, lit = newAnchorScanner(anchors, set.needs, true)
+	set.litNeed = make([]int, len(set.scanner.lits))
+	for i := range set.litNeed {
+		set.litNeed[i] = -1
+	}
+	for id, nd := range set.needs {
+		set.litNeed[lit(nd)] = id
+	}
 	return set
 })
 
@@ -189,46 +211,104 @@ func scanInjections(text string, first bool) []Finding {
 	set := injections()
 	n := normalize(text)
 	s := n.s
-	wins := set.index.windows(s, len(set.rules),
-		func(r int) int { return set.rules[r].bef },
-		func(r int) int { return set.rules[r].aft })
-
-	var out []Finding
+	type ranked struct {
+		Finding
+		prio int
+	}
+	var found []ranked
+	// One pass finds the anchor hits and where each needed literal occurs.
+	type hit struct{ rule, start int }
+	var hits []hit
+	needAt := make([][]int, len(set.needs))
+	sc := set.scanner
+	sc.scan(s, func(lit, start int) {
+		if id := set.litNeed[lit]; id >= 0 {
+			needAt[id] = append(needAt[id], start)
+		}
+		if len(sc.rules[lit]) > 0 && sc.anchorOK(s, lit, start) {
+			for _, ri := range sc.rules[lit] {
+				hits = append(hits, hit{ri, start})
+			}
+		}
+	})
+	lastStart := make([]int, len(set.rules))
+	for i := range lastStart {
+		lastStart[i] = -1
+	}
+	for _, h := range hits {
+		r := &set.rules[h.rule]
+		if lastStart[h.rule] == h.start {
+			continue // another anchor of the same rule at the same offset
+		}
+		lastStart[h.rule] = h.start
+		if !set.prefilter(r, s, h.start, needAt) {
+			continue
+		}
+		m := matchAt(r.re, s, h.start, r.maxLen)
+		if m == nil || m[1] <= m[0] || !set.accept(r, s, m[0], m[1]) {
+			continue
+		}
+		a, b := n.span(text, m[0], m[1])
+		found = append(found, ranked{newFinding(r.id, r.cat, text, a, b), h.rule})
+	}
 	for ri := range set.rules {
-		r := &set.rules[ri]
-		if r.hidden != nil {
-			fs := r.hidden(text, &n)
-			if first && len(fs) > 1 {
-				fs = fs[:1]
-			}
-			out = append(out, fs...)
-			continue
-		}
-		if len(wins[ri]) == 0 {
-			continue
-		}
-		for _, w := range wins[ri] {
-			ms := findIn(r.re, s, []span{w}, false)
-			kept := 0
-			for _, m := range ms {
-				if !set.accept(r, s, m[0], m[1]) {
-					continue
-				}
-				start, end := n.span(text, m[0], m[1])
-				out = append(out, newFinding(r.id, r.cat, text, start, end))
-				kept++
-				if first {
-					break
-				}
-			}
-			if first && kept > 0 {
-				break
+		if h := set.rules[ri].hidden; h != nil {
+			for _, f := range h(text, &n) {
+				found = append(found, ranked{f, ri})
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Finding) int { return a.Start - b.Start })
-	return out
+	// Earliest first; at the same offset, the rule listed first.
+	slices.SortFunc(found, func(a, b ranked) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
+		}
+		return a.prio - b.prio
+	})
+	// Drop findings nested in an earlier finding of the same rule.
+	var kept []Finding
+	lastEnd := map[string]int{}
+	for _, r := range found {
+		f := r.Finding
+		if e, ok := lastEnd[f.Rule]; ok && f.Start < e {
+			continue
+		}
+		lastEnd[f.Rule] = f.End
+		kept = append(kept, f)
+	}
+	if first && len(kept) > 1 {
+		kept = kept[:1]
+	}
+	return kept
 }
+
+// prefilter applies a rule's cheap tests at an anchor hit: the line prefix
+// and the needed literals.
+func (set *injectionSet) prefilter(r *compiledRule, s string, start int, needAt [][]int) bool {
+	if r.line != nil {
+		lo := max(0, start-maxLinePrefix)
+		nl := strings.LastIndexByte(s[lo:start], '\n')
+		if nl < 0 || !r.line.MatchString(s[lo+nl+1:start]) {
+			return false
+		}
+	}
+	if len(r.needID) == 0 {
+		return true
+	}
+	for _, id := range r.needID {
+		// An occurrence wholly inside [start, start+maxLen).
+		at := needAt[id]
+		i, _ := slices.BinarySearch(at, start)
+		if i < len(at) && at[i]+len(set.needs[id]) <= start+r.maxLen {
+			return true
+		}
+	}
+	return false
+}
+
+// maxLinePrefix bounds the text between a line start and a line rule's
+// anchor.
+const maxLinePrefix = 16
 
 // accept applies a rule's negation and veto checks to a match s[start:end].
 func (set *injectionSet) accept(r *compiledRule, s string, start, end int) bool {

@@ -61,22 +61,25 @@ func Redact(text string) (string, []Redaction) {
 	return b.String(), found
 }
 
-// secretRule is one redaction rule in source form.
+// secretRule is one redaction rule in source form. Every match begins with
+// one of the rule's anchors (lower case, found in the ASCII-lower-cased text);
+// the pattern runs on the original text, anchored there.
 type secretRule struct {
 	kind    string
-	anchors []string // literals every match contains; searched case-insensitively when fold
-	fold    bool
+	anchors []string
 	pattern string
-	// group is the submatch holding the secret; 0 means the whole match.
-	// With groups set, the first non-empty group of those is the secret.
+	maxLen  int // longest match
+	// groups lists the submatches that may hold the secret; the first
+	// non-empty one is it. Empty means the whole match.
 	groups []int
-	before int // window bytes before an anchor
-	after  int // window bytes after an anchor
 	// edge requires that the secret is not glued to letters or digits on
 	// either side.
 	edge bool
-	// check rejects a candidate secret (value) found by match m in text.
-	check func(text string, m []int, value string, group int) bool
+	// left, when set, must accept the byte offset where the match starts.
+	left func(text string, start int) bool
+	// check, when set, must accept the secret value v found in submatch g
+	// of the match m.
+	check func(text string, m []int, v string, g int) bool
 }
 
 type compiledSecret struct {
@@ -85,23 +88,18 @@ type compiledSecret struct {
 }
 
 type secretSet struct {
-	rules []compiledSecret
-	exact *anchorIndex // anchors of case-sensitive rules, searched in text
-	fold  *anchorIndex // anchors of case-insensitive rules, searched in lower-cased text
+	rules   []compiledSecret
+	scanner *anchorScanner
 }
 
 var secrets = sync.OnceValue(func() *secretSet {
 	set := &secretSet{}
-	var exact, fold [][]string
+	var anchors [][]string
 	for _, r := range secretRuleTable {
-		set.rules = append(set.rules, compiledSecret{secretRule: r, re: regexp.MustCompile(r.pattern)})
-		if r.fold {
-			exact, fold = append(exact, nil), append(fold, r.anchors)
-		} else {
-			exact, fold = append(exact, r.anchors), append(fold, nil)
-		}
+		set.rules = append(set.rules, compiledSecret{secretRule: r, re: regexp.MustCompile(`^(?:` + r.pattern + `)`)})
+		anchors = append(anchors, r.anchors)
 	}
-	set.exact, set.fold = newAnchorIndex(exact), newAnchorIndex(fold)
+	set.scanner, _ = newAnchorScanner(anchors, nil, false)
 	return set
 })
 
@@ -112,45 +110,14 @@ type candidate struct {
 
 func findSecrets(text string) []Redaction {
 	set := secrets()
-	n := len(set.rules)
-	before := func(r int) int { return set.rules[r].before }
-	after := func(r int) int { return set.rules[r].after }
-	exactWins := set.exact.windows(text, n, before, after)
-	foldWins := set.fold.windows(lowerASCII(text), n, before, after)
-
 	var cands []candidate
-	for ri := range set.rules {
-		r := &set.rules[ri]
-		ws := exactWins[ri]
-		if r.fold {
-			ws = foldWins[ri]
+	set.scanner.scan(lowerASCII(text), func(lit, start int) {
+		for _, ri := range set.scanner.rules[lit] {
+			if c, ok := set.try(ri, text, start); ok {
+				cands = append(cands, c)
+			}
 		}
-		if len(ws) == 0 {
-			continue
-		}
-		for _, m := range findIn(r.re, text, ws, false) {
-			start, end, g := m[0], m[1], 0
-			for _, gi := range r.groups {
-				if m[2*gi] >= 0 && m[2*gi+1] > m[2*gi] {
-					start, end, g = m[2*gi], m[2*gi+1], gi
-					break
-				}
-			}
-			if len(r.groups) > 0 && g == 0 {
-				continue
-			}
-			if start >= end {
-				continue
-			}
-			if r.edge && !atEdges(text, start, end) {
-				continue
-			}
-			if r.check != nil && !r.check(text, m, text[start:end], g) {
-				continue
-			}
-			cands = append(cands, candidate{Redaction{Kind: r.kind, Start: start, End: end}, ri})
-		}
-	}
+	})
 	if len(cands) == 0 {
 		return nil
 	}
@@ -165,15 +132,53 @@ func findSecrets(text string) []Redaction {
 		}
 		return b.End - a.End
 	})
-	var out []Redaction
-	for _, c := range cands {
-		i, _ := slices.BinarySearchFunc(out, c.Start, func(r Redaction, start int) int { return r.Start - start })
-		if i > 0 && out[i-1].End > c.Start || i < len(out) && out[i].Start < c.End {
-			continue
-		}
-		out = slices.Insert(out, i, c.Redaction)
+	var covered []bool // covered[i]: byte i belongs to an accepted secret
+	if len(cands) > 1 {
+		covered = make([]bool, len(text))
 	}
+	out := make([]Redaction, 0, len(cands))
+	for _, c := range cands {
+		if covered != nil {
+			if slices.Contains(covered[c.Start:c.End], true) {
+				continue
+			}
+			for i := c.Start; i < c.End; i++ {
+				covered[i] = true
+			}
+		}
+		out = append(out, c.Redaction)
+	}
+	slices.SortFunc(out, func(a, b Redaction) int { return a.Start - b.Start })
 	return out
+}
+
+// try runs rule ri at an anchor found at start.
+func (set *secretSet) try(ri int, text string, start int) (candidate, bool) {
+	r := &set.rules[ri]
+	if r.left != nil && !r.left(text, start) {
+		return candidate{}, false
+	}
+	m := matchAt(r.re, text, start, r.maxLen)
+	if m == nil {
+		return candidate{}, false
+	}
+	s, e, g := m[0], m[1], 0
+	for _, gi := range r.groups {
+		if m[2*gi] >= 0 && m[2*gi+1] > m[2*gi] {
+			s, e, g = m[2*gi], m[2*gi+1], gi
+			break
+		}
+	}
+	if len(r.groups) > 0 && g == 0 || s >= e {
+		return candidate{}, false
+	}
+	if r.edge && !atEdges(text, s, e) {
+		return candidate{}, false
+	}
+	if r.check != nil && !r.check(text, m, text[s:e], g) {
+		return candidate{}, false
+	}
+	return candidate{Redaction{Kind: r.kind, Start: s, End: e}, ri}, true
 }
 
 // lowerASCII lower-cases ASCII letters only, so byte offsets are unchanged.

@@ -18,9 +18,9 @@ const assignOp = `["'\]]?[ \t]{0,3}(?::=|=>|===|==|=|:)[ \t]{0,3}`
 var secretRuleTable = []secretRule{
 	{
 		kind:    "private-key",
-		anchors: []string{"-----BEGIN"},
+		anchors: []string{"-----begin"},
 		pattern: `-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\s{0,4}(?:[A-Za-z0-9+/=]{16,128}|[A-Za-z-]{1,30}: [^\n]{0,200}))*\s{0,4}(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)?`,
-		after:   64 << 10,
+		maxLen:  64 << 10,
 		check: func(_ string, _ []int, v string, _ int) bool {
 			// A bare mention of the header carries no secret.
 			head := strings.Index(v[len("-----BEGIN"):], "-----") + len("-----BEGIN") + len("-----")
@@ -28,54 +28,54 @@ var secretRuleTable = []secretRule{
 		},
 	},
 	{
-		kind: "aws-access-key-id", edge: true, after: 24,
-		anchors: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA", "A3T"},
+		kind: "aws-access-key-id", edge: true, maxLen: 20,
+		anchors: []string{"akia", "asia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "abia", "acca", "a3t"},
 		pattern: `(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}`,
 		check:   tokenCheck(4),
 	},
 	{
-		kind: "aws-secret-key", fold: true, before: 8, after: 160, groups: []int{1},
-		anchors: []string{"aws", "secret_access", "secretaccess", "secret-access"},
-		pattern: `(?i)(?:aws[A-Za-z0-9_.-]{0,30}(?:secret|private)|secret[_-]?access)[A-Za-z0-9_.-]{0,30}` + assignOp + `["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|$)`,
+		kind: "aws-secret-key", maxLen: 160, groups: []int{1},
+		anchors: []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret", "aws-secret", "awssecret"},
+		pattern: `(?i:secret[_-]?access[_-]?key|aws[_-]?secret[A-Za-z0-9_-]{0,20})` + assignOp + `["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|$)`,
 		check:   tokenCheck(0),
 	},
 	{
-		kind: "github-token", edge: true, after: 300,
+		kind: "github-token", edge: true, maxLen: 300,
 		anchors: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 		pattern: `gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255}`,
 		check:   tokenCheck(4),
 	},
 	{
-		kind: "gitlab-token", edge: true, after: 300,
+		kind: "gitlab-token", edge: true, maxLen: 300,
 		anchors: []string{"glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "glsoat-", "glft-", "glimt-", "gloas-", "glagent-"},
 		pattern: `gl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|oas|agent)-[0-9A-Za-z_-]{20,255}`,
 		check:   tokenCheck(6),
 	},
 	{
-		kind: "slack-token", edge: true, after: 300,
+		kind: "slack-token", edge: true, maxLen: 300,
 		anchors: []string{"xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-"},
 		pattern: `xox[abposre]-[0-9A-Za-z-]{10,255}`,
 		check:   tokenCheck(5),
 	},
 	{
-		kind: "slack-webhook", before: 16, after: 300,
-		anchors: []string{"hooks.slack.com/"},
+		kind: "slack-webhook", maxLen: 300,
+		anchors: []string{"https://hooks.slack.com/"},
 		pattern: `https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,255}`,
 	},
 	{
-		kind: "stripe-key", edge: true, after: 300,
+		kind: "stripe-key", edge: true, maxLen: 300,
 		anchors: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"},
 		pattern: `(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,247}|whsec_[A-Za-z0-9+/=]{24,128}`,
 		check:   tokenCheck(8),
 	},
 	{
-		kind: "anthropic-api-key", edge: true, after: 300,
+		kind: "anthropic-api-key", edge: true, maxLen: 300,
 		anchors: []string{"sk-ant-"},
 		pattern: `sk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_-]{20,255}`,
 		check:   tokenCheck(7),
 	},
 	{
-		kind: "openai-api-key", edge: true, after: 300,
+		kind: "openai-api-key", edge: true, maxLen: 300,
 		anchors: []string{"sk-"},
 		pattern: `sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,255}`,
 		check: func(text string, m []int, v string, g int) bool {
@@ -86,13 +86,13 @@ var secretRuleTable = []secretRule{
 		},
 	},
 	{
-		kind: "google-api-key", edge: true, after: 48,
-		anchors: []string{"AIza"},
+		kind: "google-api-key", edge: true, maxLen: 40,
+		anchors: []string{"aiza"},
 		pattern: `AIza[0-9A-Za-z_-]{35}`,
 		check:   tokenCheck(4),
 	},
 	{
-		kind: "npm-token", edge: true, after: 48,
+		kind: "npm-token", edge: true, maxLen: 40,
 		anchors: []string{"npm_"},
 		pattern: `npm_[A-Za-z0-9]{36}`,
 		check: func(text string, m []int, v string, g int) bool {
@@ -100,12 +100,12 @@ var secretRuleTable = []secretRule{
 		},
 	},
 	{
-		kind: "pypi-token", edge: true, after: 400,
-		anchors: []string{"pypi-AgE"},
+		kind: "pypi-token", edge: true, maxLen: 320,
+		anchors: []string{"pypi-age"},
 		pattern: `pypi-AgE[A-Za-z0-9_-]{50,300}`,
 	},
 	{
-		kind: "huggingface-token", edge: true, after: 48,
+		kind: "huggingface-token", edge: true, maxLen: 40,
 		anchors: []string{"hf_"},
 		pattern: `hf_[A-Za-z]{34}`,
 		check: func(text string, m []int, v string, g int) bool {
@@ -113,60 +113,82 @@ var secretRuleTable = []secretRule{
 		},
 	},
 	{
-		kind: "sendgrid-key", edge: true, after: 80,
-		anchors: []string{"SG."},
+		kind: "sendgrid-key", edge: true, maxLen: 80,
+		anchors: []string{"sg."},
 		pattern: `SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`,
 	},
 	{
-		kind: "digitalocean-token", edge: true, after: 80,
+		kind: "digitalocean-token", edge: true, maxLen: 80,
 		anchors: []string{"dop_v1_", "doo_v1_", "dor_v1_"},
 		pattern: `do[opr]_v1_[a-f0-9]{64}`,
 	},
 	{
-		kind: "jwt", edge: true, after: 8 << 10,
-		anchors: []string{"eyJ"},
+		kind: "jwt", edge: true, maxLen: 8 << 10,
+		anchors: []string{"eyj"},
 		pattern: `eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`,
 	},
 	{
-		kind: "url-password", fold: true, before: 160, after: 400, groups: []int{1},
+		kind: "url-password", maxLen: 400, groups: []int{1},
 		anchors: []string{"://"},
-		pattern: `[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/?#@'"\x60<>]{1,128}:([^\s/?#@'"\x60<>]{1,256})@`,
+		pattern: `://[^\s:/?#@'"\x60<>]{1,128}:([^\s/?#@'"\x60<>]{1,256})@`,
+		left:    func(text string, start int) bool { return start > 0 && isAlnum(text[start-1]) },
 		check:   valueCheck,
 	},
 	{
-		kind: "authorization", fold: true, before: 8, after: 2200, groups: []int{1},
+		kind: "authorization", maxLen: 1100, groups: []int{1},
 		anchors: []string{"authorization"},
-		pattern: `(?i)authorization["']?[ \t]{0,3}[:=][ \t]{0,3}["']?(?:bearer|basic|token|bot|digest|apikey)[ \t]{1,3}([A-Za-z0-9._~+/=-]{8,1000})`,
+		pattern: `(?i:authorization)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?(?i:bearer|basic|token|bot|digest|apikey)[ \t]{1,3}([A-Za-z0-9._~+/=-]{8,1000})`,
 		check:   valueCheck,
 	},
 	{
-		kind: "bearer-token", fold: true, before: 8, after: 2200, groups: []int{1},
+		kind: "bearer-token", maxLen: 1100, groups: []int{1},
 		anchors: []string{"bearer"},
-		pattern: `(?i)bearer[ \t]{1,3}([A-Za-z0-9._~+/-]{20,1000}=*)`,
+		pattern: `(?i:bearer)[ \t]{1,3}([A-Za-z0-9._~+/-]{20,1000}=*)`,
 		check: func(text string, m []int, v string, g int) bool {
 			return hasDigit(v) && hasLetter(v) && valueCheck(text, m, v, g)
 		},
 	},
 	{
-		kind: "password", fold: true, before: 48, after: 600, groups: []int{1, 2, 3, 4},
-		anchors: []string{"pass", "pwd", "pw"},
-		pattern: `(?i)(?:^|[^A-Za-z0-9_.-])(?:[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase)|[A-Za-z0-9_.-]{1,40}[_.-](?:pass|pw|pwd)|pass|pw)s?\d{0,2}` + assignOp + assignValue,
+		kind: "password", maxLen: 600, groups: []int{1, 2, 3, 4},
+		anchors: []string{"password", "passwd", "passphrase", "pass", "pwd", "pw"},
+		pattern: `(?i:password|passwd|passphrase|pass|pwd|pw)s?\d{0,2}` + assignOp + assignValue,
+		left:    nameEnd,
 		check:   assignCheck,
 	},
 	{
-		kind: "secret", fold: true, before: 48, after: 600, groups: []int{1, 2, 3, 4},
-		anchors: []string{"secret", "token", "key", "credential"},
-		pattern: `(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}(?:secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|secret[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?key|credentials?)s?\d{0,2}` + assignOp + assignValue,
+		kind: "secret", maxLen: 600, groups: []int{1, 2, 3, 4},
+		anchors: []string{"secret", "token", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "auth_key", "authkey", "private_key", "privatekey", "signing_key", "encryption_key", "master_key", "session_key", "credential"},
+		pattern: `(?i:secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|secret[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?key|credentials?)s?\d{0,2}` + assignOp + assignValue,
 		check:   assignCheck,
 	},
 	{
-		kind: "secret", fold: true, before: 48, after: 600, groups: []int{1, 2, 3, 4},
+		kind: "secret", maxLen: 600, groups: []int{1, 2, 3, 4},
 		anchors: []string{"key", "salt", "sig", "cookie"},
-		pattern: `(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}(?:key|salt|signature|sig|cookie)s?\d{0,2}` + assignOp + assignValue,
+		pattern: `(?i:key|salt|signature|sig|cookie)s?\d{0,2}` + assignOp + assignValue,
 		check: func(text string, m []int, v string, g int) bool {
 			return len(v) >= 16 && highEntropy(v) && valueCheck(text, m, v, g)
 		},
 	},
+}
+
+// nameEnd accepts a password keyword only where it can end a name: the
+// long forms anywhere (dbPassword, DB_PASSWORD), "pass" and "pw" as a whole
+// name or after a separator (DB_PASS, db.pw) but not inside a word
+// (bypass), and "pwd" only after a separator, since a bare PWD is the
+// shell's working directory.
+func nameEnd(text string, start int) bool {
+	rest := strings.ToLower(text[start:min(len(text), start+10)])
+	if strings.HasPrefix(rest, "passw") || strings.HasPrefix(rest, "passphrase") {
+		return true
+	}
+	if start == 0 {
+		return !strings.HasPrefix(rest, "pwd")
+	}
+	c := text[start-1]
+	if c == '_' || c == '.' || c == '-' {
+		return true
+	}
+	return !strings.HasPrefix(rest, "pwd") && !isWordByte(c)
 }
 
 // tokenCheck rejects self-identifying tokens whose body (after a prefix of
@@ -205,8 +227,12 @@ func assignCheck(text string, m []int, v string, g int) bool {
 // envLine reports whether the match at start sits on a line of the form
 // NAME=value (an env file or shell export), where bare values are literals.
 func envLine(text string, start int) bool {
-	ls := strings.LastIndexByte(text[:start], '\n') + 1
-	line := strings.TrimLeft(text[ls:], " \t")
+	lo := max(0, start-maxEnvName)
+	nl := strings.LastIndexByte(text[lo:start], '\n')
+	if nl < 0 && lo > 0 {
+		return false // the name would be longer than any env variable's
+	}
+	line := strings.TrimLeft(text[lo+nl+1:], " \t")
 	line = strings.TrimPrefix(line, "export ")
 	i := 0
 	for i < len(line) && (line[i] == '_' || 'A' <= line[i] && line[i] <= 'Z' || '0' <= line[i] && line[i] <= '9') {
@@ -214,6 +240,9 @@ func envLine(text string, start int) bool {
 	}
 	return i > 0 && i < len(line) && line[i] == '='
 }
+
+// maxEnvName bounds how far before a keyword an env line may start.
+const maxEnvName = 128
 
 var codeWords = []string{"await", "new", "function", "func", "lambda", "this.", "self.", "req.", "request.", "params.", "props.", "config.", "settings.", "args.", "input.", "data.", "user.", "ctx."}
 

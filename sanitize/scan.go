@@ -2,99 +2,170 @@ package sanitize
 
 import (
 	"regexp"
-	"slices"
-	"strings"
 	"unicode/utf8"
 )
 
 // span is a half-open byte range.
 type span struct{ start, end int }
 
-// anchorIndex maps distinct literal anchors to the rules that use them, so
-// every anchor is searched once per text however many rules share it.
-type anchorIndex struct {
-	anchors []string
-	rules   [][]int
+// anchorScanner finds every occurrence of a fixed set of literals in one
+// pass (an Aho-Corasick automaton over byte classes). Literals are anchors
+// of rules (every match of a rule begins at one of its anchors, so a rule's
+// regexp only runs, anchored, at those offsets) or other literals a caller
+// wants located.
+type anchorScanner struct {
+	class  [256]uint8
+	nclass int
+	delta  []int32   // delta[state*nclass+class] = next state
+	out    [][]int32 // out[state] = literals ending here
+	lits   []string
+	rules  [][]int // rules[lit] = rules using lit as an anchor
+	// wordStart makes an anchor that begins with an ASCII letter or digit
+	// count only at the start of a word.
+	wordStart bool
 }
 
-func newAnchorIndex(ruleAnchors [][]string) *anchorIndex {
+// newAnchorScanner builds a scanner for the anchors of each rule plus the
+// extra literals; literal ids are assigned in order of first appearance,
+// anchors first. lit returns the id of a literal.
+func newAnchorScanner(ruleAnchors [][]string, extra []string, wordStart bool) (sc *anchorScanner, lit func(string) int) {
+	sc = &anchorScanner{wordStart: wordStart}
 	pos := map[string]int{}
-	ix := &anchorIndex{}
+	add := func(a string) int {
+		i, ok := pos[a]
+		if !ok {
+			i = len(sc.lits)
+			pos[a] = i
+			sc.lits = append(sc.lits, a)
+			sc.rules = append(sc.rules, nil)
+		}
+		return i
+	}
 	for r, as := range ruleAnchors {
 		for _, a := range as {
-			i, ok := pos[a]
+			i := add(a)
+			sc.rules[i] = append(sc.rules[i], r)
+		}
+	}
+	for _, a := range extra {
+		add(a)
+	}
+	sc.build()
+	return sc, func(a string) int { return pos[a] }
+}
+
+func (sc *anchorScanner) build() {
+	// Byte classes: one per byte used by a literal, class 0 for the rest.
+	sc.nclass = 1
+	for _, a := range sc.lits {
+		for i := 0; i < len(a); i++ {
+			if sc.class[a[i]] == 0 {
+				sc.class[a[i]] = uint8(sc.nclass)
+				sc.nclass++
+			}
+		}
+	}
+	// Trie.
+	type node struct {
+		next map[uint8]int32
+		fail int32
+	}
+	nodes := []node{{next: map[uint8]int32{}}}
+	outs := [][]int32{nil}
+	for ai, a := range sc.lits {
+		s := int32(0)
+		for i := 0; i < len(a); i++ {
+			c := sc.class[a[i]]
+			n, ok := nodes[s].next[c]
 			if !ok {
-				i = len(ix.anchors)
-				pos[a] = i
-				ix.anchors = append(ix.anchors, a)
-				ix.rules = append(ix.rules, nil)
+				n = int32(len(nodes))
+				nodes = append(nodes, node{next: map[uint8]int32{}})
+				outs = append(outs, nil)
+				nodes[s].next[c] = n
 			}
-			if !slices.Contains(ix.rules[i], r) {
-				ix.rules[i] = append(ix.rules[i], r)
+			s = n
+		}
+		outs[s] = append(outs[s], int32(ai))
+	}
+	// Breadth-first failure links and the full transition table.
+	nc := sc.nclass
+	sc.delta = make([]int32, len(nodes)*nc)
+	queue := []int32{}
+	for c := 0; c < nc; c++ {
+		if n, ok := nodes[0].next[uint8(c)]; ok {
+			sc.delta[c] = n
+			queue = append(queue, n)
+		}
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		f := nodes[s].fail
+		if s != 0 && f != s {
+			outs[s] = append(outs[s], outs[f]...)
+		}
+		for c := 0; c < nc; c++ {
+			if n, ok := nodes[s].next[uint8(c)]; ok {
+				nodes[n].fail = sc.delta[int(f)*nc+c]
+				if s == 0 {
+					nodes[n].fail = 0
+				}
+				sc.delta[int(s)*nc+c] = n
+				queue = append(queue, n)
+			} else if s != 0 {
+				sc.delta[int(s)*nc+c] = sc.delta[int(f)*nc+c]
 			}
 		}
 	}
-	return ix
+	sc.out = outs
 }
 
-// windows returns, per rule, the merged windows of s that surround an
-// occurrence of one of the rule's anchors, extended by before bytes to the
-// left and after bytes to the right of the anchor. Windows are aligned to rune
-// boundaries and, on the left, to the start of a word. Rules with no anchor
-// in s get a nil slice.
-func (ix *anchorIndex) windows(s string, nrules int, before, after func(rule int) int) [][]span {
-	out := make([][]span, nrules)
-	for i, a := range ix.anchors {
-		for from := 0; from < len(s); {
-			j := strings.Index(s[from:], a)
-			if j < 0 {
-				break
-			}
-			p := from + j
-			for _, r := range ix.rules[i] {
-				w := span{alignLeft(s, p-before(r)), alignRight(s, p+len(a)+after(r))}
-				out[r] = append(out[r], w)
-			}
-			from = p + len(a)
+// scan calls found(lit, start) for every occurrence of a literal in s, in
+// order of the occurrence's end offset.
+func (sc *anchorScanner) scan(s string, found func(lit, start int)) {
+	state := int32(0)
+	nc := int32(sc.nclass)
+	for i := 0; i < len(s); i++ {
+		state = sc.delta[state*nc+int32(sc.class[s[i]])]
+		for _, ai := range sc.out[state] {
+			found(int(ai), i+1-len(sc.lits[ai]))
 		}
 	}
-	for r, ws := range out {
-		if len(ws) > 1 {
-			out[r] = mergeSpans(ws)
+}
+
+// anchorOK reports whether literal lit at start may begin a rule match: with
+// wordStart, an anchor beginning with an ASCII letter or digit must start a
+// word.
+func (sc *anchorScanner) anchorOK(s string, lit, start int) bool {
+	a := sc.lits[lit]
+	return !sc.wordStart || start == 0 || a[0] >= utf8.RuneSelf || !isWordByte(a[0]) || !isWordByte(s[start-1])
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
+}
+
+// matchAt runs re, which must be anchored with ^, on s[start:start+maxLen]
+// (extended to a rune boundary) and returns the submatch indexes shifted to
+// offsets of s, or nil.
+func matchAt(re *regexp.Regexp, s string, start, maxLen int) []int {
+	end := min(len(s), start+maxLen)
+	for end < len(s) && !utf8.RuneStart(s[end]) {
+		end++
+	}
+	m := re.FindStringSubmatchIndex(s[start:end])
+	if m == nil {
+		return nil
+	}
+	for i := range m {
+		if m[i] >= 0 {
+			m[i] += start
 		}
 	}
-	return out
+	return m
 }
 
-// mergeSpans sorts spans and joins the ones that overlap or touch.
-func mergeSpans(ws []span) []span {
-	slices.SortFunc(ws, func(a, b span) int { return a.start - b.start })
-	merged := ws[:1]
-	for _, w := range ws[1:] {
-		last := &merged[len(merged)-1]
-		if w.start <= last.end {
-			last.end = max(last.end, w.end)
-			continue
-		}
-		merged = append(merged, w)
-	}
-	return merged
-}
-
-func alignLeft(s string, i int) int {
-	if i <= 0 {
-		return 0
-	}
-	// Back up to a non-word byte so a pattern's \b cannot fire inside a word.
-	for k := 0; k < 32 && i > 0 && isWordByte(s[i-1]); k++ {
-		i--
-	}
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return i
-}
-
+// alignRight moves i forward to a rune boundary of s.
 func alignRight(s string, i int) int {
 	if i >= len(s) {
 		return len(s)
@@ -103,38 +174,4 @@ func alignRight(s string, i int) int {
 		i++
 	}
 	return i
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
-}
-
-// findIn runs re over each window of s and returns the matches as absolute
-// submatch index slices. With first set it stops at the first match.
-func findIn(re *regexp.Regexp, s string, ws []span, first bool) [][]int {
-	var out [][]int
-	for _, w := range ws {
-		sub := s[w.start:w.end]
-		if first {
-			m := re.FindStringSubmatchIndex(sub)
-			if m == nil {
-				continue
-			}
-			shift(m, w.start)
-			return [][]int{m}
-		}
-		for _, m := range re.FindAllStringSubmatchIndex(sub, -1) {
-			shift(m, w.start)
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-func shift(m []int, by int) {
-	for i := range m {
-		if m[i] >= 0 {
-			m[i] += by
-		}
-	}
 }
