@@ -62,7 +62,7 @@ func TestParse_CursorRules(t *testing.T) {
 	recs := loadCursorRules(t)
 	type stats struct {
 		files, rules, empty int
-		lengths           []int
+		lengths             []int
 	}
 	halves := map[string]*stats{"tune": {}, "check": {}}
 	for _, r := range recs {
