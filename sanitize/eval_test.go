@@ -113,3 +113,41 @@ func TestRedact_CursorRules(t *testing.T) {
 		t.Errorf("%d of %d rule files redacted, want at most 1%%", n, len(recs))
 	}
 }
+
+// TestInjection_FoundInsideRealFiles plants each flagged example of the table
+// tests in the middle of a real rule file from the check half and requires
+// the same rule to find it there: surrounding Markdown, code and length must
+// not hide an injection.
+func TestInjection_FoundInsideRealFiles(t *testing.T) {
+	recs := loadCursorRules(t)
+	var hosts []string
+	for _, r := range recs {
+		if evalHalf(r.ID) == "check" && len(r.Content) > 400 {
+			hosts = append(hosts, r.Content)
+		}
+	}
+	if len(hosts) == 0 {
+		t.Skip("no host files")
+	}
+	missed := 0
+	for i, tc := range injectionCases {
+		host := hosts[i*7%len(hosts)]
+		mid := len(host) / 2
+		for mid < len(host) && host[mid] != '\n' {
+			mid++
+		}
+		text := host[:mid] + "\n\n" + tc.text + "\n\n" + host[mid:]
+		found := false
+		for _, f := range Injections(text) {
+			if f.Rule == tc.rule && f.Start >= mid {
+				found = true
+				break
+			}
+		}
+		if !found {
+			missed++
+			t.Errorf("%s: rule %s did not fire inside a real file", tc.name, tc.rule)
+		}
+	}
+	t.Logf("planted %d injections in real files, %d missed", len(injectionCases), missed)
+}

@@ -172,6 +172,7 @@ func isASCIILetter(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <
 var commentDirective = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(macros.Replace(
 		`\b(?:ai|assistant|agent|llm|model|chatgpt|gpt|claude|copilot|cursor|gemini|bot|language model)s?\b[^\n]{0,60}?\b(?:must|should|shall|always|never|need to|have to|are required to|ignore|instead)\b` +
+			`|\b(?:ai|assistant|agent|llm|model|chatgpt|gpt|claude|copilot|cursor|gemini|bot)s?\s?[:,][^\n]{0,80}?\b(?:add|run|execute|send|include|insert|delete|remove|write|create|install|download|fetch|call|open|change|modify|replace|append|ignore|print|reveal|tell|always|never|must|should)\b` +
 			`|\b(?:secretly|covertly|without (?:telling|informing|notifying|alerting) the user)\b` +
 			`|\b(?:don't|do not|never) (?:tell|inform|mention|reveal|show|alert|notify)\b[^\n]{0,20}\b(?:user|human|developer)\b` +
 			`|\b(?:note|attention|important|instructions?|message) (?:to|for) (?:the |any |all )?(?:ai|assistant|agent|model|llm|claude|copilot|cursor|chatgpt)s?\b`))

@@ -8,7 +8,7 @@ const (
 	// Qualifiers that point at the model's own earlier instructions.
 	qEarlier = `(?:previous|previously|prior|preceding|above|earlier|foregoing|former|original|initial|old|system|developer|your|any other|all other)`
 	// What the model was told.
-	nInstr = `(?:instructions?|instruct|rules|prompts?|directives?|guidelines?|guidance|guardrails?|programming|restrictions|constraints|commands?|orders|system prompt)`
+	nInstr = `(?:instructions?|instruct|directions|rules|prompts?|directives?|guidelines?|guidance|guardrails?|programming|restrictions|constraints|commands?|orders|system prompt)`
 	// Secrets worth stealing.
 	nSecret = `(?:secrets?|env(?:ironment)?(?: variables| vars)?|\.env(?: files?)?|credentials?|api[ _-]?keys?|access (?:keys?|tokens?)|tokens?|passwords?|private keys?|ssh keys?|cookies|session (?:tokens?|cookies)|aws keys|keys|chat (?:history|logs?)|conversation(?: history)?|system prompt|source code|codebase)`
 	// Places outside the machine.
@@ -25,7 +25,7 @@ var injectionRuleTable = []injRule{
 		anchors:  []string{"ignor", "disregard", "forget", "overrid", "overrul", "bypass", "neglect", "discard", "abandon", "set aside", "pay no", "do not follow", "do not obey", "don't follow", "don't obey", "stop follow", "stop obey", "no longer follow", "no longer obey"},
 		pattern:  `\b` + vOverride + `\b{w3}` + qEarlier + `\b{w2}` + nInstr + `\b|\b` + vOverride + `\b{w2}` + nInstr + `{s}(?:above|before this|given (?:above|before|earlier|previously)|you (?:were|have been) given|from (?:before|earlier)|so far)\b`,
 		negation: true,
-		needs:    []string{"instruction", "instruct", "rule", "prompt", "directive", "guideline", "guidance", "guardrail", "programming", "restriction", "constraint", "command", "order"},
+		needs:    []string{"instruction", "instruct", "direction", "rule", "prompt", "directive", "guideline", "guidance", "guardrail", "programming", "restriction", "constraint", "command", "order"},
 	},
 	{
 		id:       "override/ignore-all-instructions",
@@ -111,6 +111,16 @@ var injectionRuleTable = []injRule{
 		anchors: []string{"act", "acting", "behave", "respond", "roleplay", "role-play", "operate"},
 		pattern: `\b(?:act|acting|behave|respond|roleplay|role-play|operate)(?: as| like)?\b{w1}(?:an? )?(?:unrestricted|unfiltered|uncensored|unlimited|jailbroken|unchained|amoral|unethical|evil|rogue|unbound|unaligned|dan|do anything now)\b|\bact as if\b{w1}(?:you (?:have|had) no|there (?:are|were) no|you (?:are|were) not bound by) (?:rules|restrictions|limits|guidelines|filters|policies|ethics)\b`,
 		needs:   []string{"unrestricted", "unfiltered", "uncensored", "unlimited", "jailbr", "unchained", "amoral", "unethical", "evil", "rogue", "unbound", "unaligned", "dan", "do anything now", "as if"},
+	},
+	{
+		id:      "role/you-will-now",
+		anchors: []string{"you will now", "you'll now", "you are going to", "you're going to"},
+		pattern: `you(?:'ll| will| are going to|'re going to) now\b{s}(?:simulate|act|pretend|play|role-?play|become|impersonate|behave|respond as|answer as|be (?:a|an|my|called|named|dan))\b|you(?: are|'re) going to (?:act|pretend|simulate|role-?play|impersonate) as\b`,
+	},
+	{
+		id:      "role/unrestricted-ai",
+		anchors: []string{"unfiltered", "uncensored", "unrestricted", "amoral", "jailbroken", "unethical", "unaligned"},
+		pattern: `(?:unfiltered|uncensored|unrestricted|amoral|jailbroken|unethical|unaligned)(?: and (?:unfiltered|uncensored|unrestricted|amoral|unethical|unaligned))? (?:ai|chatbot|assistant|language model|llm|bot|persona)\b`,
 	},
 	{
 		id:      "role/pretend",
