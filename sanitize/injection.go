@@ -130,8 +130,11 @@ type injectionSet struct {
 	rules   []compiledRule
 	needs   []string // distinct needed literals of all rules
 	litNeed []int    // need id of each scanner literal, or -1
-	scanner *anchorScanner
-	neg     *regexp.Regexp
+	// commentRule is the index of the HTML comment rule, the only hidden
+	// rule that can fire on ASCII text.
+	commentRule int
+	scanner     *anchorScanner
+	neg         *regexp.Regexp
 }
 
 // macros keep the rule table readable: {s} is a short run of separators
@@ -173,6 +176,9 @@ var injections = sync.OnceValue(func() *injectionSet {
 		anchors = append(anchors, r.anchors)
 	}
 	for _, h := range hiddenRules {
+		if h.id == "hidden/html-comment-directive" {
+			set.commentRule = len(set.rules)
+		}
 		set.rules = append(set.rules, compiledRule{injRule: injRule{id: h.id}, cat: CategoryHiddenText, hidden: h.find})
 		anchors = append(anchors, nil)
 	}
@@ -251,8 +257,12 @@ func scanInjections(text string, first bool) []Finding {
 		a, b := n.span(text, m[0], m[1])
 		found = append(found, ranked{newFinding(r.id, r.cat, text, a, b), h.rule})
 	}
+	ascii := isASCII(text)
 	for ri := range set.rules {
 		if h := set.rules[ri].hidden; h != nil {
+			if ascii && ri != set.commentRule {
+				continue // the other hidden-text rules look for non-ASCII runes
+			}
 			for _, f := range h(text, &n) {
 				found = append(found, ranked{f, ri})
 			}
@@ -324,6 +334,15 @@ func (set *injectionSet) accept(r *compiledRule, s string, start, end int) bool 
 	if r.veto != nil {
 		lo, hi := alignRight(s, max(0, start-contextBytes)), alignRight(s, min(len(s), end+contextBytes))
 		if r.veto.MatchString(s[lo:hi]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
 			return false
 		}
 	}

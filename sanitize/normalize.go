@@ -50,7 +50,7 @@ func normalize(text string) normText {
 
 	pendingWS := -1 // original offset of the first whitespace in a pending run
 	pendingNL := false
-	emit := func(r rune, at int) {
+	flush := func() {
 		if pendingWS >= 0 {
 			c := byte(' ')
 			if pendingNL {
@@ -60,6 +60,9 @@ func normalize(text string) normText {
 			off = append(off, int32(pendingWS))
 			pendingWS, pendingNL = -1, false
 		}
+	}
+	emit := func(r rune, at int) {
+		flush()
 		if r < utf8.RuneSelf {
 			buf = append(buf, byte(r))
 			off = append(off, int32(at))
@@ -81,17 +84,17 @@ func normalize(text string) normText {
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf {
-			switch {
-			case 'A' <= c && c <= 'Z':
-				emit(rune(c+('a'-'A')), i)
-			case c == '\n' || c == '\r' || c == '\v' || c == '\f':
+			switch m := asciiFold[c]; m {
+			case foldNewline:
 				space(i, true)
-			case c == ' ' || c == '\t':
-				space(i, false)
-			case c < 0x20 || c == 0x7f:
+			case foldSpace:
 				space(i, false)
 			default:
-				emit(rune(c), i)
+				if pendingWS >= 0 {
+					flush()
+				}
+				buf = append(buf, m)
+				off = append(off, int32(i))
 			}
 			i++
 			continue
@@ -114,16 +117,32 @@ func normalize(text string) normText {
 		}
 		i += size
 	}
-	if pendingWS >= 0 {
-		c := byte(' ')
-		if pendingNL {
-			c = '\n'
-		}
-		buf = append(buf, c)
-		off = append(off, int32(pendingWS))
-	}
+	flush()
 	return normText{s: string(buf), off: off}
 }
+
+const (
+	foldSpace   = 0
+	foldNewline = 1
+)
+
+// asciiFold maps an ASCII byte to its folded form, or to foldSpace or
+// foldNewline for whitespace and control characters.
+var asciiFold = func() (t [utf8.RuneSelf]byte) {
+	for c := range t {
+		switch {
+		case c == '\n' || c == '\r' || c == '\v' || c == '\f':
+			t[c] = foldNewline
+		case c < 0x20 || c == ' ' || c == 0x7f:
+			t[c] = foldSpace
+		case 'A' <= c && c <= 'Z':
+			t[c] = byte(c) + 'a' - 'A'
+		default:
+			t[c] = byte(c)
+		}
+	}
+	return t
+}()
 
 // isInvisible reports format characters that render as nothing and are
 // stripped before matching: zero-width spaces and joiners, bidi controls,

@@ -16,8 +16,9 @@ type span struct{ start, end int }
 type anchorScanner struct {
 	class  [256]uint8
 	nclass int
-	delta  []int32   // delta[state*nclass+class] = next state
+	delta  []uint16  // delta[state*nclass+class] = next state
 	out    [][]int32 // out[state] = literals ending here
+	term   []bool    // term[state]: some literal ends here
 	lits   []string
 	rules  [][]int // rules[lit] = rules using lit as an anchor
 	// wordStart makes an anchor that begins with an ASCII letter or digit
@@ -89,11 +90,14 @@ func (sc *anchorScanner) build() {
 	}
 	// Breadth-first failure links and the full transition table.
 	nc := sc.nclass
-	sc.delta = make([]int32, len(nodes)*nc)
+	if len(nodes) > 1<<16 {
+		panic("sanitize: too many anchor states for a uint16 table")
+	}
+	sc.delta = make([]uint16, len(nodes)*nc)
 	queue := []int32{}
 	for c := 0; c < nc; c++ {
 		if n, ok := nodes[0].next[uint8(c)]; ok {
-			sc.delta[c] = n
+			sc.delta[c] = uint16(n)
 			queue = append(queue, n)
 		}
 	}
@@ -106,11 +110,11 @@ func (sc *anchorScanner) build() {
 		}
 		for c := 0; c < nc; c++ {
 			if n, ok := nodes[s].next[uint8(c)]; ok {
-				nodes[n].fail = sc.delta[int(f)*nc+c]
+				nodes[n].fail = int32(sc.delta[int(f)*nc+c])
 				if s == 0 {
 					nodes[n].fail = 0
 				}
-				sc.delta[int(s)*nc+c] = n
+				sc.delta[int(s)*nc+c] = uint16(n)
 				queue = append(queue, n)
 			} else if s != 0 {
 				sc.delta[int(s)*nc+c] = sc.delta[int(f)*nc+c]
@@ -118,17 +122,24 @@ func (sc *anchorScanner) build() {
 		}
 	}
 	sc.out = outs
+	sc.term = make([]bool, len(outs))
+	for i, o := range outs {
+		sc.term[i] = len(o) > 0
+	}
 }
 
 // scan calls found(lit, start) for every occurrence of a literal in s, in
 // order of the occurrence's end offset.
 func (sc *anchorScanner) scan(s string, found func(lit, start int)) {
-	state := int32(0)
-	nc := int32(sc.nclass)
+	state := 0
+	nc := sc.nclass
+	delta, class, term := sc.delta, &sc.class, sc.term
 	for i := 0; i < len(s); i++ {
-		state = sc.delta[state*nc+int32(sc.class[s[i]])]
-		for _, ai := range sc.out[state] {
-			found(int(ai), i+1-len(sc.lits[ai]))
+		state = int(delta[state*nc+int(class[s[i]])])
+		if term[state] {
+			for _, ai := range sc.out[state] {
+				found(int(ai), i+1-len(sc.lits[ai]))
+			}
 		}
 	}
 }
