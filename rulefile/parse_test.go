@@ -213,7 +213,7 @@ func FuzzParse(f *testing.F) {
 			if !utf8.ValidString(r.Content) || !utf8.ValidString(r.Trigger) || !utf8.ValidString(r.Source) {
 				t.Fatalf("invalid UTF-8 in rule %+v", r)
 			}
-			if !strings.HasPrefix(r.Source, name) {
+			if !strings.HasPrefix(r.Source, strings.ReplaceAll(strings.ToValidUTF8(name, "\uFFFD"), "\\", "/")) {
 				t.Fatalf("source %q does not start with the file name %q", r.Source, name)
 			}
 		}

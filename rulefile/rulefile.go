@@ -110,7 +110,7 @@ var genericDirs = map[string]bool{
 }
 
 func fileContext(name string, fm frontMatter) context {
-	name = strings.ReplaceAll(name, "\\", "/")
+	name = strings.ReplaceAll(strings.ToValidUTF8(name, "\uFFFD"), "\\", "/")
 	base := path.Base(name)
 	c := context{name: name, description: fm.description, globs: fm.globs, skipTitle: base}
 	lower := strings.ToLower(base)

@@ -4,7 +4,11 @@ package sanitize
 // case, whitespace collapsed, typographic quotes folded to ASCII.
 const (
 	// Verbs that tell a model to drop what it was told.
-	vOverride = `(?:ignore|ignoring|disregard|disregarding|forget|forgetting|override|overrule|bypass|neglect|discard|abandon|set aside|pay no (?:attention|heed) to|do not (?:follow|obey)|don't (?:follow|obey)|stop (?:following|obeying)|no longer (?:follow|obey))`
+	vOverride = `(?:ignore|ignoring|disregard|disregarding|forget|forgetting|set aside|pay no (?:attention|heed) to|do not (?:follow|obey)|don't (?:follow|obey)|stop (?:following|obeying)|no longer (?:follow|obey))`
+	// Verbs that also have technical senses ("local rules override previous
+	// rules"); they only count with the model's own instructions.
+	vWeakOverride = `(?:override|overriding|overrule|bypass|bypassing|neglect|discard|abandon)`
+	nModelInstr   = `(?:instructions|prompts?|directives|guidelines|guardrails|programming|system prompt)`
 	// Qualifiers that point at the model's own earlier instructions.
 	qEarlier = `(?:previous|previously|prior|preceding|above|earlier|foregoing|former|original|initial|old|system|developer|your|any other|all other)`
 	// What the model was told.
@@ -23,7 +27,7 @@ var injectionRuleTable = []injRule{
 	{
 		id:       "override/ignore-previous",
 		anchors:  []string{"ignor", "disregard", "forget", "overrid", "overrul", "bypass", "neglect", "discard", "abandon", "set aside", "pay no", "do not follow", "do not obey", "don't follow", "don't obey", "stop follow", "stop obey", "no longer follow", "no longer obey"},
-		pattern:  `\b` + vOverride + `\b{w3}` + qEarlier + `\b{w2}` + nInstr + `\b|\b` + vOverride + `\b{w2}` + nInstr + `{s}(?:above|before this|given (?:above|before|earlier|previously)|you (?:were|have been) given|from (?:before|earlier)|so far)\b`,
+		pattern:  `\b` + vOverride + `\b{w3}` + qEarlier + `\b{w2}` + nInstr + `\b|\b` + vOverride + `\b{w2}` + nInstr + `{s}(?:above|before this|given (?:above|before|earlier|previously)|you (?:were|have been) given|from (?:before|earlier)|so far)\b|` + vWeakOverride + `\b{w3}` + qEarlier + `\b{w2}` + nModelInstr + `\b`,
 		negation: true,
 		needs:    []string{"instruction", "instruct", "direction", "rule", "prompt", "directive", "guideline", "guidance", "guardrail", "programming", "restriction", "constraint", "command", "order"},
 	},
@@ -234,7 +238,7 @@ var injectionRuleTable = []injRule{
 	{
 		id:       "exfil/reveal-prompt",
 		anchors:  []string{"print", "reveal", "show", "output", "repeat", "display", "dump", "leak", "tell me", "give me", "write out", "disclose", "expose", "recite", "spell out", "paste", "share", "return", "list", "translate", "what are", "what were", "what is"},
-		pattern:  `(?:print|reveal|show|output|repeat|display|dump|leak|tell me|give me|write out|disclose|expose|recite|spell out|paste|share|return|list|translate)\b{w1}(?:your|its|the assistant\'s|the model\'s|the ai\'s)\b{w2}(?:system |initial |original |hidden |secret |internal |developer |full |entire |complete |exact |verbatim |first )*(?:prompt|instructions|system message|rules)\b|(?:print|reveal|show|output|repeat|display|dump|leak|disclose|recite)\b{w1}(?:the )?(?:hidden (?:prompt|instructions)|initial (?:prompt|instructions)|secret instructions|(?:prompt|text|words|instructions) above|everything above)\b|what (?:are|were|is) your (?:system |initial |original |hidden |secret )?(?:prompt|instructions)\b|repeat (?:the|all|every) (?:words|text|sentences|lines|everything) (?:above|before)\b`,
+		pattern:  `(?:print|reveal|show|output|repeat|display|dump|leak|tell me|give me|write out|disclose|expose|recite|spell out|paste|share|return|list|translate)\b{w1}(?:your|its|the assistant\'s|the model\'s|the ai\'s)\b{w2}(?:(?:system |initial |original |hidden |secret |internal |developer |full |entire |complete |exact |verbatim |first )*(?:prompt|instructions|system message)|(?:system|initial|original|hidden|secret|internal) rules)\b|(?:print|reveal|show|output|repeat|display|dump|leak|disclose|recite)\b{w1}(?:the )?(?:hidden (?:prompt|instructions)|initial (?:prompt|instructions)|secret instructions|(?:prompt|text|words|instructions) above|everything above)\b|what (?:are|were|is) your (?:system |initial |original |hidden |secret )?(?:prompt|instructions)\b|repeat (?:the|all|every) (?:words|text|sentences|lines|everything) (?:above|before)\b`,
 		negation: true,
 		needs:    []string{"prompt", "instruction", "system message", "rules", "above"},
 	},
@@ -254,7 +258,7 @@ var injectionRuleTable = []injRule{
 	{
 		id:       "tool/disable-safety",
 		anchors:  []string{"disable", "turn off", "deactivate", "bypass", "circumvent", "remove", "ignor", "overrid", "switch off", "get around", "evade"},
-		pattern:  `\b(?:disable|turn off|deactivate|bypass|circumvent|remove|ignore|override|switch off|get around|evade)\b{s}(?:your |the |all |any |all of your )?(?:safety|guard ?rails?|content (?:filters?|polic(?:y|ies)|moderation)|moderation|ethical (?:guidelines|constraints|restrictions)|safety (?:checks?|filters?|guidelines|protocols|measures|features|settings|mechanisms|rules|restrictions|training)|censorship|refusals?|safeguards?)\b`,
+		pattern:  `\b(?:disable|turn off|deactivate|bypass|circumvent|remove|ignore|override|switch off|get around|evade)\b{s}(?:your |the |all |any |all of your )?(?:(?:safety|moderation) (?:checks?|filters?|guidelines|protocols|measures|features|settings|mechanisms|rules|restrictions|training|guardrails|systems?|layers?)|(?:safety|moderation)(?:[.!,;:]|\z| and\b| or\b| now\b)|guard ?rails?|content (?:filters?|polic(?:y|ies)|moderation)|ethical (?:guidelines|constraints|restrictions)|censorship|refusals?|safeguards?)`,
 		negation: true,
 		needs:    []string{"safety", "guard", "content", "moderation", "ethical", "censorship", "refusal", "safeguard"},
 	},
