@@ -141,6 +141,13 @@ func itemEnd(lines []string, i int) (int, string) {
 	ci := ml + pad // content indent
 	body := []string{strings.TrimSpace(rest)}
 	j := i + 1
+	if open := fenceOf(strings.TrimSpace(rest)); open != "" {
+		// The item opens with a fence: it runs to the closing fence whatever
+		// the indentation inside.
+		end := fenceClose(lines, i, open)
+		body = append(body, dedentLines(lines[j:end], ci)...)
+		j = end
+	}
 	prevBlank := false
 	for j < len(lines) {
 		l := lines[j]
@@ -228,7 +235,12 @@ func fenceOf(t string) string {
 // fenceEnd returns the line after the fence that closes the block opened at
 // line i, or len(lines) when it is never closed.
 func fenceEnd(lines []string, i int) int {
-	open := fenceOf(strings.TrimSpace(lines[i]))
+	return fenceClose(lines, i, fenceOf(strings.TrimSpace(lines[i])))
+}
+
+// fenceClose returns the line after the line closing fence open, searching
+// from line i+1, or len(lines).
+func fenceClose(lines []string, i int, open string) int {
 	for j := i + 1; j < len(lines); j++ {
 		t := strings.TrimSpace(lines[j])
 		if f := fenceOf(t); f != "" && f[0] == open[0] && len(f) >= len(open) && strings.TrimSpace(t[len(f):]) == "" {

@@ -73,6 +73,11 @@ func TestParse_Structure(t *testing.T) {
 			[]string{"Build with:\n\n```sh\n- not an item\n\n# not a heading\nmake\n```", "Next rule here please."},
 		},
 		{
+			"item opening with a fence keeps it whole", "CLAUDE.md",
+			"- ```go\nfunc main() {\n- not an item\n}\n```\n- Second rule with enough words.\n",
+			[]string{"```go\nfunc main() {\n- not an item\n}\n```", "Second rule with enough words."},
+		},
+		{
 			"unclosed fence runs to the end", "AGENTS.md",
 			"Run the generator like this:\n```\ngen --all\n- still code\n",
 			[]string{"Run the generator like this:\n\n```\ngen --all\n- still code"},

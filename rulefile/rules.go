@@ -74,7 +74,7 @@ func (b *builder) add(bl block, next *block) {
 		b.flushShort()
 		b.lead = ""
 		text := strings.TrimSpace(bl.text)
-		if text == "" || pureLinks(text) {
+		if words(text) == 0 || pureLinks(text) {
 			b.last = -1
 			return
 		}
@@ -97,7 +97,7 @@ func (b *builder) add(bl block, next *block) {
 			b.lead = ""
 		}
 		text := strings.TrimSpace(bl.text)
-		if text == "" || pureLinks(text) {
+		if words(text) == 0 || pureLinks(text) {
 			return
 		}
 		if words(text) <= maxShortWords && !strings.Contains(text, "\n") {
@@ -141,7 +141,9 @@ func (b *builder) flushShort() {
 	}
 	items := make([]string, 0, len(b.short))
 	for _, s := range b.short {
-		items = append(items, strings.TrimRight(strings.TrimSpace(s.text), ".;,"))
+		if item := strings.TrimRight(strings.TrimSpace(s.text), ".;,"); item != "" {
+			items = append(items, item)
+		}
 	}
 	label := b.lead
 	if label == "" && len(b.stack) > 0 {
@@ -153,7 +155,9 @@ func (b *builder) flushShort() {
 	}
 	line := b.short[0].line
 	b.short = b.short[:0]
-	b.emit(content, line)
+	if len(items) > 0 {
+		b.emit(content, line)
+	}
 }
 
 func (b *builder) trigger() string {
