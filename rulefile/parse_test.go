@@ -237,3 +237,19 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+func TestParse_ConcurrentUse(t *testing.T) {
+	data := []byte("## Style\n- Keep functions short and focused.\n")
+	done := make(chan int)
+	for range 8 {
+		go func() {
+			rules, _ := Parse("CLAUDE.md", data)
+			done <- len(rules)
+		}()
+	}
+	for range 8 {
+		if n := <-done; n != 1 {
+			t.Errorf("got %d rules, want 1", n)
+		}
+	}
+}
