@@ -161,8 +161,9 @@ func itemEnd(lines []string, i int) (int, string) {
 			if k == len(lines) || indentOf(lines[k]) < ci {
 				break
 			}
-			body = append(body, "")
-			j++
+			for ; j < k; j++ {
+				body = append(body, "")
+			}
 			prevBlank = true
 			continue
 		}

@@ -1,6 +1,7 @@
 package rulefile
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"slices"
@@ -230,11 +231,22 @@ func BenchmarkParse(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		if _, err := Parse("CLAUDE.md", data); err != nil {
-			b.Fatal(err)
-		}
+	big := bytes.Repeat(data, (1<<20)/len(data)+1)
+	// Blank runs inside items, unclosed fences and deep nesting: the
+	// shapes that could make a line-based parser quadratic.
+	odd := []byte(strings.Repeat("- item\n"+strings.Repeat("\n", 50)+"  more\n"+strings.Repeat("  ", 30)+"- deep\n```\n", 2000))
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"CLAUDE.md", data}, {"1MB", big}, {"adversarial", odd}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.data)))
+			for b.Loop() {
+				if _, err := Parse("CLAUDE.md", c.data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

@@ -211,7 +211,7 @@ var (
 // pureLinks reports text that is nothing but links, images and punctuation:
 // a link list entry, a badge row or a table-of-contents line.
 func pureLinks(text string) bool {
-	if !linkRE.MatchString(text) {
+	if !strings.Contains(text, "](") && !strings.Contains(text, "://") || !linkRE.MatchString(text) {
 		return false
 	}
 	rest := linkRE.ReplaceAllString(text, "")
