@@ -54,3 +54,40 @@ func TestAnchorScanner_MatchesNaiveSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleTables_WellFormed checks the invariants the engines rely on:
+// anchors are lower case (they are searched in folded text), every pattern
+// rule has anchors, ids are unique and name a known category.
+func TestRuleTables_WellFormed(t *testing.T) {
+	ids := map[string]bool{}
+	for _, r := range injectionRuleTable {
+		if ids[r.id] {
+			t.Errorf("duplicate rule id %s", r.id)
+		}
+		ids[r.id] = true
+		if categoryOf(r.id) == CategoryHiddenText {
+			t.Errorf("%s: unknown category prefix", r.id)
+		}
+		if len(r.anchors) == 0 {
+			t.Errorf("%s: no anchors", r.id)
+		}
+		for _, a := range append(append([]string(nil), r.anchors...), r.needs...) {
+			if a == "" || strings.ToLower(a) != a {
+				t.Errorf("%s: anchor or need %q is not lower case", r.id, a)
+			}
+		}
+	}
+	for _, r := range secretRuleTable {
+		if len(r.anchors) == 0 {
+			t.Errorf("%s: no anchors", r.kind)
+		}
+		for _, a := range r.anchors {
+			if a == "" || strings.ToLower(a) != a {
+				t.Errorf("%s: anchor %q is not lower case", r.kind, a)
+			}
+		}
+	}
+	if len(injections().rules) != len(injectionRuleTable)+len(hiddenRules) {
+		t.Errorf("compiled %d rules, want %d", len(injections().rules), len(injectionRuleTable)+len(hiddenRules))
+	}
+}
