@@ -113,7 +113,7 @@ type injRule struct {
 
 const (
 	defaultMaxLen = 300
-	contextBytes  = 160 // text either side of a match that unless sees
+	contextBytes  = 160 // text either side of a match, on its line, that unless sees
 )
 
 type compiledRule struct {
@@ -149,7 +149,7 @@ var macros = strings.NewReplacer(
 var injections = sync.OnceValue(func() *injectionSet {
 	set := &injectionSet{
 		neg: regexp.MustCompile(`(?:^|[^\pL\pN])(?:never|not|don't|dont|do not|avoid|must not|mustn't|should not|shouldn't|cannot|can't|won't|refuse to|no)` +
-			`(?:[^\pL\pN]{1,3}(?:ever|run|running|use|using|execute|executing|try|trying|to|attempt|attempting|allow|allowing|the|a|an|any|such|as|like|commands?|things?|be|tempted|just|blindly|simply|ask|asking|obey|follow|do))*[^\pL\pN]{0,4}$`),
+			`(?:[^\pL\pN.!?;\n]{1,3}(?:ever|run|running|use|using|execute|executing|try|trying|to|attempt|attempting|allow|allowing|the|a|an|any|such|as|like|commands?|things?|be|tempted|just|blindly|simply|ask|asking|obey|follow|do|send|post|upload|share|include|put|store|log|expose|commit|hardcode|print|write|paste|pass|your|our|their))*[^\pL\pN.!?;\n]{0,4}$`),
 	}
 	var anchors [][]string
 	for _, r := range injectionRuleTable {
@@ -332,8 +332,15 @@ func (set *injectionSet) accept(r *compiledRule, s string, start, end int) bool 
 		}
 	}
 	if r.veto != nil {
-		lo, hi := alignRight(s, max(0, start-contextBytes)), alignRight(s, min(len(s), end+contextBytes))
-		if r.veto.MatchString(s[lo:hi]) {
+		// The veto sees the match's own line, at most contextBytes either side.
+		lo, hi := max(0, start-contextBytes), min(len(s), end+contextBytes)
+		if nl := strings.LastIndexByte(s[lo:start], '\n'); nl >= 0 {
+			lo += nl + 1
+		}
+		if nl := strings.IndexByte(s[end:hi], '\n'); nl >= 0 {
+			hi = end + nl
+		}
+		if r.veto.MatchString(s[alignRight(s, lo):alignRight(s, hi)]) {
 			return false
 		}
 	}

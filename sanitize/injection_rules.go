@@ -41,9 +41,9 @@ var injectionRuleTable = []injRule{
 	{
 		id:       "override/ignore-above",
 		anchors:  []string{"ignor", "disregard", "forget"},
-		pattern:  `\b(?:ignore|disregard|forget)\b(?:{s}(?:all|everything|anything|what(?:ever)?)\b(?:{s}(?:that|which|i|you|we|was|were|is|has been|have been|said|written|stated|mentioned|told|given))*)?{s}(?:(?:the )?above|previously|so far|until now|up to (?:now|this point)|before this (?:line|point|message|sentence))(?:[ ]?(?:[.!,;:\n]|and\b|\z))`,
+		pattern:  `\b(?:ignore|disregard|forget)\b(?:{s}(?:all|everything|anything|what(?:ever)?)\b(?:{s}(?:that|which|i|you|we|was|were|is|has been|have been|said|written|stated|mentioned|told|given))*)?{s}(?:(?:the )?above|previously|earlier|so far|until now|up to (?:now|this point)|before this (?:line|point|message|sentence))(?:[ ]?(?:[.!,;:\n]|and\b|\z))|(?:ignore|disregard|forget)\b{s}(?:all|everything|anything|whatever)\b{s}(?:that )?you(?:'ve| have| were| had)? (?:been )?(?:told|given|instructed|taught|programmed)\b`,
 		negation: true,
-		needs:    []string{"above", "previously", "so far", "until now", "up to", "before this"},
+		needs:    []string{"above", "previously", "earlier", "so far", "until now", "up to", "before this", "told", "given", "instructed", "taught", "programmed"},
 	},
 	{
 		id:      "override/forget-everything",
@@ -107,8 +107,8 @@ var injectionRuleTable = []injRule{
 	},
 	{
 		id:      "role/zh-ja-you-are-now",
-		anchors: []string{"你现在是", "你現在是", "从现在开始", "從現在開始", "你不再是", "あなたは今から", "今からあなたは", "これからあなたは", "あなたはもう"},
-		pattern: `你现在是|你現在是|从现在开始[，,]?你(?:是|将|將|要|必须)|從現在開始[，,]?你(?:是|將|要|必須)|你不再是|あなたは今から|今からあなたは|これからあなたは|あなたはもう[^。\n]{0,10}(?:ではありません|じゃない)`,
+		anchors: []string{"你现在是", "你現在是", "从现在开始", "從現在開始", "从现在起", "從現在起", "你不再是", "あなたは今から", "今からあなたは", "これからあなたは", "あなたはもう"},
+		pattern: `你现在是|你現在是|从现在起[，,]?你|從現在起[，,]?你|从现在开始[，,]?你(?:是|将|將|要|必须)|從現在開始[，,]?你(?:是|將|要|必須)|你不再是|あなたは今から|今からあなたは|これからあなたは|あなたはもう[^。\n]{0,10}(?:ではありません|じゃない)`,
 	},
 	{
 		id:      "role/act-unrestricted",
@@ -184,7 +184,7 @@ var injectionRuleTable = []injRule{
 	{
 		id:      "turn/role-heading",
 		anchors: []string{"system", "assistant", "human", "instruction"},
-		pattern: `(?:system|assistant|human|instruction)(?: prompt| message)?\s?:`,
+		pattern: `(?:system|assistant|human|instruction)(?: prompt| message)?(?:\s?:|#{2,})`,
 		line:    `[^\pL\pN\n]{0,2}#{1,6}\s?`,
 	},
 	{
@@ -222,6 +222,14 @@ var injectionRuleTable = []injRule{
 		needs:    []string{"secret", "env", "credential", "key", "token", "password", "cookie", "session", "chat", "conversation", "prompt", "source code", "codebase"},
 	},
 	{
+		id:       "exfil/secret-then-send",
+		anchors:  []string{"api_key", "api key", "apikey", "api-key", "secret", "token", "password", "credential", ".env", "environment variable", "env var", "ssh key", "id_rsa", "private key"},
+		pattern:  `(?:api[_ -]?key|apikey|secret|token|password|credential|\.env|environment variable|env var|ssh key|id_rsa|private key)[^\n]{0,120}?\b(?:send|post|upload|exfiltrate|transmit|forward|leak|e-?mail|submit|pipe)\b(?: (?:it|them|this|that|these|those|the (?:value|values|result|results|output|contents?)))?\s(?:to|into|at|via)\b{w2}` + nRemote,
+		maxLen:   400,
+		negation: true,
+		unless:   `\b(?:secrets? manager|vault|keychain|key vault|kms|secret store)\b`,
+	},
+	{
 		id:       "exfil/shell",
 		anchors:  []string{"env", "printenv", "cat", "curl", "wget"},
 		pattern:  `(?:env|printenv|cat\b[^\n|;]{0,80}(?:\.env|id_rsa|id_ed25519|credentials|\.netrc|\.npmrc|\.pgpass|passwd|shadow|\.git-credentials|\.aws|\.ssh)\S{0,40})\s?\|\s?(?:base64\s?\|\s?)?(?:curl|wget|nc|ncat|netcat|socat)\b|(?:curl|wget)\b[^\n]{0,200}?(?:\$\((?:env|printenv|cat\b[^)]{0,80})\)|\x60(?:env|printenv|cat\b[^\x60]{0,80})\x60|(?:-d|--data(?:-binary|-raw|-urlencode)?|-f|--form|-t|--upload-file|--post-file)\s?[\'"]?[\pL_-]{0,20}=?@?\s?[\'"]?(?:~|\$home)?/?[^\s\'"]{0,80}(?:\.env|id_rsa|id_ed25519|credentials|\.netrc|\.npmrc|\.ssh/|\.aws/|/etc/passwd|/etc/shadow)\b)`,
@@ -237,8 +245,8 @@ var injectionRuleTable = []injRule{
 	},
 	{
 		id:       "exfil/reveal-prompt",
-		anchors:  []string{"print", "reveal", "show", "output", "repeat", "display", "dump", "leak", "tell me", "give me", "write out", "disclose", "expose", "recite", "spell out", "paste", "share", "return", "list", "translate", "what are", "what were", "what is"},
-		pattern:  `(?:print|reveal|show|output|repeat|display|dump|leak|tell me|give me|write out|disclose|expose|recite|spell out|paste|share|return|list|translate)\b{w1}(?:your|its|the assistant\'s|the model\'s|the ai\'s)\b{w2}(?:(?:system |initial |original |hidden |secret |internal |developer |full |entire |complete |exact |verbatim |first )*(?:prompt|instructions|system message)|(?:system|initial|original|hidden|secret|internal) rules)\b|(?:print|reveal|show|output|repeat|display|dump|leak|disclose|recite)\b{w1}(?:the )?(?:hidden (?:prompt|instructions)|initial (?:prompt|instructions)|secret instructions|(?:prompt|text|words|instructions) above|everything above)\b|what (?:are|were|is) your (?:system |initial |original |hidden |secret )?(?:prompt|instructions)\b|repeat (?:the|all|every) (?:words|text|sentences|lines|everything) (?:above|before)\b`,
+		anchors:  []string{"print", "reveal", "show", "output", "repeat", "display", "dump", "leak", "tell me", "give me", "send me", "write out", "disclose", "expose", "recite", "spell out", "paste", "share", "return", "list", "translate", "quote", "reply with", "respond with", "answer with", "begin with", "start with", "what are", "what were", "what is"},
+		pattern:  `(?:print|reveal|show|output|repeat|display|dump|leak|tell me|give me|send me|write out|disclose|expose|recite|spell out|paste|share|return|list|translate|quote|(?:reply|respond|answer|begin|start) with)\b{w1}(?:your|its|the assistant\'s|the model\'s|the ai\'s)\b{w2}(?:(?:system |initial |original |hidden |secret |internal |developer |full |entire |complete |exact |verbatim |first )*(?:prompt|instructions|system message)|(?:system|initial|original|hidden|secret|internal) rules)\b|(?:print|reveal|show|output|repeat|display|dump|leak|disclose|recite)(?:ing)?\b{w1}(?:the )?(?:hidden (?:prompt|instructions)|initial (?:prompt|instructions)|secret instructions|(?:prompt|text|words|instructions) above|everything above)\b|what (?:are|were|is) your (?:system |initial |original |hidden |secret )?(?:prompt|instructions)\b|repeat (?:the|all|every) (?:words|text|sentences|lines|everything) (?:above|before)\b`,
 		negation: true,
 		needs:    []string{"prompt", "instruction", "system message", "rules", "above"},
 	},
