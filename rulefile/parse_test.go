@@ -170,6 +170,16 @@ func TestParse_TriggerTagsSource(t *testing.T) {
 	}
 }
 
+func TestParse_AlwaysApplyTag(t *testing.T) {
+	rules, err := Parse("style.mdc", []byte("---\nalwaysApply: true\n---\nAnswer in British English in every reply.\n"))
+	if err != nil || len(rules) != 1 {
+		t.Fatalf("Parse = %v, %v; want one rule", rules, err)
+	}
+	if want := []string{"cursor", "always-apply"}; !slices.Equal(rules[0].Tags, want) {
+		t.Errorf("tags=%q, want %q", rules[0].Tags, want)
+	}
+}
+
 func TestParseFrontMatter(t *testing.T) {
 	tests := []struct {
 		name, src string

@@ -20,8 +20,9 @@ type Rule struct {
 	// the globs ("files: **/*.go") and the heading path ("Testing > Table
 	// tests"), joined with "; ". Empty when the file gives no context.
 	Trigger string `json:"trigger,omitempty"`
-	// Tags come from the kind of file, its folder, the glob extensions and
-	// the headings; lower case, without duplicates.
+	// Tags come from the kind of file, its folder, the glob extensions,
+	// "always-apply" for rules marked alwaysApply, and the headings; lower
+	// case, without duplicates.
 	Tags []string `json:"tags,omitempty"`
 	// Source locates the rule: the file name, "#" and the slug of the
 	// nearest heading when there is one, ":" and the 1-based line.
@@ -139,6 +140,9 @@ func fileContext(name string, fm frontMatter) context {
 	}
 	for _, g := range fm.globs {
 		c.tags = append(c.tags, globExts(g)...)
+	}
+	if fm.alwaysApply {
+		c.tags = append(c.tags, "always-apply")
 	}
 	c.tags = dedup(c.tags)
 	return c
