@@ -156,9 +156,21 @@ var secretRuleTable = []secretRule{
 		check:   assignCheck,
 	},
 	{
+		kind: "api-key", maxLen: 600, groups: []int{1, 2, 3, 4},
+		anchors: []string{"api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "auth_key", "auth-key", "authkey"},
+		pattern: `(?i:api[_-]?key|access[_-]?key|auth[_-]?key)s?\d{0,2}` + assignOp + assignValue,
+		check:   assignCheck,
+	},
+	{
+		kind: "token", maxLen: 600, groups: []int{1, 2, 3, 4},
+		anchors: []string{"token"},
+		pattern: `(?i:token)s?\d{0,2}` + assignOp + assignValue,
+		check:   assignCheck,
+	},
+	{
 		kind: "secret", maxLen: 600, groups: []int{1, 2, 3, 4},
-		anchors: []string{"secret", "token", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "auth_key", "authkey", "private_key", "privatekey", "signing_key", "encryption_key", "master_key", "session_key", "credential"},
-		pattern: `(?i:secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|secret[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?key|credentials?)s?\d{0,2}` + assignOp + assignValue,
+		anchors: []string{"secret", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "encryption_key", "encryption-key", "master_key", "master-key", "session_key", "session-key", "credential"},
+		pattern: `(?i:secret|private[_-]?key|secret[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?key|credentials?)s?\d{0,2}` + assignOp + assignValue,
 		check:   assignCheck,
 	},
 	{
