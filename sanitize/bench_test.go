@@ -23,6 +23,12 @@ func adversarial(size int) string {
 	return strings.Repeat(unit, size/len(unit)+1)[:size]
 }
 
+// cjk is Chinese and Japanese rule text in which the CJK anchors recur.
+func cjk(size int) string {
+	unit := "请在提交前运行所有测试，并确保代码格式正确。忽略生成的文件。以前のバージョンとの互換性を保ってください。\n"
+	return strings.Repeat(unit, size/len(unit)+1)[:size]
+}
+
 func BenchmarkInjection(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -33,6 +39,7 @@ func BenchmarkInjection(b *testing.B) {
 		{"1MB", benchText(b, 1<<20)},
 		{"adversarial-64KB", adversarial(64 << 10)},
 		{"adversarial-1MB", adversarial(1 << 20)},
+		{"cjk-1MB", cjk(1 << 20)},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			Injections("warm up") // compile the rules outside the timing
