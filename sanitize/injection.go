@@ -109,6 +109,12 @@ type injRule struct {
 	// line, when set, is a regexp the text between the start of the line
 	// and the anchor must match: the rule only fires near a line start.
 	line string
+	// tail, when set, splits the rule in two: pattern matches the head at
+	// the anchor, and tail must match at an occurrence of one of needs
+	// later on the same line, within maxLen. The match runs from the head
+	// to the end of the tail. This keeps "X ... Y" rules out of the slow
+	// regexp paths.
+	tail string
 }
 
 const (
@@ -122,6 +128,7 @@ type compiledRule struct {
 	re     *regexp.Regexp
 	veto   *regexp.Regexp
 	line   *regexp.Regexp
+	tail   *regexp.Regexp
 	needID []int // ids of needs in injectionSet.needs
 	hidden func(text string, n *normText) []Finding
 }
@@ -171,6 +178,9 @@ var injections = sync.OnceValue(func() *injectionSet {
 		}
 		if r.line != "" {
 			c.line = regexp.MustCompile(`^(?:` + r.line + `)$`)
+		}
+		if r.tail != "" {
+			c.tail = regexp.MustCompile(`^(?:` + macros.Replace(r.tail) + `)`)
 		}
 		set.rules = append(set.rules, c)
 		anchors = append(anchors, r.anchors)
@@ -251,6 +261,9 @@ func scanInjections(text string, first bool) []Finding {
 			continue
 		}
 		m := matchAt(r.re, s, h.start, r.maxLen)
+		if m != nil && r.tail != nil {
+			m = set.matchTail(r, s, h.start, needAt)
+		}
 		if m == nil || m[1] <= m[0] || !set.accept(r, s, m[0], m[1]) {
 			continue
 		}
@@ -314,6 +327,37 @@ func (set *injectionSet) prefilter(r *compiledRule, s string, start int, needAt 
 		}
 	}
 	return false
+}
+
+// matchTail finds the earliest occurrence of one of r's needs after start,
+// on the same line and within maxLen, at which r's tail matches, and
+// returns the span from start to the end of the tail.
+func (set *injectionSet) matchTail(r *compiledRule, s string, start int, needAt [][]int) []int {
+	limit := min(len(s), start+r.maxLen)
+	if nl := strings.IndexByte(s[start:limit], '\n'); nl >= 0 {
+		limit = start + nl
+	}
+	best, bestEnd := -1, -1
+	for _, id := range r.needID {
+		at := needAt[id]
+		for i, _ := slices.BinarySearch(at, start); i < len(at) && at[i] < limit; i++ {
+			p := at[i]
+			if best >= 0 && p >= best {
+				break
+			}
+			if p > 0 && isWordByte(s[p-1]) && isWordByte(s[p]) {
+				continue // inside a word
+			}
+			if m := matchAt(r.tail, s, p, r.maxLen); m != nil {
+				best, bestEnd = p, m[1]
+				break
+			}
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return []int{start, bestEnd}
 }
 
 // maxLinePrefix bounds the text between a line start and a line rule's

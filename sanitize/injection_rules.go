@@ -224,10 +224,12 @@ var injectionRuleTable = []injRule{
 	{
 		id:       "exfil/secret-then-send",
 		anchors:  []string{"api_key", "api key", "apikey", "api-key", "secret", "token", "password", "credential", ".env", "environment variable", "env var", "ssh key", "id_rsa", "private key"},
-		pattern:  `(?:api[_ -]?key|apikey|secret|token|password|credential|\.env|environment variable|env var|ssh key|id_rsa|private key)[^\n]{0,120}?\b(?:send|post|upload|exfiltrate|transmit|forward|leak|e-?mail|submit|pipe)\b(?: (?:it|them|this|that|these|those|the (?:value|values|result|results|output|contents?)))?\s(?:to|into|at|via)\b{w2}` + nRemote,
+		pattern:  `(?:api[_ -]?key|apikey|secret|token|password|credential|\.env|environment variable|env var|ssh key|id_rsa|private key)`,
+		tail:     `(?:send|post|upload|exfiltrate|transmit|forward|leak|e-?mail|submit|pipe)\b(?: (?:it|them|this|that|these|those|the (?:value|values|result|results|output|contents?)))?\s(?:to|into|at|via)\b{w2}` + nRemote,
 		maxLen:   400,
 		negation: true,
 		unless:   `\b(?:secrets? manager|vault|keychain|key vault|kms|secret store)\b`,
+		needs:    []string{"send", "post", "upload", "exfiltrat", "transmit", "forward", "leak", "email", "e-mail", "submit", "pipe"},
 	},
 	{
 		id:       "exfil/shell",

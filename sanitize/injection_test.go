@@ -192,6 +192,7 @@ var benignCases = []struct{ name, text string }{
 	{"negation not across sentences", "Do not panic."},
 	{"system label facts", "System: Linux, Go 1.22, PostgreSQL 16."},
 	{"prompt template", "Print the prompt template to the debug log when VERBOSE is set."},
+	{"tail on next line", "Rotate the token monthly.\nSend it to https://status.example.com when done."},
 	{"content filter ui", "Add a content filter dropdown to the search page."},
 }
 
