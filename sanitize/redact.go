@@ -30,6 +30,7 @@ func Placeholder(kind string) string { return "[REDACTED:" + kind + "]" }
 // Hugging Face, SendGrid and DigitalOcean tokens, JWTs, private key blocks)
 // wherever they appear, and context-dependent secrets: AWS secret keys next
 // to an AWS secret name, passwords in URLs, Authorization and bearer headers,
+// values of command-line flags such as --token and --password,
 // literal values assigned to secret-like names (password, secret, token,
 // api_key, ...) in code, env files, YAML and JSON, and high-entropy values
 // assigned to names ending in key, salt or signature.
@@ -40,7 +41,9 @@ func Placeholder(kind string) string { return "[REDACTED:" + kind + "]" }
 // (xxx, ***, ...), identifiers and type names in code (token = await get(),
 // password: String!), and earlier placeholders, which makes Redact
 // idempotent: Redact(Redact(x)) == Redact(x). Literal weak values such as
-// "changeme" or "hunter2" are redacted: they may be real credentials.
+// "changeme" or "hunter2" are redacted: they may be real credentials. The
+// bare words password, secret and token, counts below 16 digits and quoted
+// values containing spaces (labels, messages, passphrases) are kept.
 //
 // Redact is deterministic, safe for concurrent use and never fails; run
 // time is linear in len(text). Valid UTF-8 input gives valid UTF-8 output.

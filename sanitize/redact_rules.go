@@ -149,6 +149,14 @@ var secretRuleTable = []secretRule{
 		},
 	},
 	{
+		kind: "cli-secret", maxLen: 300, groups: []int{1, 2, 3},
+		anchors: []string{"--password", "--passwd", "--pass ", "--pass=", "--token", "--api-key", "--apikey", "--secret", "--client-secret", "--auth-token", "--access-token"},
+		pattern: `--(?i:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|access-token)[= ](?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|([^\s"'\x60]{1,256}))`,
+		check: func(text string, m []int, v string, g int) bool {
+			return v[0] != '-' && !strings.ContainsAny(v, " \t") && valueCheck(text, m, v, g)
+		},
+	},
+	{
 		kind: "password", maxLen: 600, groups: []int{1, 2, 3, 4},
 		anchors: []string{"password", "passwd", "passphrase", "pass", "pwd", "pw"},
 		pattern: `(?i:password|passwd|passphrase|pass|pwd|pw)s?\d{0,2}` + assignOp + assignValue,

@@ -50,6 +50,8 @@ func TestRedact_Finds(t *testing.T) {
 		{"token go", `token := "tok_8Hq2Lm9Xv"`, "token", "tok_8Hq2Lm9Xv"},
 		{"access key env", "export MY_SERVICE_ACCESS_KEY=Zq8xL2vK9mN4", "api-key", "Zq8xL2vK9mN4"},
 		{"private key assignment", `private_key = "MHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oJJtm0Lo"`, "secret", "MHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oJJtm0Lo"},
+		{"cli flag", "gh auth login --token Qx8vL2mZ9kN4 && deploy", "cli-secret", "Qx8vL2mZ9kN4"},
+		{"cli flag quoted", `psql --password="Zz9!kq2Lm" -h db`, "cli-secret", "Zz9!kq2Lm"},
 		{"dotnet connection string", "Server=db;User Id=app;Password=Xy7!pq2w;", "password", "Xy7!pq2w"},
 		{"url password", "DATABASE_URL=postgres://app:Kx9mQ2vL@db.internal:5432/app", "url-password", "Kx9mQ2vL"},
 		{"url pass", "postgres://user:pa55@host/db", "url-password", "pa55"},
@@ -114,6 +116,9 @@ func TestRedact_Keeps(t *testing.T) {
 		{"token count", "tokens: 4096"},
 		{"placeholder ghp", "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"},
 		{"already redacted", "password: [REDACTED:password] and " + Placeholder("github-token")},
+		{"cli flag var", "docker login --password $REGISTRY_PASSWORD --username ci"},
+		{"cli flag next", "run --token --verbose"},
+		{"password stdin", "echo $PW | docker login --password-stdin"},
 		{"password hash name", `password_hash = "$2b$12$abcdefghijklmnopqrstuv"`},
 	}
 	for _, tc := range tests {
