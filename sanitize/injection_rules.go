@@ -147,19 +147,19 @@ var injectionRuleTable = []injRule{
 	{
 		id:      "role/jailbreak",
 		anchors: []string{"jailbr", "you are", "you're", "as a", "as an", "this is a", "act as a", "become a", "[jailbr", "越狱模式", "越獄模式"},
-		pattern: `jailbr(?:eak|oken)(?:ed)? (?:mode|prompt|enabled|activated)\b|(?:you(?: are|\'re)(?: now)?|as an?|this is an?|act as an?|become an?) jailbr(?:oken|eak)\b|\[jailbr(?:eak|oken)\]|jailbreak (?:the|this|your) (?:ai|model|assistant|llm|system|chatbot)\b|越狱模式|越獄模式`,
+		pattern: `jailbr(?:eak|oken)(?:ed)? (?:mode|prompt|enabled|activated)\b|(?:you(?: are|'re)(?: now)?|as an?|this is an?|act as an?|become an?) jailbr(?:oken|eak)\b|\[jailbr(?:eak|oken)\]|jailbreak (?:the|this|your) (?:ai|model|assistant|llm|system|chatbot)\b|越狱模式|越獄模式`,
 		needs:   []string{"jailbr", "越狱", "越獄"},
 	},
 	{
 		id:      "role/dan",
-		anchors: []string{"do anything now", "you are", "you're", "act as", "become", "you will be", "called", "named", "as", "dan"},
-		pattern: `do anything now\b|(?:you are|you\'re|act as|become|you will be|called|named|as) dan\b|dan mode\b|dan\s?:\s?(?:i|sure|ok|as)\b`,
+		anchors: []string{"do anything now", "you are", "you're", "act as", "acting as", "pretend to be", "become", "you will be", "dan"},
+		pattern: `do anything now\b|(?:you are|you're|act as|acting as|pretend to be|become|you will be) dan\b|dan mode\b|dan\s?:\s?(?:i|sure|ok|as)\b`,
 		needs:   []string{"dan", "do anything now"},
 	},
 	{
 		id:      "role/no-restrictions",
 		anchors: []string{"you", "without", "no", "free", "ignor", "bypass"},
-		pattern: `you(?: are|\'re|\'ll be| will be)? (?:not|no longer|never) (?:bound|restricted|limited|constrained) by\b{w2}(?:rules|restrictions|guidelines|policies|filters|ethics|principles|content polic(?:y|ies))\b|(?:without|no|free (?:of|from)|ignore|ignoring|bypass|bypassing)\b{w1}(?:ethical|moral|safety|content|openai|anthropic)\b{w1}(?:restrictions|guidelines|filters|limitations|constraints|policies|principles|boundaries)\b`,
+		pattern: `you(?: are|'re|'ll be| will be)? (?:not|no longer|never) (?:bound|restricted|limited|constrained) by\b{w2}(?:rules|restrictions|guidelines|policies|filters|ethics|principles|content polic(?:y|ies))\b|(?:without|no|free (?:of|from)|ignore|ignoring|bypass|bypassing)\b{w1}(?:ethical|moral|safety|content|openai|anthropic)\b{w1}(?:restrictions|guidelines|filters|limitations|constraints|policies|principles|boundaries)\b`,
 		needs:   []string{"bound by", "restricted by", "limited by", "constrained by", "ethical", "moral", "safety", "content", "openai", "anthropic"},
 	},
 	{
@@ -190,7 +190,7 @@ var injectionRuleTable = []injRule{
 	{
 		id:      "turn/system-label",
 		anchors: []string{"system"},
-		pattern: `system(?: (?:message|prompt|note|override|instructions?|update|alert|notice|administrator|admin))?[\])]?\s?:\s?(?:you|your|ignore|disregard|forget|from now on|new|the (?:user|assistant|ai|model)|assistant|ai|do not|don\'t|always|never|override|as of now|important)\b`,
+		pattern: `system(?: (?:message|prompt|note|override|instructions?|update|alert|notice|administrator|admin))?[\])]?\s?:\s?(?:you|your|ignore|disregard|forget|from now on|new|the (?:user|assistant|ai|model)|assistant|ai|do not|don't|always|never|override|as of now|important)\b`,
 		line:    `[^\pL\pN\n]{0,3}[\[(]?`,
 	},
 	{
@@ -207,7 +207,7 @@ var injectionRuleTable = []injRule{
 	{
 		id:      "turn/assistant-compliance",
 		anchors: []string{"assistant", "ai", "chatgpt", "claude", "gpt", "model", "bot"},
-		pattern: `(?:assistant|ai|chatgpt|claude|gpt|model|bot)\s?:\s?(?:sure|ok|okay|certainly|of course|absolutely|understood|i will|i\'ll|i can|i understand|as dan|here (?:is|are)|no problem|yes)\b`,
+		pattern: `(?:assistant|ai|chatgpt|claude|gpt|model|bot)\s?:\s?(?:sure|ok|okay|certainly|of course|absolutely|understood|i will|i'll|i can|i understand|as dan|here (?:is|are)|no problem|yes)\b`,
 		line:    `[^\pL\pN\n]{0,3}`,
 	},
 
@@ -234,21 +234,21 @@ var injectionRuleTable = []injRule{
 	{
 		id:       "exfil/shell",
 		anchors:  []string{"env", "printenv", "cat", "curl", "wget"},
-		pattern:  `(?:env|printenv|cat\b[^\n|;]{0,80}(?:\.env|id_rsa|id_ed25519|credentials|\.netrc|\.npmrc|\.pgpass|passwd|shadow|\.git-credentials|\.aws|\.ssh)\S{0,40})\s?\|\s?(?:base64\s?\|\s?)?(?:curl|wget|nc|ncat|netcat|socat)\b|(?:curl|wget)\b[^\n]{0,200}?(?:\$\((?:env|printenv|cat\b[^)]{0,80})\)|\x60(?:env|printenv|cat\b[^\x60]{0,80})\x60|(?:-d|--data(?:-binary|-raw|-urlencode)?|-f|--form|-t|--upload-file|--post-file)\s?[\'"]?[\pL_-]{0,20}=?@?\s?[\'"]?(?:~|\$home)?/?[^\s\'"]{0,80}(?:\.env|id_rsa|id_ed25519|credentials|\.netrc|\.npmrc|\.ssh/|\.aws/|/etc/passwd|/etc/shadow)\b)`,
+		pattern:  `(?:env|printenv|cat\b[^\n|;]{0,80}(?:\.env|id_rsa|id_ed25519|credentials|\.netrc|\.npmrc|\.pgpass|passwd|shadow|\.git-credentials|\.aws|\.ssh)\S{0,40})\s?\|\s?(?:base64\s?\|\s?)?(?:curl|wget|nc|ncat|netcat|socat)\b|(?:curl|wget)\b[^\n]{0,200}?(?:\$\((?:env|printenv|cat\b[^)]{0,80})\)|\x60(?:env|printenv|cat\b[^\x60]{0,80})\x60|(?:-d|--data(?:-binary|-raw|-urlencode)?|-f|--form|-t|--upload-file|--post-file)\s?['"]?[\pL_-]{0,20}=?@?\s?['"]?(?:~|\$home)?/?[^\s'"]{0,80}(?:\.env|id_rsa|id_ed25519|credentials|\.netrc|\.npmrc|\.ssh/|\.aws/|/etc/passwd|/etc/shadow)\b)`,
 		negation: true,
 		needs:    []string{"|", "$(", "`", "@"},
 	},
 	{
 		id:       "exfil/curl-pipe-shell",
 		anchors:  []string{"curl", "wget", "iwr", "invoke-webrequest", "irm", "invoke-restmethod", "sh ", "bash ", "zsh "},
-		pattern:  `(?:curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod)\b[^\n|]{0,300}\|\s?(?:sudo\s(?:-\S{1,10}\s){0,3})?(?:(?:ba|z|da|k|fi|c|tc)?sh|iex|invoke-expression|python3?|perl|ruby|node)\b|(?:ba|z)?sh\s(?:-c\s)?["\']?(?:\$\(|<\()\s?(?:curl|wget)\b`,
+		pattern:  `(?:curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod)\b[^\n|]{0,300}\|\s?(?:sudo\s(?:-\S{1,10}\s){0,3})?(?:(?:ba|z|da|k|fi|c|tc)?sh|iex|invoke-expression|python3?|perl|ruby|node)\b|(?:ba|z)?sh\s(?:-c\s)?["']?(?:\$\(|<\()\s?(?:curl|wget)\b`,
 		negation: true,
 		needs:    []string{"|", "$(", "<("},
 	},
 	{
 		id:       "exfil/reveal-prompt",
 		anchors:  []string{"print", "reveal", "show", "output", "repeat", "display", "dump", "leak", "tell me", "give me", "send me", "write out", "disclose", "expose", "recite", "spell out", "paste", "share", "return", "list", "translate", "quote", "reply with", "respond with", "answer with", "begin with", "start with", "what are", "what were", "what is"},
-		pattern:  `(?:print|reveal|show|output|repeat|display|dump|leak|tell me|give me|send me|write out|disclose|expose|recite|spell out|paste|share|return|list|translate|quote|(?:reply|respond|answer|begin|start) with)\b{w1}(?:your|its|the assistant\'s|the model\'s|the ai\'s)\b{w2}(?:(?:system |initial |original |hidden |secret |internal |developer |full |entire |complete |exact |verbatim |first )*(?:prompt|instructions|system message)|(?:system|initial|original|hidden|secret|internal) rules)\b|(?:print|reveal|show|output|repeat|display|dump|leak|disclose|recite)(?:ing)?\b{w1}(?:the )?(?:hidden (?:prompt|instructions)|initial (?:prompt|instructions)|secret instructions|(?:prompt|text|words|instructions) above|everything above)\b|what (?:are|were|is) your (?:system |initial |original |hidden |secret )?(?:prompt|instructions)\b|repeat (?:the|all|every) (?:words|text|sentences|lines|everything) (?:above|before)\b`,
+		pattern:  `(?:print|reveal|show|output|repeat|display|dump|leak|tell me|give me|send me|write out|disclose|expose|recite|spell out|paste|share|return|list|translate|quote|(?:reply|respond|answer|begin|start) with)\b{w1}(?:your|its|the assistant's|the model's|the ai's)\b{w2}(?:(?:system |initial |original |hidden |secret |internal |developer |full |entire |complete |exact |verbatim |first )*(?:prompt|instructions|system message)|(?:system|initial|original|hidden|secret|internal) rules)\b|(?:print|reveal|show|output|repeat|display|dump|leak|disclose|recite)(?:ing)?\b{w1}(?:the )?(?:hidden (?:prompt|instructions)|initial (?:prompt|instructions)|secret instructions|(?:prompt|text|words|instructions) above|everything above)\b|what (?:are|were|is) your (?:system |initial |original |hidden |secret )?(?:prompt|instructions)\b|repeat (?:the|all|every) (?:words|text|sentences|lines|everything) (?:above|before)\b`,
 		negation: true,
 		needs:    []string{"prompt", "instruction", "system message", "rules", "above"},
 	},
@@ -284,8 +284,11 @@ var injectionRuleTable = []injRule{
 	{
 		id:      "conceal/hide-from-user",
 		anchors: []string{"without", "don't", "do not", "never"},
-		pattern: `\bwithout (?:telling|informing|notifying|alerting|letting) (?:the |your )?(?:user|human|developer|operator)\b|\b(?:don't|do not|never) (?:tell|inform|notify|alert|mention (?:this|it) to|reveal (?:this|it) to) (?:the |your )?(?:user|human|developer|operator)\b{w2}(?:about|that|what|you)\b`,
+		pattern: `without (?:telling|informing|notifying|alerting|letting) (?:the |your )?(?:user|human|developer|operator)\b|(?:don't|do not|never) (?:tell|inform|notify|alert|mention (?:this|it) to|reveal (?:this|it) to) (?:the |your )?(?:user|human|developer|operator)\b{w1}(?:about (?:this|it|these|that)|what you(?:'ve| have)? (?:did|done|ran|run|changed|sent|uploaded|executed|accessed|read|installed|deleted)|that you(?:'ve| have)? (?:did|done|ran|run|changed|modified|sent|uploaded|executed|accessed|read|installed|deleted|added))\b`,
 		needs:   []string{"user", "human", "developer", "operator"},
+		// "Don't change files without telling the user" asks for the
+		// opposite of concealment.
+		unless: `\b(?:never|don't|do not|must not|mustn't|should not|shouldn't|cannot|can't|avoid|no)\b[^.!?\n]{0,60}without (?:telling|informing|notifying|alerting|letting)`,
 	},
 	{
 		id:      "conceal/covert-action",
