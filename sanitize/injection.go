@@ -156,7 +156,7 @@ var macros = strings.NewReplacer(
 var injections = sync.OnceValue(func() *injectionSet {
 	set := &injectionSet{
 		neg: regexp.MustCompile(`(?:^|[^\pL\pN])(?:never|not|don't|dont|do not|avoid|must not|mustn't|should not|shouldn't|cannot|can't|won't|refuse to|no)` +
-			`(?:[^\pL\pN.!?;\n]{1,3}(?:ever|run|running|use|using|execute|executing|try|trying|to|attempt|attempting|allow|allowing|the|a|an|any|such|as|like|commands?|things?|be|tempted|just|blindly|simply|ask|asking|obey|follow|do|send|post|upload|share|include|put|store|log|expose|commit|hardcode|print|write|paste|pass|your|our|their))*[^\pL\pN.!?;\n]{0,4}$`),
+			`(?:[^\pL\pN.!?;\n]{1,3}(?:ever|run|running|use|using|execute|executing|try|trying|to|attempt|attempting|allow|allowing|the|a|an|any|such|as|like|commands?|things?|be|tempted|just|blindly|simply|ask|asking|obey|follow|do|send|post|upload|share|include|put|store|log|expose|commit|hardcode|print|write|paste|pass|your|our|their|accidentally|ever|system|it|them))*[^\pL\pN.!?;\n]{0,4}$`),
 	}
 	var anchors [][]string
 	for _, r := range injectionRuleTable {

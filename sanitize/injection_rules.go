@@ -34,7 +34,7 @@ var injectionRuleTable = []injRule{
 	{
 		id:       "override/ignore-all-instructions",
 		anchors:  []string{"ignor", "disregard", "forget", "overrid", "bypass"},
-		pattern:  `\b(?:ignore|disregard|forget|override|bypass)\b{w1}(?:all|any|every|each)\b{w2}(?:instructions|prompts|directives|guidelines|guardrails|restrictions|safety (?:rules|guidelines))\b`,
+		pattern:  `\b(?:ignore|disregard|forget|override|bypass)\b{w1}(?:all|any|every|each)\b{w2}(?:instructions|prompts|guidelines|guardrails|restrictions|safety (?:rules|guidelines))\b`,
 		negation: true,
 		needs:    []string{"all", "any", "every", "each"},
 	},

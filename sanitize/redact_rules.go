@@ -161,32 +161,32 @@ var secretRuleTable = []secretRule{
 		anchors: []string{"password", "passwd", "passphrase", "pass", "pwd", "pw"},
 		pattern: `(?i:password|passwd|passphrase|pass|pwd|pw)s?\d{0,2}` + assignOp + assignValue,
 		left:    nameEnd,
-		check:   assignCheck,
+		check:   passwordCheck,
 	},
 	{
 		kind: "api-key", maxLen: 600, groups: []int{1, 2, 3, 4},
 		anchors: []string{"api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "auth_key", "auth-key", "authkey"},
 		pattern: `(?i:api[_-]?key|access[_-]?key|auth[_-]?key)s?\d{0,2}` + assignOp + assignValue,
-		check:   assignCheck,
+		check:   strictAssignCheck,
 	},
 	{
 		kind: "token", maxLen: 600, groups: []int{1, 2, 3, 4},
 		anchors: []string{"token"},
 		pattern: `(?i:token)s?\d{0,2}` + assignOp + assignValue,
-		check:   assignCheck,
+		check:   strictAssignCheck,
 	},
 	{
 		kind: "secret", maxLen: 600, groups: []int{1, 2, 3, 4},
 		anchors: []string{"secret", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "encryption_key", "encryption-key", "master_key", "master-key", "session_key", "session-key", "credential"},
 		pattern: `(?i:secret|private[_-]?key|secret[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?key|credentials?)s?\d{0,2}` + assignOp + assignValue,
-		check:   assignCheck,
+		check:   strictAssignCheck,
 	},
 	{
 		kind: "secret", maxLen: 600, groups: []int{1, 2, 3, 4},
 		anchors: []string{"key", "salt", "sig", "cookie"},
 		pattern: `(?i:key|salt|signature|sig|cookie)s?\d{0,2}` + assignOp + assignValue,
 		check: func(text string, m []int, v string, g int) bool {
-			return len(v) >= 16 && highEntropy(v) && valueCheck(text, m, v, g)
+			return len(v) >= 16 && highEntropy(v) && valueCheck(text, m, v, g) && (g != 4 || !isCodeLike(v))
 		},
 	},
 }
@@ -224,24 +224,105 @@ func tokenCheck(prefix int) func(string, []int, string, int) bool {
 	}
 }
 
-// assignCheck decides whether a value assigned to a secret-like name is a
-// literal secret.
+// assignCheck decides whether a value assigned to a password-like name is
+// a literal secret. Quoted literals count from three characters.
 func assignCheck(text string, m []int, v string, g int) bool {
+	return literalSecret(text, m, v, g, false)
+}
+
+// passwordCheck is assignCheck for password names, minus three look-alikes:
+// a bare "pass:" label (as in go test's "--- PASS: TestX"), file paths
+// ("/etc/master.passwd") and identifiers that repeat the name
+// (encodeUserPassword: "encodeUserPassword").
+func passwordCheck(text string, m []int, v string, g int) bool {
+	start := m[0]
+	kw := strings.ToLower(text[start:min(len(text), start+10)])
+	short := !strings.HasPrefix(kw, "passw") && !strings.HasPrefix(kw, "passphrase")
+	if short && (start == 0 || !strings.ContainsRune("_.-", rune(text[start-1]))) {
+		// A bare pass/pw name: only an = assignment counts.
+		op := strings.TrimLeft(text[start:m[2*g]], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\"' \t")
+		if !strings.HasPrefix(op, "=") && !strings.HasPrefix(op, ":=") {
+			return false
+		}
+	}
+	if isPath(v) {
+		return false
+	}
+	if lv := strings.ToLower(v); (strings.Contains(lv, "passw") || strings.Contains(lv, "passphrase")) && !hasDigit(v) {
+		return false
+	}
+	return assignCheck(text, m, v, g)
+}
+
+// isPath reports an absolute, home or relative file path.
+func isPath(v string) bool {
+	rest, ok := strings.CutPrefix(v, "~/")
+	if !ok {
+		rest, ok = strings.CutPrefix(v, "./")
+	}
+	if !ok {
+		rest, ok = strings.CutPrefix(v, "../")
+	}
+	if !ok {
+		rest, ok = strings.CutPrefix(v, "/")
+	}
+	if !ok || rest == "" {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if c := rest[i]; !(c == '/' || c == '.' || c == '_' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// strictAssignCheck is assignCheck for token, secret and key names, whose
+// quoted values are often ordinary words ({Token: "hello"}): a quoted
+// literal must have eight characters and mix two classes of letters,
+// digits and symbols.
+func strictAssignCheck(text string, m []int, v string, g int) bool {
+	return literalSecret(text, m, v, g, true)
+}
+
+func literalSecret(text string, m []int, v string, g int, strict bool) bool {
 	if !valueCheck(text, m, v, g) {
 		return false
 	}
 	if g != 4 { // quoted literal
-		return len(v) >= 3 && !strings.ContainsAny(v, " \t")
+		if strings.ContainsAny(v, " \t") {
+			return false
+		}
+		return !strict || len(v) >= 8 && charClasses(v) >= 2
 	}
 	if envLine(text, m[0]) {
 		return len(v) >= 3
 	}
 	// A bare value in code or YAML: identifiers, calls and types are code,
 	// not secrets, unless they carry digits or symbols.
-	if len(v) < 6 || isCodeLike(v) {
+	if len(v) < 6 || isCodeLike(v) || strict && isTypeName(v) {
 		return false
 	}
 	return hasDigit(v) || strings.ContainsAny(v, "!@#%^&*+/=~?|<>")
+}
+
+// charClasses counts which of lower case, upper case, digits and other
+// characters occur in v.
+func charClasses(v string) int {
+	var lower, upper, digit, other int
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case 'a' <= c && c <= 'z':
+			lower = 1
+		case 'A' <= c && c <= 'Z':
+			upper = 1
+		case '0' <= c && c <= '9':
+			digit = 1
+		default:
+			other = 1
+		}
+	}
+	return lower + upper + digit + other
 }
 
 // envLine reports whether the match at start sits on a line of the form
@@ -273,8 +354,8 @@ func isCodeLike(v string) bool {
 			return true
 		}
 	}
-	if strings.ContainsAny(v, "()") {
-		return true
+	if strings.ContainsAny(v, "()[]{}*") || strings.HasPrefix(v, "&") {
+		return true // calls, indexing, literals, pointers, products
 	}
 	// Identifiers, dotted paths and type names (String!, Option?) without
 	// digits.
@@ -282,6 +363,20 @@ func isCodeLike(v string) bool {
 	for i := 0; i < len(id); i++ {
 		c := id[i]
 		if !(c == '_' || c == '.' || c == '$' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// isTypeName reports a CamelCase identifier that starts upper case, like
+// the Go type in "type Fts5Token = TFts5Token".
+func isTypeName(v string) bool {
+	if v == "" || v[0] < 'A' || v[0] > 'Z' || strings.ToUpper(v) == v {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
 			return false
 		}
 	}
