@@ -53,6 +53,7 @@ func TestParse_NoRules(t *testing.T) {
 		"- [Docs](https://example.com/docs)\n- https://example.com/api\n",
 		"- \n- \n",
 		"<!-- only a comment -->\n",
+		"<div align=\"center\">\n<img src=\"logo.png\" alt=\"Logo\">\n</div>\n\n<br>\n",
 	} {
 		rules, err := Parse("CLAUDE.md", []byte(data))
 		if err != nil || len(rules) != 0 {

@@ -204,14 +204,15 @@ var tocTitles = map[string]bool{"table of contents": true, "contents": true, "to
 func isTOC(title string) bool { return tocTitles[strings.ToLower(stripInline(title))] }
 
 var (
-	linkRE   = regexp.MustCompile(`!?\[[^\]]*\]\([^)]*\)|<https?://[^>]*>|https?://\S+`)
+	linkRE   = regexp.MustCompile(`!?\[[^\]]*\]\([^)]*\)|<https?://[^>]*>|https?://\S+|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>`)
 	inlineRE = regexp.MustCompile("[*_`~]+")
 )
 
-// pureLinks reports text that is nothing but links, images and punctuation:
-// a link list entry, a badge row or a table-of-contents line.
+// pureLinks reports text that is nothing but links, images, HTML tags and
+// punctuation: a link list entry, a badge row, a table-of-contents line or
+// layout markup such as <div align="center">.
 func pureLinks(text string) bool {
-	if !strings.Contains(text, "](") && !strings.Contains(text, "://") || !linkRE.MatchString(text) {
+	if !strings.Contains(text, "](") && !strings.Contains(text, "://") && !strings.Contains(text, "<") || !linkRE.MatchString(text) {
 		return false
 	}
 	rest := linkRE.ReplaceAllString(text, "")
