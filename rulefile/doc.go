@@ -9,5 +9,5 @@
 // tags. Tables of contents, pure link lists and empty items are skipped; very
 // short items merge with their heading.
 //
-// Parsing is pure: no I/O, no global state, safe for concurrent use.
+// Parsing is pure: no I/O, no mutable global state, safe for concurrent use.
 package rulefile

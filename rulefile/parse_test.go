@@ -45,6 +45,7 @@ func TestParse_Errors(t *testing.T) {
 func TestParse_NoRules(t *testing.T) {
 	for _, data := range []string{
 		"",
+		"---\n",
 		"   \n\n\t\n",
 		"---\ndescription: nothing yet\nglobs: \"**/*.go\"\nalwaysApply: true\n---\n",
 		"---\ndescription: x\n---",
@@ -118,6 +119,17 @@ func TestParse_Structure(t *testing.T) {
 			"plain text becomes paragraphs", ".cursorrules",
 			"You write Go services for a payments team.\nPrefer the standard library.\n\nAlways add context to errors before returning them.\n",
 			[]string{"You write Go services for a payments team.\nPrefer the standard library.", "Always add context to errors before returning them."},
+		},
+		{
+			"unclosed --- in a .md file is a break", "CLAUDE.md",
+			"---\n# Rules\n- Keep the main branch green at all times.\n",
+			[]string{"Keep the main branch green at all times."},
+		},
+		{
+			"no front matter outside .md and .mdc", ".cursorrules",
+			"---\ndescription: not front matter here\n---\nUse tabs.\n",
+			// A setext heading, and "Use tabs." is short enough to merge with it.
+			[]string{"description: not front matter here: Use tabs"},
 		},
 		{
 			"thematic break is not a rule", "CLAUDE.md",

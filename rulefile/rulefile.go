@@ -40,15 +40,16 @@ var (
 )
 
 // Parse splits a rule file into rules. name is the file's path or base name
-// and selects the format: *.mdc files and Markdown files may carry YAML
-// front matter (description, globs, alwaysApply, applyTo); CLAUDE.md,
-// AGENTS.md, GEMINI.md, .cursorrules and other names are read as Markdown,
-// and a file without Markdown structure becomes one rule per paragraph.
+// and selects the format: *.mdc and *.md files may open with YAML front
+// matter (description, globs, alwaysApply, applyTo); every file, including
+// .cursorrules and other names, is then read as Markdown, and a file without
+// Markdown structure becomes one rule per paragraph.
 //
 // A file that is empty or holds only front matter gives no rules and no
 // error. Parse returns an error wrapping ErrNotText for invalid UTF-8 or
-// binary data and ErrFrontMatter for unterminated front matter. It is safe
-// for concurrent use.
+// binary data, and one wrapping ErrFrontMatter for a .mdc file whose front
+// matter is never closed (in a .md file an unclosed "---" is read as a
+// thematic break). It is safe for concurrent use.
 func Parse(name string, data []byte) ([]Rule, error) {
 	if err := checkText(data); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", name, err)
@@ -56,9 +57,18 @@ func Parse(name string, data []byte) ([]Rule, error) {
 	text := string(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
-	fm, body, bodyLine, err := splitFrontMatter(text)
-	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", name, err)
+	var fm frontMatter
+	body, bodyLine := text, 1
+	switch ext := strings.ToLower(path.Ext(name)); ext {
+	case ".mdc", ".md", ".markdown":
+		f, b, l, err := splitFrontMatter(text)
+		switch {
+		case err == nil:
+			fm, body, bodyLine = f, b, l
+		case ext == ".mdc":
+			return nil, fmt.Errorf("parse %s: %w", name, err)
+		}
+		// In a Markdown file an unclosed "---" is a thematic break.
 	}
 	ctx := fileContext(name, fm)
 	blocks := parseBlocks(strings.Split(body, "\n"), bodyLine)

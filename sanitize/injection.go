@@ -28,7 +28,8 @@ const (
 // returns; callers branch on it with errors.Is.
 var ErrInjection = errors.New("prompt injection")
 
-// Finding is one injection-like instruction found in a text.
+// Finding is one injection-like instruction found in a text. It is a plain
+// value, safe to copy and share.
 type Finding struct {
 	// Rule is the stable identifier of the rule that matched, such as
 	// "override/ignore-previous"; its prefix names the category.
@@ -52,6 +53,7 @@ func (f Finding) String() string {
 // InjectionError reports the first injection found by [CheckInjection]. It
 // wraps [ErrInjection].
 type InjectionError struct {
+	// Finding is the earliest injection found.
 	Finding Finding
 }
 

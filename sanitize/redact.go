@@ -19,7 +19,8 @@ type Redaction struct {
 	End   int `json:"end"`
 }
 
-// Placeholder returns the text that replaces a secret of the given kind.
+// Placeholder returns the text that replaces a secret of the given kind,
+// "[REDACTED:" + kind + "]". It is safe for concurrent use.
 func Placeholder(kind string) string { return "[REDACTED:" + kind + "]" }
 
 // Redact returns text with every secret it recognises replaced by
