@@ -176,6 +176,13 @@ func (set *secretSet) try(ri int, text string, start int) (candidate, bool) {
 	if len(r.groups) > 0 && g == 0 || s >= e {
 		return candidate{}, false
 	}
+	if g == bareGroup && len(r.groups) == bareGroup {
+		// A bare value longer than the pattern's bound runs on to its end,
+		// so no tail of a long secret escapes.
+		for e < len(text) && isBareValueByte(text[e]) {
+			e++
+		}
+	}
 	if r.edge && !atEdges(text, s, e) {
 		return candidate{}, false
 	}
@@ -183,6 +190,19 @@ func (set *secretSet) try(ri int, text string, start int) (candidate, bool) {
 		return candidate{}, false
 	}
 	return candidate{Redaction{Kind: r.kind, Start: s, End: e}, ri}, true
+}
+
+// bareGroup is the submatch of assignValue that holds an unquoted value.
+const bareGroup = 4
+
+// isBareValueByte reports bytes that continue an unquoted value, as the bare
+// alternative of assignValue does.
+func isBareValueByte(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '\v', '\f', '"', '\'', '`', ',', ';', ')', '}', ']':
+		return false
+	}
+	return true
 }
 
 // lowerASCII lower-cases ASCII letters only, so byte offsets are unchanged.

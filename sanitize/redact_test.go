@@ -143,6 +143,14 @@ func TestRedact_Keeps(t *testing.T) {
 	}
 }
 
+func TestRedact_LongBareValue(t *testing.T) {
+	long := strings.Repeat("Ab3xY9", 120) // 720 bytes, beyond the pattern's 512
+	got, rs := Redact("DB_PASSWORD=" + long + "\nnext")
+	if want := "DB_PASSWORD=" + Placeholder("password") + "\nnext"; got != want || len(rs) != 1 {
+		t.Errorf("got=%q (%v), want the whole value replaced", got, rs)
+	}
+}
+
 func TestRedact_Idempotent(t *testing.T) {
 	text := strings.Join([]string{
 		"DB_PASSWORD=s3cr3t-Pa55", fakePEM, "token " + fakeGitHub, "postgres://u:Kx9mQ2vL@h/db",
