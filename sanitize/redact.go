@@ -159,6 +159,9 @@ func findSecrets(text string) []Redaction {
 // try runs rule ri at an anchor found at start.
 func (set *secretSet) try(ri int, text string, start int) (candidate, bool) {
 	r := &set.rules[ri]
+	if inPlaceholder(text, start) {
+		return candidate{}, false // the kind inside "[REDACTED:bearer-token]" is no name
+	}
 	if r.left != nil && !r.left(text, start) {
 		return candidate{}, false
 	}
@@ -191,6 +194,17 @@ func (set *secretSet) try(ri int, text string, start int) (candidate, bool) {
 	}
 	return candidate{Redaction{Kind: r.kind, Start: s, End: e}, ri}, true
 }
+
+// inPlaceholder reports whether offset i falls inside a placeholder written
+// by an earlier Redact.
+func inPlaceholder(text string, i int) bool {
+	lo := max(0, i-len("[REDACTED:")-maxKindLen)
+	j := strings.LastIndex(text[lo:i], "[REDACTED:")
+	return j >= 0 && !strings.Contains(text[lo+j:i], "]")
+}
+
+// maxKindLen bounds the length of a redaction kind.
+const maxKindLen = 32
 
 // bareGroup is the submatch of assignValue that holds an unquoted value.
 const bareGroup = 4

@@ -78,6 +78,9 @@ func TestRuleTables_WellFormed(t *testing.T) {
 		}
 	}
 	for _, r := range secretRuleTable {
+		if len(r.kind) > maxKindLen {
+			t.Errorf("kind %s longer than maxKindLen", r.kind)
+		}
 		if len(r.anchors) == 0 {
 			t.Errorf("%s: no anchors", r.kind)
 		}
