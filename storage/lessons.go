@@ -200,12 +200,28 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	return t.Lesson(ctx, id)
 }
 
-// indexText adds a lesson's terms to the full-text index.
+// indexText adds a lesson's terms to the full-text index and its term
+// statistics to the collection's.
 func (t *tx) indexText(ctx context.Context, seq int64, content, trigger string) error {
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO lessons_fts (rowid, content_terms, trigger_terms) VALUES (?, ?, ?)`,
 		seq, terms.Join(content), terms.Join(trigger))
 	if err != nil {
 		return fmt.Errorf("index lesson text: %w", err)
+	}
+	return addStats(ctx, t.tx, seq, lessonStats(content, trigger), +1)
+}
+
+// unindexText removes a lesson from the full-text index and its term
+// statistics from the collection's.
+func (t *tx) unindexText(ctx context.Context, seq int64, content, trigger string) error {
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM lessons_fts WHERE rowid = ?`, seq); err != nil {
+		return fmt.Errorf("unindex lesson: %w", err)
+	}
+	if err := addStats(ctx, t.tx, seq, lessonStats(content, trigger), -1); err != nil {
+		return err
+	}
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM lesson_terms WHERE seq = ?`, seq); err != nil {
+		return fmt.Errorf("unindex lesson: %w", err)
 	}
 	return nil
 }
@@ -244,17 +260,14 @@ func (t *tx) UpdateLesson(ctx context.Context, l kb.Lesson) error {
 	if _, err := t.tx.ExecContext(ctx, `UPDATE lessons SET vec_rev = ? WHERE seq = ?`, rev, seq); err != nil {
 		return fmt.Errorf("update lesson %s: %w", l.ID, err)
 	}
+	var content, trigger string
+	if err := t.tx.QueryRowContext(ctx, `SELECT content, trigger FROM lessons WHERE seq = ?`, seq).Scan(&content, &trigger); err != nil {
+		return fmt.Errorf("read lesson %s: %w", l.ID, err)
+	}
 	if isIndexed {
-		var content, trigger string
-		if err := t.tx.QueryRowContext(ctx, `SELECT content, trigger FROM lessons WHERE seq = ?`, seq).Scan(&content, &trigger); err != nil {
-			return fmt.Errorf("read lesson %s: %w", l.ID, err)
-		}
 		return t.indexText(ctx, seq, content, trigger)
 	}
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM lessons_fts WHERE rowid = ?`, seq); err != nil {
-		return fmt.Errorf("unindex lesson %s: %w", l.ID, err)
-	}
-	return nil
+	return t.unindexText(ctx, seq, content, trigger)
 }
 
 // newLessonID returns a fresh lesson id such as "L3f2a9c01b2d4".

@@ -51,6 +51,12 @@ func migrations() ([]migration, error) {
 	return ms, nil
 }
 
+// goSteps are data migrations that SQL cannot express, run in the same
+// transaction right after the SQL file of their version.
+var goSteps = map[int]func(context.Context, *sql.Tx) error{
+	3: backfillLexical,
+}
+
 // SchemaVersion is the schema version this build migrates databases to.
 func SchemaVersion() int {
 	ms, err := migrations()
@@ -98,6 +104,11 @@ func (db *DB) migrateTo(ctx context.Context, target int) error {
 			}
 			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 				return fmt.Errorf("apply %s: %w", m.name, err)
+			}
+			if step := goSteps[m.version]; step != nil {
+				if err := step(ctx, tx); err != nil {
+					return fmt.Errorf("apply %s: %w", m.name, err)
+				}
 			}
 			_, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, m.version))
 			return err

@@ -2,21 +2,15 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
-	"sort"
-	"strings"
 
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
-// BM25 parameters of SQLite FTS5's bm25() function.
-const (
-	bm25K1 = 1.2
-	// maxMatchTerms caps the terms of one full-text query: the rarest terms
-	// carry the ranking, and common ones cost the most to scan.
-	maxMatchTerms = 32
-)
+// bm25K1 is the k1 parameter of SQLite FTS5's bm25() function.
+const bm25K1 = 1.2
 
 // Search implements kb.Store: candidates from the dense index (by key
 // vector) and from the full-text index, each with its exact content and
@@ -34,39 +28,40 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 	if err != nil {
 		return nil, err
 	}
-	lex, err := db.lexical(ctx, p.Terms, pool, int(db.index.n.Load()))
+	lq, err := db.prepareLexical(ctx, p.Terms)
+	if err != nil {
+		return nil, err
+	}
+	lex, err := lq.candidates(ctx, db, pool)
 	if err != nil {
 		return nil, err
 	}
 	seqs := make([]int64, 0, len(dense)+len(lex))
 	seen := make(map[int64]bool, len(dense)+len(lex))
-	for _, s := range dense {
-		if !seen[s] {
-			seen[s] = true
-			seqs = append(seqs, s)
-		}
-	}
-	for s := range lex {
-		if !seen[s] {
-			seen[s] = true
-			seqs = append(seqs, s)
+	for _, list := range [][]int64{dense, lex} {
+		for _, s := range list {
+			if !seen[s] {
+				seen[s] = true
+				seqs = append(seqs, s)
+			}
 		}
 	}
 	if len(seqs) == 0 {
 		return nil, nil
 	}
-	return db.candidates(ctx, seqs, p, lex)
+	return db.candidates(ctx, seqs, p, lq)
 }
 
 // candidates loads the lessons and vectors of seqs and fills in every
 // channel's value.
-func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lex map[int64]float64) ([]kb.Candidate, error) {
+func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lq *lexQuery) ([]kb.Candidate, error) {
 	args := make([]any, len(seqs))
 	for i, s := range seqs {
 		args[i] = s
 	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT `+lessonColumns+`, v.content, v.trigger
-		FROM lessons l JOIN lesson_vectors v ON v.seq = l.seq WHERE l.seq IN (`+placeholders(len(seqs))+`)`, args...)
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+lessonColumns+`, v.content, v.trigger, t.len, t.tf
+		FROM lessons l JOIN lesson_vectors v ON v.seq = l.seq LEFT JOIN lesson_terms t ON t.seq = l.seq
+		WHERE l.seq IN (`+placeholders(len(seqs))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load candidates: %w", err)
 	}
@@ -77,13 +72,25 @@ func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lex map[
 	}
 	qc, qt := centred(p.Vector, centre.content), centred(p.Vector, centre.trigger)
 	out := make([]kb.Candidate, 0, len(seqs))
+	var tf []int
+	if lq != nil {
+		tf = make([]int, len(lq.terms))
+	}
 	for rows.Next() {
-		var cb, tb []byte
-		l, seq, err := scanLessonWith(rows, &cb, &tb)
+		var cb, tb, stats []byte
+		var length sql.NullInt64
+		l, _, err := scanLessonWith(rows, &cb, &tb, &length, &stats)
 		if err != nil {
 			return nil, err
 		}
-		c := kb.Candidate{Lesson: l, Lexical: lex[seq]}
+		c := kb.Candidate{Lesson: l}
+		if lq != nil && stats != nil {
+			clear(tf)
+			if err := statsTF(stats, lq.index, tf); err != nil {
+				return nil, fmt.Errorf("lesson %s: %w", l.ID, err)
+			}
+			c.Lexical = lq.score(tf, int(length.Int64))
+		}
 		cv := decodeVec(cb)
 		c.RawContent = cosine(p.Vector, cv)
 		c.Content = normCosine(qc, centred(cv, centre.content))
@@ -127,94 +134,6 @@ func (db *DB) fillContext(ctx context.Context, cands []kb.Candidate, key string)
 		cands[pos[id]].Context = t
 	}
 	return rows.Err()
-}
-
-// lexical runs BM25 over the full-text index and returns seq → score
-// normalised absolutely: the BM25 score divided by the score a document of
-// average length containing every query term once would get. Terms no
-// lesson contains count in that reference as if one lesson did, so a query
-// whose distinctive words the knowledge base lacks does not look like a
-// full match.
-func (db *DB) lexical(ctx context.Context, qterms []string, pool, n int) (map[int64]float64, error) {
-	if len(qterms) == 0 || n == 0 {
-		return nil, nil
-	}
-	df, err := db.docFreq(ctx, qterms)
-	if err != nil {
-		return nil, err
-	}
-	type termIDF struct {
-		term string
-		idf  float64
-	}
-	var ref float64
-	var present []termIDF
-	for _, t := range qterms {
-		d := df[t]
-		ref += idf(n, max(d, 1))
-		if d > 0 {
-			present = append(present, termIDF{t, idf(n, d)})
-		}
-	}
-	if len(present) == 0 || ref == 0 {
-		return nil, nil
-	}
-	sort.SliceStable(present, func(i, j int) bool { return present[i].idf > present[j].idf })
-	if len(present) > maxMatchTerms {
-		present = present[:maxMatchTerms]
-	}
-	quoted := make([]string, len(present))
-	for i, t := range present {
-		quoted[i] = `"` + strings.ReplaceAll(t.term, `"`, `""`) + `"`
-	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT rowid, -bm25(lessons_fts) FROM lessons_fts WHERE lessons_fts MATCH ?
-		ORDER BY bm25(lessons_fts) LIMIT ?`, strings.Join(quoted, " OR "), pool)
-	if err != nil {
-		return nil, fmt.Errorf("full-text search: %w", err)
-	}
-	defer rows.Close()
-	out := make(map[int64]float64, pool)
-	for rows.Next() {
-		var seq int64
-		var s float64
-		if err := rows.Scan(&seq, &s); err != nil {
-			return nil, fmt.Errorf("full-text search: %w", err)
-		}
-		out[seq] = s / ref
-	}
-	return out, rows.Err()
-}
-
-// idf is FTS5's BM25 inverse document frequency, floored as FTS5 floors it.
-func idf(n, df int) float64 {
-	v := math.Log((float64(n) - float64(df) + 0.5) / (float64(df) + 0.5))
-	if v <= 0 {
-		return 1e-6
-	}
-	return v
-}
-
-// docFreq returns the number of indexed lessons holding each term.
-func (db *DB) docFreq(ctx context.Context, qterms []string) (map[string]int, error) {
-	args := make([]any, len(qterms))
-	for i, t := range qterms {
-		args[i] = t
-	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT term, doc FROM lessons_vocab WHERE term IN (`+placeholders(len(qterms))+`)`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read term frequencies: %w", err)
-	}
-	defer rows.Close()
-	df := make(map[string]int, len(qterms))
-	for rows.Next() {
-		var t string
-		var d int
-		if err := rows.Scan(&t, &d); err != nil {
-			return nil, fmt.Errorf("read term frequencies: %w", err)
-		}
-		df[t] = d
-	}
-	return df, rows.Err()
 }
 
 // scanLessonWith scans lessonColumns followed by extra columns.

@@ -1,0 +1,292 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/innate-mcp/innate-mcp/terms"
+)
+
+// The lexical channel is BM25 exactly as SQLite FTS5's bm25() computes it
+// (k1 = 1.2, b = 0.75, idf = ln((N − df + 0.5)/(df + 0.5)) floored at 1e-6,
+// term frequency summed over the content and trigger columns, document
+// length over both), but evaluated in Go from per-lesson term statistics:
+// FTS5's bm25() must score every row that matches any query term before it
+// can sort, which makes a query holding a common word cost as much as the
+// whole index. FTS5 still finds the lessons: one MATCH per query term,
+// rarest first, until a postings budget is spent.
+const (
+	bm25B = 0.75
+	// postingsBudget bounds the rows the lexical candidate search reads; the
+	// rarest terms, which carry the ranking, are always read.
+	postingsBudget = 2500
+)
+
+// docStats are one lesson's term frequencies and length.
+type docStats struct {
+	length int
+	tf     map[string]int
+}
+
+// lessonStats computes the term statistics of a lesson's text.
+func lessonStats(content, trigger string) docStats {
+	ds := docStats{tf: map[string]int{}}
+	for _, t := range terms.Tokens(content) {
+		ds.tf[t]++
+		ds.length++
+	}
+	for _, t := range terms.Tokens(trigger) {
+		ds.tf[t]++
+		ds.length++
+	}
+	return ds
+}
+
+// encodeStats packs term frequencies as varint count, then per term a
+// varint length, the bytes and a varint frequency, in sorted term order.
+func encodeStats(ds docStats) []byte {
+	keys := make([]string, 0, len(ds.tf))
+	for t := range ds.tf {
+		keys = append(keys, t)
+	}
+	sort.Strings(keys)
+	b := binary.AppendUvarint(nil, uint64(len(keys)))
+	for _, t := range keys {
+		b = binary.AppendUvarint(b, uint64(len(t)))
+		b = append(b, t...)
+		b = binary.AppendUvarint(b, uint64(ds.tf[t]))
+	}
+	return b
+}
+
+// statsTF reads the frequency of each wanted term from an encoded blob.
+func statsTF(blob []byte, want map[string]int, out []int) error {
+	n, k := binary.Uvarint(blob)
+	if k <= 0 {
+		return errors.New("bad term statistics")
+	}
+	blob = blob[k:]
+	for range n {
+		l, k := binary.Uvarint(blob)
+		if k <= 0 || uint64(len(blob)-k) < l {
+			return errors.New("bad term statistics")
+		}
+		term := blob[k : k+int(l)]
+		blob = blob[k+int(l):]
+		f, k2 := binary.Uvarint(blob)
+		if k2 <= 0 {
+			return errors.New("bad term statistics")
+		}
+		blob = blob[k2:]
+		if i, ok := want[string(term)]; ok {
+			out[i] = int(f)
+		}
+	}
+	return nil
+}
+
+// addStats records (sign +1) or withdraws (sign −1) a lesson's terms from
+// the collection statistics, inside a write transaction.
+func addStats(ctx context.Context, tx *sql.Tx, seq int64, ds docStats, sign int) error {
+	if sign > 0 {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lesson_terms (seq, len, tf) VALUES (?, ?, ?)`,
+			seq, ds.length, encodeStats(ds)); err != nil {
+			return fmt.Errorf("write term statistics: %w", err)
+		}
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO term_df (term, df) VALUES (?, ?)
+		ON CONFLICT (term) DO UPDATE SET df = max(df + excluded.df, 0)`)
+	if err != nil {
+		return fmt.Errorf("update document frequencies: %w", err)
+	}
+	defer stmt.Close()
+	for t := range ds.tf {
+		if _, err := stmt.ExecContext(ctx, t, sign); err != nil {
+			return fmt.Errorf("update document frequencies: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'lex_docs'`, sign); err != nil {
+		return fmt.Errorf("update collection statistics: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'lex_len'`, sign*ds.length); err != nil {
+		return fmt.Errorf("update collection statistics: %w", err)
+	}
+	return nil
+}
+
+// backfillLexical is migration 3's data step: term statistics for every
+// lesson already indexed.
+func backfillLexical(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT seq, content, trigger FROM lessons WHERE state != 'archived'`)
+	if err != nil {
+		return err
+	}
+	type lesson struct {
+		seq              int64
+		content, trigger string
+	}
+	var ls []lesson
+	for rows.Next() {
+		var l lesson
+		if err := rows.Scan(&l.seq, &l.content, &l.trigger); err != nil {
+			rows.Close()
+			return err
+		}
+		ls = append(ls, l)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, l := range ls {
+		if err := addStats(ctx, tx, l.seq, lessonStats(l.content, l.trigger), +1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lexQuery is a query's terms with their collection statistics.
+type lexQuery struct {
+	terms []string
+	index map[string]int // term → position in terms
+	df    []int
+	n     int     // indexed lessons
+	avgdl float64 // average lesson length in terms
+	ref   float64 // BM25 of an average-length lesson holding every term once
+}
+
+// prepareLexical reads the statistics a query's terms need.
+func (db *DB) prepareLexical(ctx context.Context, qterms []string) (*lexQuery, error) {
+	if len(qterms) == 0 {
+		return nil, nil
+	}
+	var docs, total int64
+	if err := db.sql.QueryRowContext(ctx, `SELECT
+		(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'lex_docs'),
+		(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'lex_len')`).Scan(&docs, &total); err != nil {
+		return nil, fmt.Errorf("read collection statistics: %w", err)
+	}
+	if docs <= 0 {
+		return nil, nil
+	}
+	q := &lexQuery{terms: qterms, index: make(map[string]int, len(qterms)), df: make([]int, len(qterms)),
+		n: int(docs), avgdl: float64(total) / float64(docs)}
+	args := make([]any, len(qterms))
+	for i, t := range qterms {
+		q.index[t] = i
+		args[i] = t
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT term, df FROM term_df WHERE term IN (`+placeholders(len(qterms))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read document frequencies: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t string
+		var df int
+		if err := rows.Scan(&t, &df); err != nil {
+			return nil, fmt.Errorf("read document frequencies: %w", err)
+		}
+		q.df[q.index[t]] = df
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// Terms no lesson holds count in the reference as if one lesson did, so
+	// a query whose distinctive words the knowledge base lacks does not
+	// look like a full match.
+	for _, df := range q.df {
+		q.ref += idf(q.n, max(df, 1))
+	}
+	return q, nil
+}
+
+// score is the BM25 of one lesson (its frequencies of the query terms, in
+// query order, and its length), divided by the query's reference.
+func (q *lexQuery) score(tf []int, length int) float64 {
+	if q == nil || q.ref == 0 {
+		return 0
+	}
+	var s float64
+	norm := bm25K1 * (1 - bm25B + bm25B*float64(length)/q.avgdl)
+	for i, f := range tf {
+		if f == 0 || q.df[i] == 0 {
+			continue
+		}
+		ff := float64(f)
+		s += idf(q.n, q.df[i]) * ff * (bm25K1 + 1) / (ff + norm)
+	}
+	return s / q.ref
+}
+
+// candidates finds up to pool lessons holding the query's terms: one FTS5
+// MATCH per term, rarest first, while the postings read stay within budget,
+// ranking lessons by the summed idf of the terms they hold.
+func (q *lexQuery) candidates(ctx context.Context, db *DB, pool int) ([]int64, error) {
+	if q == nil {
+		return nil, nil
+	}
+	order := make([]int, 0, len(q.terms))
+	for i, df := range q.df {
+		if df > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return q.df[order[a]] < q.df[order[b]] })
+	acc := map[int64]float64{}
+	read := 0
+	for k, i := range order {
+		if k > 0 && read+q.df[i] > postingsBudget {
+			break
+		}
+		read += q.df[i]
+		w := idf(q.n, q.df[i])
+		rows, err := db.sql.QueryContext(ctx, `SELECT rowid FROM lessons_fts WHERE lessons_fts MATCH ?`,
+			`"`+strings.ReplaceAll(q.terms[i], `"`, `""`)+`"`)
+		if err != nil {
+			return nil, fmt.Errorf("full-text search: %w", err)
+		}
+		for rows.Next() {
+			var seq int64
+			if err := rows.Scan(&seq); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("full-text search: %w", err)
+			}
+			acc[seq] += w
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("full-text search: %w", err)
+		}
+	}
+	seqs := make([]int64, 0, len(acc))
+	for s := range acc {
+		seqs = append(seqs, s)
+	}
+	sort.Slice(seqs, func(a, b int) bool {
+		if acc[seqs[a]] != acc[seqs[b]] {
+			return acc[seqs[a]] > acc[seqs[b]]
+		}
+		return seqs[a] < seqs[b]
+	})
+	if len(seqs) > pool {
+		seqs = seqs[:pool]
+	}
+	return seqs, nil
+}
+
+// idf is FTS5's BM25 inverse document frequency, floored as FTS5 floors it.
+func idf(n, df int) float64 {
+	v := math.Log((float64(n) - float64(df) + 0.5) / (float64(df) + 0.5))
+	if v <= 0 {
+		return 1e-6
+	}
+	return v
+}
