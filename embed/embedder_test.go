@@ -226,7 +226,7 @@ func equalInts(a, b []int) bool {
 }
 
 func FuzzTokenizer(f *testing.F) {
-	for _, s := range []string{"", " ", "fix nil pointer panic", "日本語 🚀 ＡＢＣ", "\xff\xfe", "a:)b://c", "▁▁x", "e\u0301", strings.Repeat("ab ", 20000)} {
+	for _, s := range []string{"", " ", "fix nil pointer panic", "日本語 🚀 ＡＢＣ", "\xff\xfe", "a:)b://c", "▁▁x", "e\u0301", strings.Repeat("ab ", 200)} {
 		f.Add(s)
 	}
 	tok, err := BuiltinTokenizer()
