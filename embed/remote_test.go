@@ -242,3 +242,37 @@ func TestNew_Errors(t *testing.T) {
 		t.Error("New with a URL without scheme: want error")
 	}
 }
+
+func TestParseName(t *testing.T) {
+	for _, c := range []struct {
+		name, provider, model string
+		err                   error
+	}{
+		{"use-lite", "builtin", "", nil},
+		{"ollama:nomic-embed-text", "ollama", "nomic-embed-text", nil},
+		{"openai:text-embedding-3-small", "openai", "text-embedding-3-small", nil},
+		{"ollama:library/model:latest", "ollama", "library/model:latest", nil},
+		{"bert", "", "", ErrUnknownProvider},
+		{"cohere:embed", "", "", ErrUnknownProvider},
+		{"openai:", "", "", ErrMissingModel},
+	} {
+		p, m, err := ParseName(c.name)
+		if p != c.provider || m != c.model || !errors.Is(err, c.err) {
+			t.Errorf("ParseName(%q)=%q, %q, %v; want %q, %q, %v", c.name, p, m, err, c.provider, c.model, c.err)
+		}
+	}
+	// Names round-trip through New.
+	for _, name := range []string{"use-lite", "ollama:m1", "openai:m1"} {
+		p, m, err := ParseName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := New(Config{Provider: p, Model: m, BaseURL: "http://localhost:1/v1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() != name {
+			t.Errorf("New(ParseName(%q)).Name()=%q", name, e.Name())
+		}
+	}
+}

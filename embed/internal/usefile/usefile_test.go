@@ -86,13 +86,13 @@ func TestDecodeRaw_Corrupt(t *testing.T) {
 	_, _, file := sample(t)
 	hdrEnd := len(Magic) + 4 + int(binary.LittleEndian.Uint32([]byte(file[len(Magic):])))
 	cases := map[string]string{
-		"empty":        "",
-		"bad magic":    "USELITE9" + file[8:],
-		"truncated":    file[:len(file)-5],
-		"header only":  file[:hdrEnd],
-		"long header":  file[:len(Magic)] + "\xff\xff\xff\x00" + file[len(Magic)+4:],
-		"flipped end":  file[:len(file)-3] + string(file[len(file)-3]^0x55) + file[len(file)-2:],
-		"flipped mid":  file[:hdrEnd+20] + string(file[hdrEnd+20]^0x01) + file[hdrEnd+21:],
+		"empty":       "",
+		"bad magic":   "USELITE9" + file[8:],
+		"truncated":   file[:len(file)-5],
+		"header only": file[:hdrEnd],
+		"long header": file[:len(Magic)] + "\xff\xff\xff\x00" + file[len(Magic)+4:],
+		"flipped end": file[:len(file)-3] + string(file[len(file)-3]^0x55) + file[len(file)-2:],
+		"flipped mid": file[:hdrEnd+20] + string(file[hdrEnd+20]^0x01) + file[hdrEnd+21:],
 	}
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
