@@ -57,6 +57,10 @@ func aAddr(r int, off int) string {
 	return fmt.Sprintf("%s(%s)%s", o, base, idx)
 }
 
+// prefetchAhead is how far ahead of the current k the loop prefetches B,
+// in bytes (each loop iteration consumes 256 bytes of B).
+const prefetchAhead = 2048
+
 func kernel(b *strings.Builder, mr int) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, "\t"+format+"\n", args...) }
 	label := func(l string) { fmt.Fprintf(b, "k%d%s:\n", mr, l) }
@@ -96,10 +100,9 @@ func kernel(b *strings.Builder, mr int) {
 	p("CMPQ CX, $4")
 	p("JLT k%dtail", mr)
 	label("loop")
-	p("PREFETCHT0 1024(DI)")
-	p("PREFETCHT0 1088(DI)")
-	p("PREFETCHT0 1152(DI)")
-	p("PREFETCHT0 1216(DI)")
+	for l := range 4 {
+		p("PREFETCHT0 %d(DI)", prefetchAhead+64*l)
+	}
 	for u := range 4 {
 		step(4*u, 64*u)
 	}
