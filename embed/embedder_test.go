@@ -258,3 +258,63 @@ func FuzzTokenizer(f *testing.F) {
 		}
 	})
 }
+
+// TestBuiltin_Concurrent embeds from many goroutines at once (as MCP
+// handlers do) and expects the sequential results.
+func TestBuiltin_Concurrent(t *testing.T) {
+	e := Builtin()
+	ctx := context.Background()
+	texts := []string{"fix nil pointer panic in handler", "", "bake a chocolate cake", strings.Repeat("long text ", 70), "日本語"}
+	want := make([][]float32, len(texts))
+	for i, text := range texts {
+		v, err := e.Embed(ctx, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = v
+	}
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			for j := range 4 {
+				i := (g + j) % len(texts)
+				var v []float32
+				var err error
+				if j%3 == 0 {
+					var vs [][]float32
+					vs, err = e.EmbedBatch(ctx, texts)
+					if err == nil {
+						v = vs[i]
+					}
+				} else {
+					v, err = e.Embed(ctx, texts[i])
+				}
+				if err == nil && !equalFloats(v, want[i]) {
+					err = errors.New("concurrent result differs from sequential for " + texts[i][:min(20, len(texts[i]))])
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func equalFloats(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

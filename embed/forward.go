@@ -1,8 +1,6 @@
 package embed
 
-import (
-	"math"
-)
+import "math"
 
 // groupRows is the most token rows one forward pass handles: EmbedBatch
 // packs several texts into one pass, up to this many tokens, so each weight
@@ -77,9 +75,9 @@ func (m *model) embedGroup(seqs [][]int, dst [][]float32) {
 			addTo(p, s.y[r*modelDim:(r+1)*modelDim])
 			r++
 		}
-		inv := float32(len(ids))
+		count := float32(len(ids))
 		for j := range p {
-			p[j] /= inv
+			p[j] /= count
 		}
 	}
 	n := len(seqs)

@@ -131,3 +131,26 @@ func TestExpf(t *testing.T) {
 		t.Errorf("expf(-1000)=%v, want 0", got)
 	}
 }
+
+// BenchmarkGemm multiplies m token rows by a 512×1536 weight matrix (the
+// first feed-forward layer) with each kernel; GFLOP/s is the figure of merit.
+func BenchmarkGemm(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const k, n = 512, 1536
+	w := packMatrix(nil, k, n, randSlice(r, k*n), n)
+	ks := map[string]kernelFunc{"go": kernelGo}
+	if hasSIMD() {
+		ks["simd"] = kernelSIMD
+	}
+	for name, kern := range ks {
+		for _, m := range []int{10, 128} {
+			a, c := randSlice(r, m*k), make([]float32, m*n)
+			b.Run(fmt.Sprintf("%s/m=%d", name, m), func(b *testing.B) {
+				for b.Loop() {
+					gemm(kern, m, a, k, w, c, n, false)
+				}
+				b.ReportMetric(2*float64(m*k*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
