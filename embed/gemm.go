@@ -111,8 +111,10 @@ func gemm(kern kernelFunc, m int, a []float32, lda int, b matrix, c []float32, l
 		last := relu && k0+kc == b.k
 		for p := 0; p < b.n/tileCols; p++ {
 			bp := b.panel(k0, kc, p)
-			for r0 := 0; r0 < m; r0 += tileRows {
-				kern(min(tileRows, m-r0), kc, a[r0*lda+k0:], lda, bp, c[r0*ldc+p*tileCols:], ldc, last)
+			for r0 := 0; r0 < m; {
+				mr := rowBlock(m - r0)
+				kern(mr, kc, a[r0*lda+k0:], lda, bp, c[r0*ldc+p*tileCols:], ldc, last)
+				r0 += mr
 			}
 		}
 	}
@@ -158,6 +160,17 @@ func kernelGo(mr, kc int, a []float32, lda int, b, c []float32, ldc int, relu bo
 		}
 		copy(c[r*ldc:r*ldc+tileCols], acc[r][:])
 	}
+}
+
+// rowBlock returns how many of the left rows the next kernel call takes:
+// tileRows, except that a remainder of 1 or 2 rows is avoided by splitting
+// the last 7 or 8 rows 4+3 or 4+4 (narrow kernels use the FMA units less
+// well).
+func rowBlock(left int) int {
+	if left == tileRows+1 || left == tileRows+2 {
+		return 4
+	}
+	return min(tileRows, left)
 }
 
 func roundUp(x, m int) int { return (x + m - 1) / m * m }
