@@ -2,7 +2,7 @@
 
 package embed
 
-//go:generate sh -c "go run ./internal/asmgen > gemm_amd64.s"
+//go:generate sh -c "go run ./internal/asmgen -arch amd64 > gemm_amd64.s"
 
 import (
 	"fmt"
