@@ -269,13 +269,15 @@ func l2Normalize(v []float32, eps float32) {
 // expf returns e^x in float32 precision (within 2 ulp for x ≤ 0, the
 // softmax range; checked against math.Exp in TestExpf). It is the Cephes
 // expf polynomial: x = n·ln2 + r with |r| ≤ ln2/2, e^r by a degree-6
-// polynomial, 2^n through the exponent bits. Results below ~1e-38 flush
-// to 0, which softmax does not notice.
+// polynomial, 2^n through the exponent bits; n is rounded by adding and
+// subtracting 1.5·2²³, which is exact for |n| < 2²². Results below ~1e-38
+// flush to 0, which softmax does not notice.
 func expf(x float32) float32 {
 	const (
 		log2e = 1.44269504088896341
 		ln2hi = 0.693359375
 		ln2lo = -2.12194440e-4
+		round = 12582912 // 1.5·2²³
 	)
 	if x < -87 {
 		return 0
@@ -283,7 +285,8 @@ func expf(x float32) float32 {
 	if x > 88 {
 		return float32(math.Inf(1))
 	}
-	n := float32(math.Floor(float64(x*log2e + 0.5)))
+	t := x*log2e + round
+	n := t - round
 	r := x - n*ln2hi - n*ln2lo
 	p := float32(1.9875691500e-4)
 	p = p*r + 1.3981999507e-3

@@ -154,3 +154,18 @@ func BenchmarkGemm(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkExpf(b *testing.B) {
+	xs := make([]float32, 1024)
+	for i := range xs {
+		xs[i] = -float32(i) / 64
+	}
+	var sink float32
+	for b.Loop() {
+		for _, x := range xs {
+			sink += expf(x)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(xs)), "ns/exp")
+	_ = sink
+}
