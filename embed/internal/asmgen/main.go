@@ -74,7 +74,7 @@ func aAddr(r int, off int) string {
 
 // prefetchAhead is how far ahead of the current k the loop prefetches B,
 // in bytes (each loop iteration consumes 256 bytes of B).
-const prefetchAhead = 2048
+const prefetchAhead = 4096
 
 func kernel(b *strings.Builder, mr int) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, "\t"+format+"\n", args...) }
