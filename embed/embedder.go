@@ -31,7 +31,7 @@ var (
 const BuiltinName = "use-lite"
 
 // Dim is the dimension of the built-in embedder's vectors.
-const Dim = modelDim
+const Dim = 512
 
 // Embedder is a named embedding model: the built-in Universal Sentence
 // Encoder Lite (Builtin) or a remote Ollama / OpenAI-compatible endpoint

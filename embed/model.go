@@ -14,7 +14,7 @@ import (
 // Model dimensions of Universal Sentence Encoder Lite.
 const (
 	embDim   = 256  // token embedding width, layer 0 input
-	modelDim = 512  // layer width and output dimension
+	modelDim = Dim  // layer width and output dimension (512)
 	ffnDim   = 1536 // feed-forward inner width
 	heads    = 4    // attention heads in both layers
 )
