@@ -93,14 +93,15 @@
 // tokens) and spreads the passes over GOMAXPROCS goroutines; its vectors
 // are bit-identical to Embed's.
 //
-// Measured on the 2-core AMD EPYC (Zen 4) development machine, one core,
-// while other jobs shared it (go test -run X -bench 'Embed$' -cpu 1 -count 5,
-// medians): about 2 ms of CPU per 10-token text (p50 2.2-4.9 ms wall under
-// load) and about 16 ms per 128-token text (p50 21-25 ms), against targets
-// of 5 ms and 60 ms; 0.8 ms for one token, where streaming the ~20 MB of
-// weights from memory dominates. The assembly kernel reaches about 60-110
-// GFLOP/s (BenchmarkGemm), the pure-Go kernel about 4 (so ~22 ms and
-// ~280 ms per text with the purego tag).
+// Measured on the 2-core AMD EPYC (Zen 4) development machine, one core
+// (go test -run X -bench 'Embed$' -cpu 1 -count 5, medians of the p50-ms
+// metric, other jobs running): 1.2 ms for a 10-token text and 15 ms for a
+// 128-token text, against targets of 5 ms and 60 ms; 0.54 ms for one token,
+// where streaming the ~20 MB of weights dominates. Under heavier load the
+// CPU time stays about the same while wall-clock p50 roughly doubles. The
+// assembly kernel reaches 60-110 GFLOP/s (BenchmarkGemm), the pure-Go kernel
+// about 4 (~22 ms and ~280 ms per text with the purego tag). With 2 cores
+// EmbedBatch runs two worker threads (BenchmarkEmbedBatch reports cores).
 //
 // # Remote embedders
 //
