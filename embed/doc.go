@@ -95,13 +95,14 @@
 //
 // Measured on the 2-core AMD EPYC (Zen 4) development machine, one core
 // (go test -run X -bench 'Embed$' -cpu 1 -count 5, medians of the p50-ms
-// metric, other jobs running): 1.2 ms for a 10-token text and 15 ms for a
-// 128-token text, against targets of 5 ms and 60 ms; 0.54 ms for one token,
+// metric, two runs): 1.2-1.4 ms for a 10-token text and 15-19 ms for a
+// 128-token text, against targets of 5 ms and 60 ms; 0.5-0.7 ms for one token,
 // where streaming the ~20 MB of weights dominates. Under heavier load the
 // CPU time stays about the same while wall-clock p50 roughly doubles. The
 // assembly kernel reaches 60-110 GFLOP/s (BenchmarkGemm), the pure-Go kernel
-// about 4 (~22 ms and ~280 ms per text with the purego tag). With 2 cores
-// EmbedBatch runs two worker threads (BenchmarkEmbedBatch reports cores).
+// about 4.7 (~22 ms and ~280 ms per text with the purego tag). On 2 idle
+// cores EmbedBatch used 1.9 cores and embedded 570-680 texts/s of 10-40
+// tokens, against 380-400 on one (BenchmarkEmbedBatch -cpu 1,2).
 //
 // # Remote embedders
 //
