@@ -7,6 +7,8 @@ import (
 )
 
 // Func embeds one text. It converts directly to chromem.EmbeddingFunc.
+// The Funcs that Embedder.Func returns are safe for concurrent use and
+// return Embed's errors.
 type Func func(ctx context.Context, text string) ([]float32, error)
 
 // Sentinel errors; compare with errors.Is.
