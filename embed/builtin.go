@@ -13,11 +13,11 @@ import (
 
 // builtinModel decodes the embedded weights once.
 var builtinModel = sync.OnceValues(func() (*model, error) {
-	f, err := usefile.Decode(weightsData)
+	r, err := usefile.Open(weightsData)
 	if err != nil {
 		return nil, fmt.Errorf("embedded weights: %w", err)
 	}
-	return loadModel(f, true)
+	return loadModel(r, true)
 })
 
 // builtinEngine returns the shared model and tokenizer.

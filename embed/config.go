@@ -149,3 +149,24 @@ func baseURL(provider, raw string) (string, error) {
 	}
 	return strings.TrimRight(u.String(), "/"), nil
 }
+
+// ParseName splits an embedder name as Name returns it (and as a knowledge
+// base records it) into provider and model: "use-lite" is the built-in
+// model, "ollama:MODEL" and "openai:MODEL" are remote ones. It returns
+// ErrUnknownProvider or ErrMissingModel for other names. The CLI's --model
+// flag can use it to override ConfigFromEnv's Provider and Model.
+func ParseName(name string) (provider, model string, err error) {
+	if name == BuiltinName {
+		return ProviderBuiltin, "", nil
+	}
+	p, m, ok := strings.Cut(name, ":")
+	switch {
+	case !ok:
+		return "", "", fmt.Errorf("%w %q: want %s, ollama:MODEL or openai:MODEL", ErrUnknownProvider, name, BuiltinName)
+	case p != ProviderOllama && p != ProviderOpenAI:
+		return "", "", fmt.Errorf("%w %q in %q: want ollama or openai", ErrUnknownProvider, p, name)
+	case m == "":
+		return "", "", fmt.Errorf("%w in %q", ErrMissingModel, name)
+	}
+	return p, m, nil
+}

@@ -7,6 +7,8 @@ import (
 )
 
 // Func embeds one text. It converts directly to chromem.EmbeddingFunc.
+// The Funcs that Embedder.Func returns are safe for concurrent use and
+// return Embed's errors.
 type Func func(ctx context.Context, text string) ([]float32, error)
 
 // Sentinel errors; compare with errors.Is.
@@ -31,7 +33,7 @@ var (
 const BuiltinName = "use-lite"
 
 // Dim is the dimension of the built-in embedder's vectors.
-const Dim = modelDim
+const Dim = 512
 
 // Embedder is a named embedding model: the built-in Universal Sentence
 // Encoder Lite (Builtin) or a remote Ollama / OpenAI-compatible endpoint

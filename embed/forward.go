@@ -1,8 +1,6 @@
 package embed
 
-import (
-	"math"
-)
+import "math"
 
 // groupRows is the most token rows one forward pass handles: EmbedBatch
 // packs several texts into one pass, up to this many tokens, so each weight
@@ -10,18 +8,16 @@ import (
 const groupRows = 256
 
 // scratch holds the activations of one forward pass of up to groupRows
-// rows. Every row buffer has tileRows rows of slack, which gemm may read
-// and write back unchanged.
+// rows.
 type scratch struct {
 	x0, y, h, qkv, att, ffn []float32
-	scores                  []float32 // MaxTokens+slack rows × MaxTokens
+	scores                  []float32 // MaxTokens × MaxTokens
 	kpack, vpack            []float32 // packed K^T and V of one head
-	apack                   []float32 // gemm's packed A block
 	pooled, out             []float32 // one row per text
 }
 
 func newScratch() *scratch {
-	rows := groupRows + tileRows
+	rows := groupRows
 	return &scratch{
 		x0:     make([]float32, rows*embDim),
 		y:      make([]float32, rows*modelDim),
@@ -29,10 +25,9 @@ func newScratch() *scratch {
 		qkv:    make([]float32, rows*3*modelDim),
 		att:    make([]float32, rows*modelDim),
 		ffn:    make([]float32, rows*ffnDim),
-		scores: make([]float32, (MaxTokens+tileRows)*MaxTokens),
+		scores: make([]float32, MaxTokens*MaxTokens),
 		kpack:  make([]float32, MaxTokens*modelDim/heads),
 		vpack:  make([]float32, MaxTokens*modelDim/heads),
-		apack:  make([]float32, roundUp(rows, tileRows)*kcBlock),
 		pooled: make([]float32, rows*modelDim),
 		out:    make([]float32, rows*modelDim),
 	}
@@ -80,14 +75,14 @@ func (m *model) embedGroup(seqs [][]int, dst [][]float32) {
 			addTo(p, s.y[r*modelDim:(r+1)*modelDim])
 			r++
 		}
-		inv := float32(len(ids))
+		count := float32(len(ids))
 		for j := range p {
-			p[j] /= inv
+			p[j] /= count
 		}
 	}
 	n := len(seqs)
 	fillRows(s.out, n, modelDim, m.tanhBias)
-	gemm(m.kern, n, s.pooled, modelDim, m.tanh, s.out, modelDim, s.apack)
+	gemm(m.kern, n, s.pooled, modelDim, m.tanh, s.out, modelDim, false)
 	for i := range seqs {
 		v := s.out[i*modelDim : (i+1)*modelDim]
 		tanhInPlace(v)
@@ -111,8 +106,8 @@ func (m *model) layer0(s *scratch, seqs [][]int, rows int) {
 			y[j] = L.outBias[j] + L.denseBias[j]
 		}
 	}
-	gemm(m.kern, rows, s.att, L.din, L.out, s.y, modelDim, s.apack)
-	gemm(m.kern, rows, s.x0, embDim, *L.dense, s.y, modelDim, s.apack)
+	gemm(m.kern, rows, s.att, L.din, L.out, s.y, modelDim, false)
+	gemm(m.kern, rows, s.x0, embDim, *L.dense, s.y, modelDim, false)
 	m.ffnBlock(s, L, rows)
 }
 
@@ -123,7 +118,7 @@ func (m *model) layer1(s *scratch, seqs [][]int, rows int) {
 	for r := range rows {
 		addTo(s.y[r*modelDim:(r+1)*modelDim], L.outBias)
 	}
-	gemm(m.kern, rows, s.att, L.din, L.out, s.y, modelDim, s.apack)
+	gemm(m.kern, rows, s.att, L.din, L.out, s.y, modelDim, false)
 	m.ffnBlock(s, L, rows)
 }
 
@@ -133,8 +128,8 @@ func (m *model) attentionBlock(s *scratch, L *layer, x []float32, seqs [][]int, 
 	din := L.din
 	layerNorm(s.h, x, rows, din, L.ln1Scale, L.ln1Bias, m.eps)
 	fillRows(s.qkv, rows, 3*din, L.qkvBias)
-	gemm(m.kern, rows, s.h, din, L.qkv, s.qkv, 3*din, s.apack)
-	clear(s.att[:(rows+tileRows)*din])
+	gemm(m.kern, rows, s.h, din, L.qkv, s.qkv, 3*din, false)
+	clear(s.att[:rows*din])
 	start := 0
 	for _, ids := range seqs {
 		m.attend(s, L, start, len(ids))
@@ -153,15 +148,15 @@ func (m *model) attend(s *scratch, L *layer, start, n int) {
 	for h := range heads {
 		// scores = q·kᵀ (n × n, row stride np)
 		kt := packTransposed(s.kpack, d, n, base[din+h*d:], ld)
-		sc := s.scores[:(roundUp(n, tileRows)-1)*np+np]
+		sc := s.scores[:n*np]
 		clear(sc)
-		gemm(m.kern, n, base[h*d:], ld, kt, sc, np, s.apack)
+		gemm(m.kern, n, base[h*d:], ld, kt, sc, np, false)
 		for i := range n {
 			softmaxScaled(sc[i*np:i*np+n], L.scale)
 		}
 		// att[:, h·d:(h+1)·d] = softmax · v
 		v := packMatrix(s.vpack, n, d, base[2*din+h*d:], ld)
-		gemm(m.kern, n, sc, np, v, s.att[start*din+h*d:], din, s.apack)
+		gemm(m.kern, n, sc, np, v, s.att[start*din+h*d:], din, false)
 	}
 }
 
@@ -169,34 +164,55 @@ func (m *model) attend(s *scratch, L *layer, start, n int) {
 func (m *model) ffnBlock(s *scratch, L *layer, rows int) {
 	layerNorm(s.h, s.y, rows, modelDim, L.ln2Scale, L.ln2Bias, m.eps)
 	fillRows(s.ffn, rows, ffnDim, L.ffn1Bias)
-	gemm(m.kern, rows, s.h, modelDim, L.ffn1, s.ffn, ffnDim, s.apack)
-	relu(s.ffn[:rows*ffnDim])
+	gemm(m.kern, rows, s.h, modelDim, L.ffn1, s.ffn, ffnDim, true)
 	for r := range rows {
 		addTo(s.y[r*modelDim:(r+1)*modelDim], L.ffn2Bias)
 	}
-	gemm(m.kern, rows, s.ffn, ffnDim, L.ffn2, s.y, modelDim, s.apack)
+	gemm(m.kern, rows, s.ffn, ffnDim, L.ffn2, s.y, modelDim, false)
 }
 
-// layerNorm writes scale·(x−mean)/sqrt(var+eps) + bias of each row of x to dst.
+// layerNorm writes scale·(x−mean)/sqrt(var+eps) + bias of each row of x
+// to dst (the graph's layer_norm: biased variance, eps inside the root).
 func layerNorm(dst, x []float32, rows, n int, scale, bias []float32, eps float32) {
+	scale, bias = scale[:n], bias[:n]
 	for r := range rows {
 		xr := x[r*n : (r+1)*n]
 		dr := dst[r*n : (r+1)*n]
-		var sum float32
-		for _, v := range xr {
-			sum += v
+		mean := sum4(xr) / float32(n)
+		var s0, s1, s2, s3 float32
+		i := 0
+		for ; i+4 <= n; i += 4 {
+			d0, d1, d2, d3 := xr[i]-mean, xr[i+1]-mean, xr[i+2]-mean, xr[i+3]-mean
+			s0 += d0 * d0
+			s1 += d1 * d1
+			s2 += d2 * d2
+			s3 += d3 * d3
 		}
-		mean := sum / float32(n)
-		var sq float32
-		for _, v := range xr {
-			d := v - mean
-			sq += d * d
+		for ; i < n; i++ {
+			d := xr[i] - mean
+			s0 += d * d
 		}
-		inv := float32(1 / math.Sqrt(float64(sq/float32(n)+eps)))
+		inv := float32(1 / math.Sqrt(float64((s0+s1+s2+s3)/float32(n)+eps)))
 		for i, v := range xr {
 			dr[i] = scale[i]*inv*(v-mean) + bias[i]
 		}
 	}
+}
+
+// sum4 sums v with four accumulators.
+func sum4(v []float32) float32 {
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(v); i += 4 {
+		s0 += v[i]
+		s1 += v[i+1]
+		s2 += v[i+2]
+		s3 += v[i+3]
+	}
+	for ; i < len(v); i++ {
+		s0 += v[i]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // softmaxScaled replaces v by softmax(scale·v).
@@ -232,14 +248,6 @@ func addTo(dst, src []float32) {
 	}
 }
 
-func relu(v []float32) {
-	for i, x := range v {
-		if x < 0 {
-			v[i] = 0
-		}
-	}
-}
-
 func tanhInPlace(v []float32) {
 	for i, x := range v {
 		v[i] = float32(math.Tanh(float64(x)))
@@ -258,5 +266,34 @@ func l2Normalize(v []float32, eps float32) {
 	}
 }
 
-// expf is float32 e^x.
-func expf(x float32) float32 { return float32(math.Exp(float64(x))) }
+// expf returns e^x in float32 precision (within 2 ulp for x ≤ 0, the
+// softmax range; checked against math.Exp in TestExpf). It is the Cephes
+// expf polynomial: x = n·ln2 + r with |r| ≤ ln2/2, e^r by a degree-6
+// polynomial, 2^n through the exponent bits; n is rounded by adding and
+// subtracting 1.5·2²³, which is exact for |n| < 2²². Results below ~1e-38
+// flush to 0, which softmax does not notice.
+func expf(x float32) float32 {
+	const (
+		log2e = 1.44269504088896341
+		ln2hi = 0.693359375
+		ln2lo = -2.12194440e-4
+		round = 12582912 // 1.5·2²³
+	)
+	if x < -87 {
+		return 0
+	}
+	if x > 88 {
+		return float32(math.Inf(1))
+	}
+	t := x*log2e + round
+	n := t - round
+	r := x - n*ln2hi - n*ln2lo
+	p := float32(1.9875691500e-4)
+	p = p*r + 1.3981999507e-3
+	p = p*r + 8.3334519073e-3
+	p = p*r + 4.1665795894e-2
+	p = p*r + 1.6666665459e-1
+	p = p*r + 5.0000001201e-1
+	y := p*r*r + r + 1
+	return y * math.Float32frombits(uint32(int32(n)+127)<<23)
+}

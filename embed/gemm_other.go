@@ -1,4 +1,4 @@
-//go:build !amd64 || purego
+//go:build (!amd64 && !arm64) || purego
 
 package embed
 
@@ -8,4 +8,6 @@ func hasSIMD() bool { return false }
 
 // kernelSIMD is never selected when hasSIMD is false; it falls back to the
 // portable kernel so the symbol exists on every platform.
-func kernelSIMD(kc int, a, b, c []float32, ldc int) { kernelGo(kc, a, b, c, ldc) }
+func kernelSIMD(mr, kc int, a []float32, lda int, b, c []float32, ldc int, relu bool) {
+	kernelGo(mr, kc, a, lda, b, c, ldc, relu)
+}

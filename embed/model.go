@@ -1,7 +1,9 @@
 package embed
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"sync"
@@ -12,7 +14,7 @@ import (
 // Model dimensions of Universal Sentence Encoder Lite.
 const (
 	embDim   = 256  // token embedding width, layer 0 input
-	modelDim = 512  // layer width and output dimension
+	modelDim = Dim  // layer width and output dimension (512)
 	ffnDim   = 1536 // feed-forward inner width
 	heads    = 4    // attention heads in both layers
 )
@@ -58,18 +60,23 @@ type model struct {
 	scratch  sync.Pool // of *scratch
 }
 
-// loadModel builds the model from a decoded weights file. simd selects the
-// assembly kernel (when the CPU has it); false forces the portable kernel.
-func loadModel(f *usefile.File, simd bool) (*model, error) {
-	l := loader{f: f}
+// loadModel builds the model from a weights file, decoding each tensor once
+// into its final place (matrices through one reusable buffer into their
+// packed layout). simd selects the assembly kernel when the CPU has it;
+// false forces the portable kernel. Errors wrap usefile.ErrFormat or say
+// which tensor is missing or misshapen.
+func loadModel(r *usefile.Reader, simd bool) (*model, error) {
+	l := loader{floats: map[string][]float32{}, mats: map[string]matrix{}, ints: map[string]int{}, shapes: map[string][]int{}}
+	if err := l.decode(r); err != nil {
+		return nil, fmt.Errorf("load model: %w", err)
+	}
 	m := &model{kern: kernelGo}
 	if simd && hasSIMD() {
 		m.kern = kernelSIMD
 	}
-	var shape []int
-	m.emb, shape = l.tensor("module/Embeddings_en", -1, embDim)
-	m.vocab = shape[0]
-	inv, _ := l.tensor(pApply+"TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1", 1, embDim/2)
+	m.emb = l.tensor("module/Embeddings_en", -1, embDim)
+	m.vocab = len(m.emb) / embDim
+	inv := l.tensor(pApply+"TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1", 1, embDim/2)
 	m.timing = make([]float32, MaxTokens*embDim)
 	for pos := range MaxTokens {
 		row := m.timing[pos*embDim : (pos+1)*embDim]
@@ -85,14 +92,14 @@ func loadModel(f *usefile.File, simd bool) (*model, error) {
 	}
 	dense := l.matrix(pApply+"Layer_0/TransformerLayer/dense/kernel/ConcatPartitions/concat", embDim, modelDim)
 	m.layers[0].dense = &dense
-	m.layers[0].denseBias = l.vector(pApply+"Layer_0/TransformerLayer/dense/bias/ConcatPartitions/concat", modelDim)
+	m.layers[0].denseBias = l.tensor(pApply+"Layer_0/TransformerLayer/dense/bias/ConcatPartitions/concat", modelDim)
 	m.tanh = l.matrix("module/Encoder_en/hidden_layers/tanh_layer_0/weights", modelDim, modelDim)
-	m.tanhBias = l.vector("module/Encoder_en/hidden_layers/tanh_layer_0/bias", modelDim)
+	m.tanhBias = l.tensor("module/Encoder_en/hidden_layers/tanh_layer_0/bias", modelDim)
 	m.l2eps = l.scalar("module_apply_default/Encoder_en/hidden_layers/l2_normalize/Maximum/y")
-	if maxLen := l.int32(pKona + "ClipToMaxLength/Less/y"); l.err == nil && maxLen != MaxTokens {
+	if maxLen := l.int(pKona + "ClipToMaxLength/Less/y"); l.err == nil && maxLen != MaxTokens {
 		l.fail(fmt.Errorf("graph clips to %d tokens, package assumes %d", maxLen, MaxTokens))
 	}
-	if h := l.int32(pApply + "TransformerStack/Layer_1/TransformerLayer/MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/2"); l.err == nil && h != heads {
+	if h := l.int(pApply + "TransformerStack/Layer_1/TransformerLayer/MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/2"); l.err == nil && h != heads {
 		l.fail(fmt.Errorf("graph has %d heads, package assumes %d", h, heads))
 	}
 	if l.err != nil {
@@ -106,10 +113,74 @@ func loadModel(f *usefile.File, simd bool) (*model, error) {
 	return m, nil
 }
 
-// loader reads tensors by name, remembering the first error.
+// matrixShapes are the tensors loaded as packed matrices: K×N, any leading
+// dimensions of size 1 dropped (the 1×1 convolution kernels).
+var matrixShapes = func() map[string][2]int {
+	m := map[string][2]int{
+		pApply + "Layer_0/TransformerLayer/dense/kernel/ConcatPartitions/concat": {embDim, modelDim},
+		"module/Encoder_en/hidden_layers/tanh_layer_0/weights":                   {modelDim, modelDim},
+	}
+	for i, din := range []int{embDim, modelDim} {
+		vp := fmt.Sprintf("%sLayer_%d/TransformerLayer/MultiheadAttention/", pVar, i)
+		sp := fmt.Sprintf("%sTransformerStack/Layer_%d/TransformerLayer/FFN/", pApply, i)
+		m[vp+"qkv_transform_single/kernel/part_0"] = [2]int{din, 3 * din}
+		m[vp+"output_transform_single/kernel/part_0"] = [2]int{din, modelDim}
+		m[sp+"conv1/Tensordot/Reshape_1"] = [2]int{modelDim, ffnDim}
+		m[sp+"conv2/Tensordot/Reshape_1"] = [2]int{ffnDim, modelDim}
+	}
+	return m
+}()
+
+// loader collects decoded tensors and remembers the first error.
 type loader struct {
-	f   *usefile.File
-	err error
+	floats map[string][]float32
+	mats   map[string]matrix
+	ints   map[string]int
+	shapes map[string][]int
+	err    error
+}
+
+// decode reads every tensor of r: matrices into packed form, other float32
+// tensors as they are, int32 scalars as ints; then checks the CRC.
+func (l *loader) decode(r *usefile.Reader) error {
+	var buf []float32
+	for {
+		t, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		l.shapes[t.Name] = t.Shape
+		switch {
+		case t.DType == "int32":
+			if t.Size() == 1 {
+				w := []uint32{0}
+				if err := r.ReadWords(w); err != nil {
+					return err
+				}
+				l.ints[t.Name] = int(int32(w[0]))
+			}
+		case matrixShapes[t.Name] != [2]int{}:
+			kn := matrixShapes[t.Name]
+			if t.Size() != kn[0]*kn[1] || t.Shape[len(t.Shape)-1] != kn[1] {
+				return fmt.Errorf("tensor %s: shape %v, want %v", t.Name, t.Shape, kn)
+			}
+			buf = slices.Grow(buf[:0], t.Size())[:t.Size()]
+			if err := r.ReadFloat32(buf); err != nil {
+				return err
+			}
+			l.mats[t.Name] = packMatrix(nil, kn[0], kn[1], buf, kn[1])
+		default:
+			v := make([]float32, t.Size())
+			if err := r.ReadFloat32(v); err != nil {
+				return err
+			}
+			l.floats[t.Name] = v
+		}
+	}
+	return r.Close()
 }
 
 func (l *loader) fail(err error) {
@@ -118,39 +189,31 @@ func (l *loader) fail(err error) {
 	}
 }
 
-// tensor returns a float32 tensor and checks its last dimensions against
-// dims (-1 accepts any size; missing leading dims of size 1 are allowed).
-func (l *loader) tensor(name string, dims ...int) ([]float32, []int) {
-	if l.err != nil {
-		return nil, make([]int, len(dims))
+// tensor returns a float32 tensor after checking its shape against dims
+// (-1 accepts any size; leading dimensions of size 1 may be missing).
+func (l *loader) tensor(name string, dims ...int) []float32 {
+	v, ok := l.floats[name]
+	if !ok {
+		l.fail(fmt.Errorf("no float32 tensor %q", name))
+		return nil
 	}
-	v, shape, err := l.f.Float32(name)
-	if err != nil {
-		l.fail(err)
-		return nil, make([]int, len(dims))
+	shape := l.shapes[name]
+	for len(shape) > len(dims) && shape[0] == 1 {
+		shape = shape[1:]
 	}
-	trimmed := shape
-	for len(trimmed) > len(dims) && trimmed[0] == 1 {
-		trimmed = trimmed[1:]
-	}
-	ok := len(trimmed) == len(dims)
+	ok = len(shape) == len(dims)
 	for i := 0; ok && i < len(dims); i++ {
-		ok = dims[i] < 0 || dims[i] == trimmed[i]
+		ok = dims[i] < 0 || dims[i] == shape[i]
 	}
 	if !ok {
-		l.fail(fmt.Errorf("tensor %s: shape %v, want %v", name, shape, dims))
-		return nil, make([]int, len(dims))
+		l.fail(fmt.Errorf("tensor %s: shape %v, want %v", name, l.shapes[name], dims))
+		return nil
 	}
-	return v, trimmed
-}
-
-func (l *loader) vector(name string, n int) []float32 {
-	v, _ := l.tensor(name, n)
 	return v
 }
 
 func (l *loader) scalar(name string) float32 {
-	v, _ := l.tensor(name)
+	v := l.tensor(name)
 	if len(v) != 1 {
 		l.fail(fmt.Errorf("tensor %s: not a scalar", name))
 		return 0
@@ -158,27 +221,27 @@ func (l *loader) scalar(name string) float32 {
 	return v[0]
 }
 
-func (l *loader) int32(name string) int {
-	if l.err != nil {
-		return 0
-	}
-	off, ok := l.f.Offset[name]
+func (l *loader) int(name string) int {
+	v, ok := l.ints[name]
 	if !ok {
-		l.fail(fmt.Errorf("no tensor %q", name))
-		return 0
+		l.fail(fmt.Errorf("no int32 scalar %q", name))
 	}
-	return int(int32(l.f.Words[off]))
+	return v
 }
 
 func (l *loader) matrix(name string, k, n int) matrix {
-	w, _ := l.tensor(name, k, n)
-	if l.err != nil {
+	m, ok := l.mats[name]
+	if !ok {
+		l.fail(fmt.Errorf("no matrix %q", name))
 		return matrix{}
 	}
-	return packMatrix(nil, k, n, w, n)
+	if m.k != k || m.n != roundUp(n, tileCols) {
+		l.fail(fmt.Errorf("matrix %s: %d×%d, want %d×%d", name, m.k, m.n, k, n))
+	}
+	return m
 }
 
-// layer loads transformer layer i (0 or 1).
+// layer assembles transformer layer i (0 or 1).
 func (l *loader) layer(i int) layer {
 	din := embDim
 	if i == 1 {
@@ -189,18 +252,18 @@ func (l *loader) layer(i int) layer {
 	vp := fmt.Sprintf("%sLayer_%d/TransformerLayer/", pVar, i)
 	return layer{
 		din:      din,
-		ln1Scale: l.vector(lp+"layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", din),
-		ln1Bias:  l.vector(lp+"layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", din),
+		ln1Scale: l.tensor(lp+"layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", din),
+		ln1Bias:  l.tensor(lp+"layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", din),
 		qkv:      l.matrix(vp+"MultiheadAttention/qkv_transform_single/kernel/part_0", din, 3*din),
-		qkvBias:  l.vector(lp+"MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat", 3*din),
+		qkvBias:  l.tensor(lp+"MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat", 3*din),
 		scale:    l.scalar(sp + "MultiheadAttention/mul/y"),
 		out:      l.matrix(vp+"MultiheadAttention/output_transform_single/kernel/part_0", din, modelDim),
-		outBias:  l.vector(lp+"MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat", modelDim),
-		ln2Scale: l.vector(lp+"FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", modelDim),
-		ln2Bias:  l.vector(lp+"FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", modelDim),
+		outBias:  l.tensor(lp+"MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat", modelDim),
+		ln2Scale: l.tensor(lp+"FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", modelDim),
+		ln2Bias:  l.tensor(lp+"FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", modelDim),
 		ffn1:     l.matrix(sp+"FFN/conv1/Tensordot/Reshape_1", modelDim, ffnDim),
-		ffn1Bias: l.vector(lp+"FFN/conv1/bias/ConcatPartitions/concat", ffnDim),
+		ffn1Bias: l.tensor(lp+"FFN/conv1/bias/ConcatPartitions/concat", ffnDim),
 		ffn2:     l.matrix(sp+"FFN/conv2/Tensordot/Reshape_1", ffnDim, modelDim),
-		ffn2Bias: l.vector(lp+"FFN/conv2/bias/ConcatPartitions/concat", modelDim),
+		ffn2Bias: l.tensor(lp+"FFN/conv2/bias/ConcatPartitions/concat", modelDim),
 	}
 }
