@@ -72,7 +72,7 @@ func benchText(r *rand.Rand, z *rand.Zipf, n int) string {
 // built once per size and reused across benchmark runs in the same process.
 var benchDBs sync.Map
 
-func benchDB(b *testing.B, n int) string {
+func benchDB(b testing.TB, n int) string {
 	b.Helper()
 	if p, ok := benchDBs.Load(n); ok {
 		return p.(string)

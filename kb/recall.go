@@ -76,7 +76,7 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 	if req.BudgetTokens < 0 {
 		return RecallResult{}, inputErrorf("budget_tokens", "is negative")
 	}
-	ranked, info, err := k.rank(ctx, &sit)
+	ranked, info, err := k.rank(ctx, &sit, top)
 	if err != nil {
 		return RecallResult{}, err
 	}
@@ -122,14 +122,14 @@ func (k *KB) Rank(ctx context.Context, sit Situation) ([]Scored, error) {
 	if err := sit.validate(); err != nil {
 		return nil, err
 	}
-	ranked, _, err := k.rank(ctx, &sit)
+	ranked, _, err := k.rank(ctx, &sit, 10)
 	return ranked, err
 }
 
 // rank embeds and searches the situation and returns every candidate with
 // its fused score, best first. It is the one scoring path recall and
 // appraise share.
-func (k *KB) rank(ctx context.Context, sit *Situation) ([]Scored, *situationInfo, error) {
+func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situationInfo, error) {
 	if err := k.checkEmbedder(ctx); err != nil {
 		return nil, nil, err
 	}
@@ -139,7 +139,7 @@ func (k *KB) rank(ctx context.Context, sit *Situation) ([]Scored, *situationInfo
 		return nil, nil, fmt.Errorf("embed situation: %w", err)
 	}
 	qterms := sit.queryTerms()
-	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, Pool: 64, SituationKey: sit.key()})
+	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, Pool: max(24, 3*top), SituationKey: sit.key()})
 	if err != nil {
 		return nil, nil, fmt.Errorf("search: %w", err)
 	}
@@ -223,17 +223,11 @@ func (k *KB) writeTrace(ctx context.Context, id, tool string, sit *Situation, re
 		if err := tx.InsertTrace(ctx, t); err != nil {
 			return err
 		}
-		for _, s := range returned {
-			l, err := tx.Lesson(ctx, s.Lesson.ID)
-			if err != nil {
-				return err
-			}
-			l.Counters.Recalls++
-			if err := tx.UpdateLesson(ctx, l); err != nil {
-				return err
-			}
+		ids := make([]string, len(returned))
+		for i, s := range returned {
+			ids[i] = s.Lesson.ID
 		}
-		return nil
+		return tx.CountRecalls(ctx, ids)
 	})
 }
 

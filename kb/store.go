@@ -68,6 +68,8 @@ type Tx interface {
 	// AddContextOutcome moves the per-situation outcome tally of a lesson.
 	AddContextOutcome(ctx context.Context, lessonID, key string, successes, failures int) error
 	InsertCorrection(ctx context.Context, c Correction) error
+	// CountRecalls adds one to the recall counter of each lesson.
+	CountRecalls(ctx context.Context, ids []string) error
 }
 
 // Probe is what Store.Search looks for.

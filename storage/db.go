@@ -52,6 +52,12 @@ type Options struct {
 // Open opens (creating when needed) the database at path and migrates it to
 // the current schema. The parent directory is created with mode 0700.
 func Open(ctx context.Context, path string, opts Options) (*DB, error) {
+	return openTo(ctx, path, opts, -1)
+}
+
+// openTo opens the database migrated up to schema version target (-1: the
+// latest); tests use it to build databases of an older schema.
+func openTo(ctx context.Context, path string, opts Options, target int) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("open database: empty path")
 	}
@@ -76,7 +82,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	db := &DB{sql: sdb, path: path, log: opts.Logger.With("component", "storage")}
 	db.index = newIndex(db)
 	if !opts.ReadOnly {
-		if err := db.migrate(ctx); err != nil {
+		if err := db.migrateTo(ctx, target); err != nil {
 			sdb.Close()
 			return nil, fmt.Errorf("migrate %s: %w", path, err)
 		}
@@ -93,6 +99,10 @@ func dsn(path string, opts Options) string {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
+	// Reads of lesson vectors and statistics go through a shared memory
+	// map instead of a read system call per page.
+	q.Add("_pragma", "mmap_size(1073741824)")
+	q.Add("_pragma", "cache_size(-16384)")
 	q.Set("_txlock", "immediate")
 	if opts.ReadOnly {
 		q.Set("mode", "ro")

@@ -66,15 +66,10 @@ func SchemaVersion() int {
 	return len(ms)
 }
 
-// migrate brings the database to the latest schema, one transaction per
-// step, recording the version in PRAGMA user_version. Concurrent processes
-// are safe: each step re-reads the version inside its write transaction.
-func (db *DB) migrate(ctx context.Context) error {
-	return db.migrateTo(ctx, -1)
-}
-
-// migrateTo migrates up to version target (-1: the latest). Tests use it to
-// build databases of an older schema.
+// migrateTo brings the database to schema version target (-1: the latest),
+// one transaction per step, recording the version in PRAGMA user_version.
+// Concurrent processes are safe: each step re-reads the version inside its
+// write transaction.
 func (db *DB) migrateTo(ctx context.Context, target int) error {
 	ms, err := migrations()
 	if err != nil {

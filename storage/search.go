@@ -22,35 +22,62 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 	}
 	pool := p.Pool
 	if pool <= 0 {
-		pool = 64
+		pool = DefaultPool
 	}
-	dense, err := db.index.query(ctx, p.Vector, pool)
-	if err != nil {
-		return nil, err
+	// The lexical path (statistics, FTS5 matches, loading its candidates)
+	// runs while chromem-go scans the vectors; the dense candidates that
+	// the lexical path did not already load are loaded afterwards.
+	type lexResult struct {
+		lq    *lexQuery
+		cands []kb.Candidate
+		seen  map[int64]bool
+		err   error
 	}
-	lq, err := db.prepareLexical(ctx, p.Terms)
-	if err != nil {
-		return nil, err
-	}
-	lex, err := lq.candidates(ctx, db, pool)
-	if err != nil {
-		return nil, err
-	}
-	seqs := make([]int64, 0, len(dense)+len(lex))
-	seen := make(map[int64]bool, len(dense)+len(lex))
-	for _, list := range [][]int64{dense, lex} {
-		for _, s := range list {
-			if !seen[s] {
-				seen[s] = true
-				seqs = append(seqs, s)
+	lexc := make(chan lexResult, 1)
+	go func() {
+		var r lexResult
+		r.lq, r.err = db.prepareLexical(ctx, p.Terms)
+		if r.err == nil {
+			var seqs []int64
+			seqs, r.err = r.lq.candidates(ctx, db, pool)
+			r.seen = make(map[int64]bool, len(seqs))
+			for _, s := range seqs {
+				r.seen[s] = true
+			}
+			if r.err == nil && len(seqs) > 0 {
+				r.cands, r.err = db.candidates(ctx, seqs, p, r.lq)
 			}
 		}
+		lexc <- r
+	}()
+	dense, derr := db.index.query(ctx, p.Vector, pool)
+	lr := <-lexc
+	if derr != nil {
+		return nil, derr
 	}
-	if len(seqs) == 0 {
-		return nil, nil
+	if lr.err != nil {
+		return nil, lr.err
 	}
-	return db.candidates(ctx, seqs, p, lq)
+	var rest []int64
+	for _, s := range dense {
+		if !lr.seen[s] {
+			rest = append(rest, s)
+		}
+	}
+	out := lr.cands
+	if len(rest) > 0 {
+		more, err := db.candidates(ctx, rest, p, lr.lq)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, more...)
+	}
+	return out, nil
 }
+
+// DefaultPool is how many candidates each channel contributes when a probe
+// does not say.
+const DefaultPool = 32
 
 // candidates loads the lessons and vectors of seqs and fills in every
 // channel's value.

@@ -144,3 +144,17 @@ func nullOutcome(o kb.Outcome) any {
 	}
 	return string(o)
 }
+
+func (t *tx) CountRecalls(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	if _, err := t.tx.ExecContext(ctx, `UPDATE lessons SET recalls = recalls + 1 WHERE id IN (`+placeholders(len(ids))+`)`, args...); err != nil {
+		return fmt.Errorf("count recalls: %w", err)
+	}
+	return nil
+}
