@@ -54,9 +54,9 @@ type Weights struct {
 // applied to resonance alone.
 func DefaultWeights() Weights {
 	return Weights{
-		Content: 0.35, Trigger: 0.30, Lexical: 0.35,
+		Content: 0.25, Trigger: 0.30, Lexical: 0.45,
 		Confidence: 0.10, Context: 0.10, Activation: 0.05,
-		DenseBaseline: 0.20, DenseSharpness: 1.5,
+		DenseBaseline: 0, DenseSharpness: 1,
 		PendingPenalty: 0.85, AntiTriggerPenalty: 0.4, OtherProjectPenalty: 0.85,
 		RelevanceFloor: 0.22, StrongMatch: 0.45, AntiTriggerHit: 0.6,
 	}
