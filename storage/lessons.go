@@ -203,8 +203,8 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 // indexText adds a lesson's terms to the full-text index and its term
 // statistics to the collection's.
 func (t *tx) indexText(ctx context.Context, seq int64, content, trigger string) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO lessons_fts (rowid, content_terms, trigger_terms) VALUES (?, ?, ?)`,
-		seq, terms.Join(content), terms.Join(trigger))
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO lessons_fts (rowid, title_terms, content_terms, trigger_terms) VALUES (?, ?, ?, ?)`,
+		seq, terms.Join(title(content)), terms.Join(content), terms.Join(trigger))
 	if err != nil {
 		return fmt.Errorf("index lesson text: %w", err)
 	}

@@ -34,18 +34,30 @@ type docStats struct {
 	tf     map[string]int
 }
 
-// lessonStats computes the term statistics of a lesson's text.
+// lessonStats computes the term statistics of a lesson's text over the
+// three indexed columns: title (the content's first line), content and
+// trigger. A title term thus counts twice, as in the full-text index.
 func lessonStats(content, trigger string) docStats {
 	ds := docStats{tf: map[string]int{}}
-	for _, t := range terms.Tokens(content) {
-		ds.tf[t]++
-		ds.length++
-	}
-	for _, t := range terms.Tokens(trigger) {
-		ds.tf[t]++
-		ds.length++
+	for _, text := range []string{title(content), content, trigger} {
+		for _, t := range terms.Tokens(text) {
+			ds.tf[t]++
+			ds.length++
+		}
 	}
 	return ds
+}
+
+// title is the first non-empty line of a lesson's content.
+func title(content string) string {
+	for len(content) > 0 {
+		line, rest, _ := strings.Cut(content, "\n")
+		if line = strings.TrimSpace(line); line != "" {
+			return line
+		}
+		content = rest
+	}
+	return ""
 }
 
 // encodeStats packs term frequencies as varint count, then per term a
@@ -120,10 +132,10 @@ func addStats(ctx context.Context, tx *sql.Tx, seq int64, ds docStats, sign int)
 	return nil
 }
 
-// backfillLexical is migration 3's data step: term statistics for every
-// lesson already indexed.
-func backfillLexical(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, `SELECT seq, content, trigger FROM lessons WHERE state != 'archived'`)
+// backfillLexical is migration 3's data step: the rebuilt full-text index
+// and the term statistics for every recallable lesson.
+func backfillLexical(ctx context.Context, sqlTx *sql.Tx) error {
+	rows, err := sqlTx.QueryContext(ctx, `SELECT seq, content, trigger FROM lessons WHERE state != 'archived'`)
 	if err != nil {
 		return err
 	}
@@ -144,8 +156,9 @@ func backfillLexical(ctx context.Context, tx *sql.Tx) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	t := &tx{tx: sqlTx}
 	for _, l := range ls {
-		if err := addStats(ctx, tx, l.seq, lessonStats(l.content, l.trigger), +1); err != nil {
+		if err := t.indexText(ctx, l.seq, l.content, l.trigger); err != nil {
 			return err
 		}
 	}
