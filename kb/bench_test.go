@@ -8,9 +8,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	chromem "github.com/philippgille/chromem-go"
 
@@ -143,13 +145,17 @@ func BenchmarkRecall(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(fmt.Sprintf("lessons=%d/recall", n), func(b *testing.B) {
+			var d []time.Duration
 			i := 0
 			for b.Loop() {
+				start := time.Now()
 				if _, err := k.Recall(ctx, kb.RecallRequest{Query: queries[i%len(queries)]}); err != nil {
 					b.Fatal(err)
 				}
+				d = append(d, time.Since(start))
 				i++
 			}
+			reportP50(b, d)
 		})
 
 		// chromem-go alone over the same content vectors.
@@ -177,14 +183,27 @@ func BenchmarkRecall(b *testing.B) {
 			qv[i], _ = vecEmbedder{512}.Embed(ctx, q)
 		}
 		b.Run(fmt.Sprintf("lessons=%d/chromem-QueryEmbedding", n), func(b *testing.B) {
+			var d []time.Duration
 			i := 0
 			for b.Loop() {
+				start := time.Now()
 				if _, err := coll.QueryEmbedding(ctx, qv[i%len(qv)], 10, nil, nil); err != nil {
 					b.Fatal(err)
 				}
+				d = append(d, time.Since(start))
 				i++
 			}
+			reportP50(b, d)
 		})
 		db.Close()
 	}
+}
+
+// reportP50 reports the median of the measured durations in milliseconds.
+func reportP50(b *testing.B, d []time.Duration) {
+	if len(d) == 0 {
+		return
+	}
+	slices.Sort(d)
+	b.ReportMetric(float64(d[len(d)/2].Microseconds())/1000, "p50-ms")
 }
