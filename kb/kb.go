@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/hesitation"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
@@ -20,6 +21,8 @@ type Config struct {
 	Embedder Embedder
 	// Weights of the fused score; DefaultWeights when nil.
 	Weights *Weights
+	// Hesitation configures hesitate; hesitation.DefaultConfig when nil.
+	Hesitation *hesitation.Config
 	// Session identifies the agent session (one server process); it scopes
 	// per-session rules such as one confirmation per lesson per session.
 	Session string
@@ -32,12 +35,13 @@ type Config struct {
 // KB is the knowledge base service: recall, record and lesson import over a
 // Store and an Embedder. It is safe for concurrent use.
 type KB struct {
-	store   Store
-	emb     Embedder
-	weights Weights
-	session string
-	log     *slog.Logger
-	now     func() time.Time
+	store      Store
+	emb        Embedder
+	weights    Weights
+	hesitation hesitation.Config
+	session    string
+	log        *slog.Logger
+	now        func() time.Time
 
 	checkMu sync.Mutex
 	checked bool // the database's embedder matches
@@ -60,7 +64,14 @@ func New(cfg Config) (*KB, error) {
 	if err := w.Validate(); err != nil {
 		return nil, fmt.Errorf("kb: %w", err)
 	}
-	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, session: cfg.Session, log: cfg.Logger, now: cfg.Now}
+	h := hesitation.DefaultConfig()
+	if cfg.Hesitation != nil {
+		h = *cfg.Hesitation
+	}
+	if err := h.Validate(); err != nil {
+		return nil, fmt.Errorf("kb: %w", err)
+	}
+	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, hesitation: h, session: cfg.Session, log: cfg.Logger, now: cfg.Now}
 	if k.log == nil {
 		k.log = slog.Default()
 	}
@@ -72,6 +83,9 @@ func New(cfg Config) (*KB, error) {
 	}
 	return k, nil
 }
+
+// HesitationConfig returns the configuration hesitate runs with.
+func (k *KB) HesitationConfig() hesitation.Config { return k.hesitation }
 
 // Weights returns the weights the KB scores with.
 func (k *KB) Weights() Weights { return k.weights }

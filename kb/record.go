@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/innate-mcp/innate-mcp/hesitation"
 	"github.com/innate-mcp/innate-mcp/sanitize"
 )
 
@@ -22,6 +23,10 @@ type RecordRequest struct {
 	Lesson     *LessonInput     `json:"lesson,omitempty" jsonschema_description:"A new lesson to learn. user_stated lessons are active at once; agent_inferred ones start pending."`
 	Correction *CorrectionInput `json:"correction,omitempty" jsonschema_description:"A correction the user made of your work; it teaches hesitate what to watch for."`
 	Project    string           `json:"project,omitempty" jsonschema_description:"Project the new lesson belongs to. Defaults to the current project."`
+	Message    string           `json:"message,omitempty" jsonschema_description:"The user's latest message, verbatim. When it reads as a correction (\"that's wrong\", \"I told you\", \"不是有說\"…) it is recorded as one."`
+	Review     string           `json:"review,omitempty" jsonschema:"enum=confirmed,enum=rejected" jsonschema_description:"With the trace_id of a hesitate call that held or flagged an action: confirmed when holding was right, rejected when it was not."`
+
+	correctionCues []string // set when Message was read as a correction
 }
 
 // FeedbackItem is one explicit judgement of a lesson a trace returned.
@@ -46,6 +51,8 @@ type LessonInput struct {
 type CorrectionInput struct {
 	Text     string   `json:"text" jsonschema_description:"What the user said when correcting you, verbatim or close to it."`
 	Keywords []string `json:"keywords,omitempty" jsonschema_description:"Key terms of the mistake, if you can name them."`
+	Draft    string   `json:"draft,omitempty" jsonschema_description:"The draft or action the user corrected, so hesitate can recognise a repeat."`
+	Source   string   `json:"source,omitempty" jsonschema:"enum=user_correction,enum=self_review,enum=external" jsonschema_description:"Who found the mistake: user_correction (default), self_review or external (CI, a reviewer)."`
 }
 
 // Change is one thing record changed.
@@ -68,6 +75,9 @@ type RecordResult struct {
 	LessonID  string    `json:"lesson_id,omitempty"`
 	Duplicate bool      `json:"duplicate,omitempty"`
 	Redacted  int       `json:"redacted,omitempty"`
+	PatternID string    `json:"pattern_id,omitempty"`
+	// CorrectionCues are the phrases that made the message read as a correction.
+	CorrectionCues []string `json:"correction_cues,omitempty"`
 }
 
 // MaxCorrectionBytes limits a correction's text.
@@ -93,11 +103,15 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 		}
 		nl = &l
 	}
-	res := RecordResult{TraceID: newID("t_"), Changes: []Change{}, Redacted: redacted}
+	res := RecordResult{TraceID: newID("t_"), Changes: []Change{}, Redacted: redacted, CorrectionCues: req.correctionCues}
 	now := k.now().UTC()
 	err = k.store.Update(ctx, func(tx Tx) error {
 		res.Changes, res.Dropped, res.LessonID, res.Duplicate = nil, nil, "", false
-		if req.TraceID != "" {
+		if req.Review != "" {
+			if err := k.applyReview(ctx, tx, req.TraceID, req.Review, now, &res); err != nil {
+				return err
+			}
+		} else if req.TraceID != "" {
 			if err := k.applyFeedback(ctx, tx, req, now, &res); err != nil {
 				return err
 			}
@@ -112,7 +126,13 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 			if err := tx.InsertCorrection(ctx, c); err != nil {
 				return err
 			}
-			res.Changes = append(res.Changes, Change{What: "correction kept for hesitate"})
+			res.Changes = append(res.Changes, Change{What: "correction kept"})
+			if err := k.learnCorrection(ctx, tx, *req.Correction, now, &res); err != nil {
+				return err
+			}
+		}
+		if req.Message != "" && req.correctionCues == nil && req.Correction == nil {
+			res.Changes = append(res.Changes, Change{What: "message not read as a correction"})
 		}
 		if res.Changes == nil {
 			res.Changes = []Change{}
@@ -131,8 +151,25 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 // validateRecord checks a record request and redacts secrets in its free
 // text; it returns how many secrets were redacted.
 func (k *KB) validateRecord(req *RecordRequest) (int, error) {
-	if req.Outcome == "" && len(req.Used) == 0 && len(req.Feedback) == 0 && req.Lesson == nil && req.Correction == nil {
-		return 0, inputErrorf("", "record needs at least one of outcome, used, feedback, lesson or correction")
+	if req.Message != "" && req.Correction == nil {
+		if len(req.Message) > MaxCorrectionBytes {
+			return 0, inputErrorf("message", "is longer than %d bytes", MaxCorrectionBytes)
+		}
+		if ok, cues := hesitation.IsCorrection(req.Message); ok {
+			req.Correction = &CorrectionInput{Text: req.Message}
+			req.correctionCues = cues
+		}
+	}
+	if req.Outcome == "" && len(req.Used) == 0 && len(req.Feedback) == 0 && req.Lesson == nil && req.Correction == nil && req.Review == "" && req.Message == "" {
+		return 0, inputErrorf("", "record needs at least one of outcome, used, feedback, lesson, correction, message or review")
+	}
+	if req.Review != "" {
+		if req.Review != "confirmed" && req.Review != "rejected" {
+			return 0, inputErrorf("review", "is %q; use confirmed or rejected", req.Review)
+		}
+		if req.TraceID == "" {
+			return 0, inputErrorf("trace_id", "is required with review: pass the trace_id hesitate returned")
+		}
 	}
 	if req.TraceID == "" && (req.Outcome != "" || len(req.Used) > 0 || len(req.Feedback) > 0) {
 		return 0, inputErrorf("trace_id", "is required with outcome, used or feedback: pass the trace_id that recall or appraise returned")
@@ -184,12 +221,21 @@ func (k *KB) validateRecord(req *RecordRequest) (int, error) {
 			return 0, inputErrorf("correction.text", "must be valid UTF-8 of at most %d bytes", MaxCorrectionBytes)
 		case len(c.Keywords) > 32:
 			return 0, inputErrorf("correction.keywords", "has more than 32 keywords")
+		case len(c.Draft) > MaxContentBytes:
+			return 0, inputErrorf("correction.draft", "is longer than %d bytes: pass the part that was corrected", MaxContentBytes)
+		}
+		if c.Source != "" {
+			if _, err := hesitation.ParseSource(c.Source); err != nil {
+				return 0, inputErrorf("correction.source", "is %q; use user_correction, self_review or external", c.Source)
+			}
 		}
 		if f, bad := sanitize.Injection(c.Text); bad {
 			return 0, inputErrorf("correction.text", "carries a prompt-injection instruction (%s)", f.Rule)
 		}
 		var rs []sanitize.Redaction
 		c.Text, rs = sanitize.Redact(c.Text)
+		n += len(rs)
+		c.Draft, rs = sanitize.Redact(c.Draft)
 		n += len(rs)
 	}
 	return n, nil

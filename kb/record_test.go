@@ -161,8 +161,8 @@ func TestRecord_newLessons(t *testing.T) {
 		t.Fatalf("duplicate not detected: %+v", dup)
 	}
 	sec := e.record(t, kb.RecordRequest{Correction: &kb.CorrectionInput{Text: "No, I told you to use the staging database, not prod."}})
-	if len(sec.Changes) != 1 {
-		t.Fatalf("correction changes = %+v", sec.Changes)
+	if sec.PatternID == "" || len(sec.Changes) != 2 {
+		t.Fatalf("correction changes = %+v, pattern %q", sec.Changes, sec.PatternID)
 	}
 }
 

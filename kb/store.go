@@ -3,6 +3,8 @@ package kb
 import (
 	"context"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/hesitation"
 )
 
 // Embedder turns text into L2-normalised vectors. *embed.Embedder implements
@@ -42,6 +44,8 @@ type Store interface {
 	Lessons(ctx context.Context, filter LessonFilter, fn func(Lesson) error) error
 	// Vectors returns the stored content and trigger vectors of a lesson.
 	Vectors(ctx context.Context, id string) (content, trigger []float32, err error)
+	// ErrorPatterns returns every learned error pattern.
+	ErrorPatterns(ctx context.Context) ([]hesitation.Pattern, error)
 }
 
 // LessonFilter selects lessons for listing and export; zero values match all.
@@ -70,6 +74,14 @@ type Tx interface {
 	InsertCorrection(ctx context.Context, c Correction) error
 	// CountRecalls adds one to the recall counter of each lesson.
 	CountRecalls(ctx context.Context, ids []string) error
+	// ErrorPatterns returns every learned error pattern.
+	ErrorPatterns(ctx context.Context) ([]hesitation.Pattern, error)
+	// PutPattern inserts or replaces an error pattern by id.
+	PutPattern(ctx context.Context, p hesitation.Pattern) error
+	// LogHesitation writes a hesitate call to the audit log.
+	LogHesitation(ctx context.Context, e HesitationEntry) error
+	// ReviewHesitation records the review of a logged hesitate call.
+	ReviewHesitation(ctx context.Context, traceID, verdict string, at time.Time) error
 }
 
 // Probe is what Store.Search looks for.

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"math"
 	"path/filepath"
@@ -229,12 +230,15 @@ func TestMigrate_fromOldSchema(t *testing.T) {
 			t.Fatal(err)
 		}
 		if from < 3 {
-			// Before version 3 the index had two columns; from 3 on, the
-			// migration fills it.
+			// Before version 3 the index had two columns and no statistics.
 			if _, err := db.sql.ExecContext(ctx, `INSERT INTO lessons_fts (rowid, content_terms, trigger_terms) VALUES (1, ?, ?)`,
 				terms.Join("Close HTTP response bodies."), terms.Join("http clients")); err != nil {
 				t.Fatal(err)
 			}
+		} else if err := db.update(ctx, func(sqlTx *sql.Tx) error {
+			return (&tx{tx: sqlTx}).indexText(ctx, 1, "Close HTTP response bodies.", "http clients")
+		}); err != nil {
+			t.Fatal(err)
 		}
 		db.Close()
 

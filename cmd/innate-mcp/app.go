@@ -61,7 +61,9 @@ func commands() []command {
 		{"record", "record an outcome, feedback, a lesson or a correction", (*Main).runRecord},
 		{"import", "import lessons from JSONL or rule files (CLAUDE.md, AGENTS.md, .cursorrules, .mdc)", (*Main).runImport},
 		{"export", "export every lesson as JSONL (lossless)", (*Main).runExport},
-		{"eval", "measure quality on a dataset: eval retrieval", (*Main).runEval},
+		{"hesitate", "check a draft before acting on it (draft on stdin)", (*Main).runHesitate},
+		{"patterns", "list or remove learned error patterns", (*Main).runPatterns},
+		{"eval", "measure quality on a dataset: eval retrieval|hedging|hesitation", (*Main).runEval},
 		{"embed", "print embeddings of texts as JSON", (*Main).runEmbed},
 		{"reembed", "re-embed every lesson with the configured embedder", (*Main).runReembed},
 		{"version", "print the version", (*Main).runVersion},
@@ -253,7 +255,13 @@ func (m *Main) open(ctx context.Context, g *globals, stderr io.Writer, session s
 		closeLog()
 		return nil, err
 	}
-	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Weights: &w, Session: session, Logger: log.With("component", "kb")})
+	h, err := loadHesitation(ctx, db, m.Getenv)
+	if err != nil {
+		db.Close()
+		closeLog()
+		return nil, err
+	}
+	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Weights: &w, Hesitation: &h, Session: session, Logger: log.With("component", "kb")})
 	if err != nil {
 		db.Close()
 		closeLog()

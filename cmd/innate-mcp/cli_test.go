@@ -154,3 +154,33 @@ func TestCLI_embedPrintsNormalisedVectors(t *testing.T) {
 		t.Fatalf("embed without text: %v", err)
 	}
 }
+
+func TestCLI_hesitateAndPatterns(t *testing.T) {
+	env := testEnv(t)
+	out, err := run(t, env, "All tests pass and it works now. Deploying to production.", "hesitate", "--action", "deploy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res kb.HesitateResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Plan) != 1 || res.Plan[0].Behaviour != "hold" {
+		t.Fatalf("hesitate output %s: %v", out, err)
+	}
+	out, err = run(t, env, "", "hesitate", "--action", "deploy", "--tests-run")
+	if !errors.Is(err, kb.ErrInput) {
+		t.Fatalf("empty draft: %v %s", err, out)
+	}
+	if _, err := run(t, env, "", "record", "--correction", "That's wrong: never force-push to the release branch."); err != nil {
+		t.Fatal(err)
+	}
+	out, err = run(t, env, "", "patterns", "list")
+	var ps []struct{ ID string }
+	if err != nil || json.Unmarshal([]byte(out), &ps) != nil || len(ps) != 1 {
+		t.Fatalf("patterns list: %s %v", out, err)
+	}
+	if _, err := run(t, env, "", "patterns", "remove", ps[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, env, "", "patterns", "remove", ps[0].ID); !errors.Is(err, kb.ErrNotFound) {
+		t.Fatalf("removing twice: %v", err)
+	}
+}

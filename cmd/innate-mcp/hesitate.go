@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/innate-mcp/innate-mcp/hesitation"
+	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/storage"
+)
+
+// hesitateTool returns the hesitate tool and its handler.
+func hesitateTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("hesitate",
+		mcp.WithToolTitle("Hesitate before acting"),
+		mcp.WithDescription("Before acting on a draft (a reply, a plan, a commit, a lesson to record): a deterministic, zero-LLM check "+
+			"for overconfidence — absolute claims without evidence, specific facts nobody checked, success claimed with no test run, "+
+			"conclusions without reasoning, repeats of mistakes the user corrected before. Returns a 0-100 score, the signals with "+
+			"their spans, and per intended action whether to proceed, hedge, hold or mark for review."),
+		mcp.WithInputSchema[kb.HesitateRequest](),
+		mcp.WithOutputSchema[kb.HesitateResult](),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Hesitate before acting",
+			ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}),
+	)
+	return tool, handler(log, "hesitate", func(ctx context.Context, req kb.HesitateRequest) (kb.HesitateResult, error) {
+		return svc.Hesitate(ctx, req)
+	})
+}
+
+// loadHesitation reads the hesitation configuration from the meta table,
+// storing the defaults on first use; INNATE_HESITATION=off switches it off.
+func loadHesitation(ctx context.Context, db *storage.DB, getenv func(string) string) (hesitation.Config, error) {
+	def := hesitation.DefaultConfig()
+	b, _ := json.Marshal(def)
+	v, err := db.SetMetaDefault(ctx, "hesitation", string(b))
+	if err != nil {
+		return hesitation.Config{}, err
+	}
+	cfg := def
+	if err := json.Unmarshal([]byte(v), &cfg); err != nil {
+		return hesitation.Config{}, fmt.Errorf("meta hesitation: %w", err)
+	}
+	switch strings.ToLower(getenv("INNATE_HESITATION")) {
+	case "off", "0", "false", "no":
+		cfg.Enabled = false
+	case "on", "1", "true", "yes":
+		cfg.Enabled = true
+	}
+	if err := cfg.Validate(); err != nil {
+		return hesitation.Config{}, fmt.Errorf("meta hesitation: %w", err)
+	}
+	return cfg, nil
+}
+
+func (m *Main) runHesitate(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	var req kb.HesitateRequest
+	var actions, outputs, sources, files stringList
+	var asJSON bool
+	fs := newFlagSet("hesitate", g, stderr, "[flags] < DRAFT   (--json: tool arguments as JSON on stdin)")
+	fs.Var(&actions, "action", "intended action: reply (default), question, record_lesson, task, commit, push, delete, deploy, migrate, other (repeatable)")
+	fs.StringVar(&req.Query, "query", "", "the user's request the draft answers")
+	fs.BoolVar(&req.TestsRun, "tests-run", false, "the test suite ran after the last change")
+	fs.Var(&outputs, "tool-output", "FILE holding a tool or command output that backs the draft (repeatable)")
+	fs.Var(&sources, "source", "a cited source (repeatable)")
+	fs.Var(&files, "file", "a file read for the draft (repeatable)")
+	fs.BoolVar(&asJSON, "json", false, "read the tool's JSON arguments from stdin instead of a plain draft")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if asJSON {
+		if err := readArgs(stdin, &req); err != nil {
+			return err
+		}
+	} else {
+		draft, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
+		if err != nil {
+			return fmt.Errorf("read draft: %w", err)
+		}
+		req.Draft = string(draft)
+		req.Actions, req.Sources, req.Files = actions, sources, files
+		for _, f := range outputs {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return fmt.Errorf("%w: --tool-output: %v", errUsage, err)
+			}
+			req.ToolOutputs = append(req.ToolOutputs, string(b))
+		}
+	}
+	a, err := m.open(ctx, g, stderr, m.cliSession())
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	res, err := a.kb.Hesitate(ctx, req)
+	if err != nil {
+		return err
+	}
+	return writeJSON(stdout, res)
+}
+
+func (m *Main) runPatterns(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("patterns", g, stderr, "list | remove ID...")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("%w: patterns needs list or remove", errUsage)
+	}
+	a, err := m.open(ctx, g, stderr, m.cliSession())
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	switch fs.Arg(0) {
+	case "list":
+		ps, err := a.db.ErrorPatterns(ctx)
+		if err != nil {
+			return err
+		}
+		type row struct {
+			hesitation.Pattern
+			Decayed float64 `json:"decayed_strength"`
+			Expired bool    `json:"expired"`
+		}
+		cfg := a.kb.HesitationConfig()
+		now := time.Now()
+		out := make([]row, 0, len(ps))
+		for _, p := range ps {
+			out = append(out, row{p, round4(hesitation.Decayed(p, now, cfg.PatternHalfLife)), hesitation.Expired(p, now, cfg)})
+		}
+		return writeJSON(stdout, out)
+	case "remove":
+		if fs.NArg() < 2 {
+			return fmt.Errorf("%w: patterns remove needs at least one ID", errUsage)
+		}
+		for _, id := range fs.Args()[1:] {
+			if err := a.db.DeletePattern(ctx, id); err != nil {
+				return fmt.Errorf("remove %s: %w", id, err)
+			}
+		}
+		return writeJSON(stdout, map[string]any{"removed": fs.Args()[1:]})
+	}
+	return fmt.Errorf("%w: patterns %q: use list or remove", errUsage, fs.Arg(0))
+}
+
+// evalHedging runs the uncertainty-cue evaluation over a {text, label} file.
+func (m *Main) evalHedging(args []string, stdout, stderr io.Writer, g *globals) error {
+	path, err := dataFlag("eval hedging", g, args, stderr)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rep, err := hesitation.EvalHedging(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return writeJSON(stdout, rep)
+}
+
+// evalHesitation runs the hesitation AUROC evaluation over a {prompt,
+// response, label} file, with the default configuration.
+func (m *Main) evalHesitation(args []string, stdout, stderr io.Writer, g *globals) error {
+	path, err := dataFlag("eval hesitation", g, args, stderr)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rep, err := hesitation.EvalHesitation(f, hesitation.DefaultConfig())
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return writeJSON(stdout, rep)
+}
+
+// dataFlag parses the --data flag of an eval.
+func dataFlag(name string, g *globals, args []string, stderr io.Writer) (string, error) {
+	var path string
+	fs := newFlagSet(name, g, stderr, "--data FILE")
+	fs.StringVar(&path, "data", "", "JSONL data file")
+	if err := fs.Parse(args); err != nil {
+		return "", err
+	}
+	if path == "" {
+		return "", fmt.Errorf("%w: %s needs --data FILE", errUsage, name)
+	}
+	return path, nil
+}

@@ -1,0 +1,166 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/hesitation"
+	"github.com/innate-mcp/innate-mcp/kb"
+)
+
+// queryPatterns reads every error pattern, strongest first.
+func queryPatterns(ctx context.Context, q queryer) ([]hesitation.Pattern, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, keywords, description, source, strength, trigger_count, corrections,
+		created_at, last_triggered_at FROM error_patterns ORDER BY strength DESC, id`)
+	if err != nil {
+		return nil, fmt.Errorf("read error patterns: %w", err)
+	}
+	defer rows.Close()
+	var out []hesitation.Pattern
+	for rows.Next() {
+		var p hesitation.Pattern
+		var kw, src, created, last string
+		if err := rows.Scan(&p.ID, &kw, &p.Description, &src, &p.Strength, &p.TriggerCount, &p.Corrections, &created, &last); err != nil {
+			return nil, fmt.Errorf("read error patterns: %w", err)
+		}
+		if err := json.Unmarshal([]byte(kw), &p.Keywords); err != nil {
+			return nil, fmt.Errorf("error pattern %s: bad keywords: %w", p.ID, err)
+		}
+		p.Source, p.CreatedAt, p.LastTriggeredAt = hesitation.Source(src), parseTime(created), parseTime(last)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// ErrorPatterns implements kb.Store.
+func (db *DB) ErrorPatterns(ctx context.Context) ([]hesitation.Pattern, error) {
+	return queryPatterns(ctx, db.sql)
+}
+
+// DeletePattern removes an error pattern; kb.ErrNotFound when there is none.
+func (db *DB) DeletePattern(ctx context.Context, id string) error {
+	res, err := db.sql.ExecContext(ctx, `DELETE FROM error_patterns WHERE id = ?`, id)
+	if err != nil {
+		return fmt.Errorf("delete error pattern %s: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return kb.ErrNotFound
+	}
+	return nil
+}
+
+func (t *tx) ErrorPatterns(ctx context.Context) ([]hesitation.Pattern, error) {
+	return queryPatterns(ctx, t.tx)
+}
+
+func (t *tx) PutPattern(ctx context.Context, p hesitation.Pattern) error {
+	kw, _ := json.Marshal(nonNil(p.Keywords))
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO error_patterns (id, keywords, description, source, strength, trigger_count,
+		corrections, created_at, last_triggered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET keywords = excluded.keywords, description = excluded.description,
+		source = excluded.source, strength = excluded.strength, trigger_count = excluded.trigger_count,
+		corrections = excluded.corrections, last_triggered_at = excluded.last_triggered_at`,
+		p.ID, string(kw), p.Description, string(p.Source), p.Strength, p.TriggerCount, p.Corrections,
+		fmtTime(p.CreatedAt), fmtTime(p.LastTriggeredAt))
+	if err != nil {
+		return fmt.Errorf("write error pattern %s: %w", p.ID, err)
+	}
+	return nil
+}
+
+func (t *tx) LogHesitation(ctx context.Context, e kb.HesitationEntry) error {
+	signals, _ := json.Marshal(e.Result.Signals)
+	actions, _ := json.Marshal(e.Actions)
+	plan, _ := json.Marshal(e.Result.Plan)
+	patterns, _ := json.Marshal(nonNil(e.Result.MatchedPatterns))
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO hesitation_log (trace_id, created_at, score, threshold, confident, held,
+		signals, actions, plan, patterns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.TraceID, fmtTime(e.CreatedAt),
+		e.Result.Score, e.Result.Threshold, e.Result.Confident, e.Held, string(signals), string(actions), string(plan), string(patterns))
+	if err != nil {
+		return fmt.Errorf("log hesitation: %w", err)
+	}
+	return nil
+}
+
+func (t *tx) ReviewHesitation(ctx context.Context, traceID, verdict string, at time.Time) error {
+	var held bool
+	err := t.tx.QueryRowContext(ctx, `SELECT held FROM hesitation_log WHERE trace_id = ?`, traceID).Scan(&held)
+	if errors.Is(err, sql.ErrNoRows) {
+		return kb.ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("review hesitation: %w", err)
+	}
+	if _, err := t.tx.ExecContext(ctx, `UPDATE hesitation_log SET review = ?, reviewed_at = ? WHERE trace_id = ?`,
+		verdict, fmtTime(at), traceID); err != nil {
+		return fmt.Errorf("review hesitation: %w", err)
+	}
+	return nil
+}
+
+// HesitationStats summarises the hesitation audit log.
+type HesitationStats struct {
+	Calls       int            `json:"calls"`
+	Triggered   int            `json:"triggered"`    // score at or above the threshold
+	TriggerRate float64        `json:"trigger_rate"` // triggered / calls
+	Held        int            `json:"held"`         // some action held or marked for review
+	Confirmed   int            `json:"confirmed"`    // held items reviewed as rightly held
+	Rejected    int            `json:"rejected"`     // held items reviewed as wrongly held
+	Signals     map[string]int `json:"signals"`      // calls in which each signal fired
+	Patterns    int            `json:"patterns"`     // error patterns learned
+}
+
+// HesitationStats reads the audit log since a time (zero: all).
+func (db *DB) HesitationStats(ctx context.Context, since time.Time) (HesitationStats, error) {
+	st := HesitationStats{Signals: map[string]int{}}
+	rows, err := db.sql.QueryContext(ctx, `SELECT confident, held, signals, review FROM hesitation_log WHERE created_at >= ?`, fmtTime(since))
+	if err != nil {
+		return st, fmt.Errorf("read hesitation log: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var confident, held bool
+		var signals string
+		var review sql.NullString
+		if err := rows.Scan(&confident, &held, &signals, &review); err != nil {
+			return st, fmt.Errorf("read hesitation log: %w", err)
+		}
+		st.Calls++
+		if !confident {
+			st.Triggered++
+		}
+		if held {
+			st.Held++
+		}
+		switch review.String {
+		case "confirmed":
+			st.Confirmed++
+		case "rejected":
+			st.Rejected++
+		}
+		var sigs []hesitation.Signal
+		if json.Unmarshal([]byte(signals), &sigs) == nil {
+			seen := map[string]bool{}
+			for _, s := range sigs {
+				if !seen[string(s.Type)] {
+					seen[string(s.Type)] = true
+					st.Signals[string(s.Type)]++
+				}
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return st, err
+	}
+	if st.Calls > 0 {
+		st.TriggerRate = float64(st.Triggered) / float64(st.Calls)
+	}
+	if err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM error_patterns`).Scan(&st.Patterns); err != nil {
+		return st, fmt.Errorf("count error patterns: %w", err)
+	}
+	return st, nil
+}
