@@ -31,10 +31,13 @@ type AddItem struct {
 
 // AddReport summarises an Add.
 type AddReport struct {
-	Added      int       `json:"added"`
-	Duplicates int       `json:"duplicates"`
-	Rejected   int       `json:"rejected"`
-	Redacted   int       `json:"redacted"`
+	Added      int `json:"added"`
+	Duplicates int `json:"duplicates"`
+	Rejected   int `json:"rejected"`
+	Redacted   int `json:"redacted"`
+	// Superseded lists existing lessons the import contradicted and
+	// archived (never deleted).
+	Superseded []Change  `json:"superseded,omitempty"`
 	Items      []AddItem `json:"items"`
 }
 
@@ -72,6 +75,14 @@ func (k *KB) Add(ctx context.Context, lessons []NewLesson, progress func(done in
 		if err := k.embedLessons(ctx, batch); err != nil {
 			return rep, err
 		}
+		opposed := make([][]string, len(batch))
+		for j, nl := range batch {
+			ids, err := k.opposing(ctx, nl)
+			if err != nil {
+				return rep, err
+			}
+			opposed[j] = ids
+		}
 		now := k.now().UTC()
 		err := k.store.Update(ctx, func(tx Tx) error {
 			for j, nl := range batch {
@@ -84,11 +95,19 @@ func (k *KB) Add(ctx context.Context, lessons []NewLesson, progress func(done in
 				if !errors.Is(err, ErrNotFound) {
 					return err
 				}
+				k.initConfidence(nl, now)
 				l, err := tx.InsertLesson(ctx, *nl, now)
 				if err != nil {
 					return fmt.Errorf("insert lesson %d: %w", idx[j], err)
 				}
 				it.ID, it.Status = l.ID, AddAdded
+				var changes []Change
+				if err := k.resolveContradictions(ctx, tx, l.ID, opposed[j], now, &changes); err != nil {
+					return err
+				}
+				for _, c := range changes {
+					rep.Superseded = append(rep.Superseded, c)
+				}
 			}
 			return nil
 		})

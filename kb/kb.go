@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/hesitation"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
@@ -23,6 +24,9 @@ type Config struct {
 	Weights *Weights
 	// Hesitation configures hesitate; hesitation.DefaultConfig when nil.
 	Hesitation *hesitation.Config
+	// Confidence configures the lesson lifecycle; confidence.DefaultConfig
+	// when nil.
+	Confidence *confidence.Config
 	// Session identifies the agent session (one server process); it scopes
 	// per-session rules such as one confirmation per lesson per session.
 	Session string
@@ -39,6 +43,7 @@ type KB struct {
 	emb        Embedder
 	weights    Weights
 	hesitation hesitation.Config
+	conf       confidence.Config
 	session    string
 	log        *slog.Logger
 	now        func() time.Time
@@ -71,7 +76,14 @@ func New(cfg Config) (*KB, error) {
 	if err := h.Validate(); err != nil {
 		return nil, fmt.Errorf("kb: %w", err)
 	}
-	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, hesitation: h, session: cfg.Session, log: cfg.Logger, now: cfg.Now}
+	cc := confidence.DefaultConfig()
+	if cfg.Confidence != nil {
+		cc = *cfg.Confidence
+	}
+	if err := cc.Validate(); err != nil {
+		return nil, fmt.Errorf("kb: %w", err)
+	}
+	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, hesitation: h, conf: cc, session: cfg.Session, log: cfg.Logger, now: cfg.Now}
 	if k.log == nil {
 		k.log = slog.Default()
 	}

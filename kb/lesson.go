@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/confidence"
 )
 
 // Origin says where a lesson came from; it weighs as evidence.
@@ -79,22 +81,26 @@ type Counters struct {
 
 // Lesson is one piece of knowledge the agent may load before it acts.
 type Lesson struct {
-	ID          string     `json:"id"`
-	Content     string     `json:"content"`
-	Trigger     string     `json:"trigger,omitempty"`
-	AntiTrigger string     `json:"anti_trigger,omitempty"`
-	Tags        []string   `json:"tags,omitempty"`
-	Project     string     `json:"project,omitempty"`
-	Origin      Origin     `json:"origin"`
-	Kind        Kind       `json:"kind"`
-	State       State      `json:"state"`
-	Confidence  float64    `json:"confidence"`
-	Counters    Counters   `json:"counters"`
-	Source      string     `json:"source,omitempty"`
-	CreatedAt   time.Time  `json:"created_at"`
-	UpdatedAt   time.Time  `json:"updated_at"`
-	LastUsedAt  *time.Time `json:"last_used_at,omitempty"`
-	Hash        string     `json:"content_hash"`
+	ID          string          `json:"id"`
+	Content     string          `json:"content"`
+	Trigger     string          `json:"trigger,omitempty"`
+	AntiTrigger string          `json:"anti_trigger,omitempty"`
+	Tags        []string        `json:"tags,omitempty"`
+	Project     string          `json:"project,omitempty"`
+	Origin      Origin          `json:"origin"`
+	Kind        Kind            `json:"kind"`
+	State       State           `json:"state"`
+	Confidence  float64         `json:"confidence"`
+	Tier        confidence.Tier `json:"tier"`
+	Counters    Counters        `json:"counters"`
+	Source      string          `json:"source,omitempty"`
+	CreatedAt   time.Time       `json:"created_at"`
+	UpdatedAt   time.Time       `json:"updated_at"`
+	LastUsedAt  *time.Time      `json:"last_used_at,omitempty"`
+	Hash        string          `json:"content_hash"`
+	// Conf is the lesson's confidence state (package confidence): the
+	// evidence and timestamps its Confidence, Tier and State derive from.
+	Conf confidence.State `json:"confidence_state"`
 }
 
 // NewLesson is a lesson to add, before it has an identity in the store.
@@ -111,6 +117,8 @@ type NewLesson struct {
 	// State and Confidence are derived from Origin by the KB when zero.
 	State      State
 	Confidence float64
+	// Conf is kept on a lossless import; a new lesson gets a fresh state.
+	Conf *confidence.State
 	// Counters and times are kept on a lossless import of an export; zero
 	// for a new lesson (the times then default to now).
 	Counters   Counters

@@ -3,11 +3,13 @@ package kb
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/sanitize"
 )
 
@@ -108,7 +110,7 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 	if res.Empty {
 		res.Note = "nothing in the knowledge base is relevant to this situation; proceed on your own judgement"
 	}
-	if err := k.writeTrace(ctx, res.TraceID, "recall", &sit, req, res, chosen[:len(res.Lessons)]); err != nil {
+	if err := k.writeTrace(ctx, res.TraceID, "recall", &sit, req, res, chosen[:len(res.Lessons)], info.settled); err != nil {
 		return RecallResult{}, err
 	}
 	return res, nil
@@ -158,6 +160,11 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 	now := k.now()
 	ranked := make([]Scored, 0, len(cands))
 	for _, c := range cands {
+		// Decay is computed from timestamps on every read; lessons whose
+		// state moved are written back with the trace.
+		if len(k.settle(&c.Lesson, now)) > 0 {
+			info.settled = append(info.settled, c.Lesson.ID)
+		}
 		if c.Lesson.State == StateArchived {
 			continue
 		}
@@ -175,15 +182,20 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 	return ranked, info, nil
 }
 
-// choose applies recall's rules to ranked candidates: the relevance floor
-// on resonance, other projects only on strong matches, at most one pending
-// lesson, at most top lessons.
+// choose applies recall's rules to ranked candidates: a relevance floor on
+// resonance that depends on the lesson's tier (core lessons are recalled
+// whenever they resonate, moderate ones only on a clear match, tentative
+// and deprecated ones never), other projects only on strong matches, at
+// most one pending lesson, at most top lessons; core lessons come first,
+// and among lessons of about the same score a pending or agent-inferred
+// lesson never outranks one the user stated.
 func (k *KB) choose(ranked []Scored, top int) []Scored {
 	var out []Scored
 	pending := 0
 	for _, s := range ranked {
 		r := s.Breakdown.Resonance
-		if r < k.weights.RelevanceFloor {
+		floor, ok := k.weights.floorFor(s.Lesson.Tier)
+		if !ok || r < floor {
 			continue
 		}
 		if s.OtherProject && r < k.weights.StrongMatch {
@@ -200,12 +212,23 @@ func (k *KB) choose(ranked []Scored, top int) []Scored {
 			break
 		}
 	}
+	slices.SortStableFunc(out, func(a, b Scored) int {
+		ca, cb := a.Lesson.Tier == confidence.TierCore, b.Lesson.Tier == confidence.TierCore
+		if ca != cb {
+			if ca {
+				return -1
+			}
+			return 1
+		}
+		return confidence.Compare(confidence.Candidate{ID: a.Lesson.ID, Match: a.Score, State: a.Lesson.Conf},
+			confidence.Candidate{ID: b.Lesson.ID, Match: b.Score, State: b.Lesson.Conf}, k.conf)
+	})
 	return out
 }
 
 // writeTrace stores the trace of a call and counts the returned lessons as
 // recalled, in one transaction.
-func (k *KB) writeTrace(ctx context.Context, id, tool string, sit *Situation, req, res any, returned []Scored) error {
+func (k *KB) writeTrace(ctx context.Context, id, tool string, sit *Situation, req, res any, returned []Scored, settled []string) error {
 	reqJSON, err := json.Marshal(req)
 	if err != nil {
 		return fmt.Errorf("encode trace request: %w", err)
@@ -221,6 +244,9 @@ func (k *KB) writeTrace(ctx context.Context, id, tool string, sit *Situation, re
 	}
 	return k.store.Update(ctx, func(tx Tx) error {
 		if err := tx.InsertTrace(ctx, t); err != nil {
+			return err
+		}
+		if err := k.persistSettled(ctx, tx, settled); err != nil {
 			return err
 		}
 		ids := make([]string, len(returned))
@@ -272,4 +298,30 @@ func truncateBytes(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// persistSettled writes back the decay of lessons a read found out of date,
+// re-reading each inside the transaction so no concurrent write is lost.
+func (k *KB) persistSettled(ctx context.Context, tx Tx, ids []string) error {
+	now := k.now()
+	for _, id := range ids {
+		l, err := tx.Lesson(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		changes := k.settle(&l, now)
+		if len(changes) == 0 {
+			continue
+		}
+		if err := tx.AddHistory(ctx, id, changes); err != nil {
+			return err
+		}
+		if err := tx.UpdateLesson(ctx, l); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/hesitation"
 	"github.com/innate-mcp/innate-mcp/sanitize"
 )
@@ -93,6 +94,7 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 		return RecordResult{}, err
 	}
 	var nl *NewLesson
+	var opposed []string
 	if req.Lesson != nil {
 		if err := k.checkEmbedder(ctx); err != nil {
 			return RecordResult{}, err
@@ -102,6 +104,9 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 			return RecordResult{}, err
 		}
 		nl = &l
+		if opposed, err = k.opposing(ctx, nl); err != nil {
+			return RecordResult{}, err
+		}
 	}
 	res := RecordResult{TraceID: newID("t_"), Changes: []Change{}, Redacted: redacted, CorrectionCues: req.correctionCues}
 	now := k.now().UTC()
@@ -117,7 +122,7 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 			}
 		}
 		if nl != nil {
-			if err := k.learn(ctx, tx, *nl, now, &res); err != nil {
+			if err := k.learn(ctx, tx, *nl, opposed, now, &res); err != nil {
 				return err
 			}
 		}
@@ -291,9 +296,10 @@ func (k *KB) applyFeedback(ctx context.Context, tx Tx, req RecordRequest, now ti
 			return err
 		}
 		if prev == "" {
-			if err := k.updateLesson(ctx, tx, id, res, "marked used", func(l *Lesson) {
+			if err := k.updateLesson(ctx, tx, id, res, "marked used", now, func(l *Lesson) (string, error) {
 				l.Counters.Uses++
 				l.LastUsedAt = &now
+				return "", nil
 			}); err != nil {
 				return err
 			}
@@ -319,10 +325,21 @@ func (k *KB) applyFeedback(ctx context.Context, tx Tx, req RecordRequest, now ti
 		if prev == f.Signal {
 			continue
 		}
-		if err := k.updateLesson(ctx, tx, f.LessonID, res, "feedback "+f.Signal, func(l *Lesson) {
+		err = k.updateLesson(ctx, tx, f.LessonID, res, "feedback "+f.Signal, now, func(l *Lesson) (string, error) {
 			moveCount(&l.Counters.Approvals, &l.Counters.Rejects, prev, "up", "down", -1)
 			moveCount(&l.Counters.Approvals, &l.Counters.Rejects, f.Signal, "up", "down", +1)
-		}); err != nil {
+			if prev != "" {
+				if err := k.revise(ctx, tx, l, prev, f.Signal, now); err != nil {
+					return "", err
+				}
+			}
+			kind := confidence.KindUserApproved
+			if f.Signal == "down" {
+				kind = confidence.KindUserRejected
+			}
+			return k.apply(ctx, tx, l, confidence.Event{Kind: kind, At: now, Session: k.session, Note: f.Reason})
+		})
+		if err != nil {
 			return err
 		}
 	}
@@ -353,10 +370,17 @@ func (k *KB) creditOutcome(ctx context.Context, tx Tx, t Trace, now time.Time, r
 		if err := tx.AddContextOutcome(ctx, e.LessonID, t.SituationKey, ds+as, df+af); err != nil {
 			return err
 		}
-		if err := k.updateLesson(ctx, tx, e.LessonID, res, "outcome "+signal, func(l *Lesson) {
+		err = k.updateLesson(ctx, tx, e.LessonID, res, "outcome "+signal, now, func(l *Lesson) (string, error) {
 			l.Counters.Successes += ds + as
 			l.Counters.Failures += df + af
-		}); err != nil {
+			if prev != "" {
+				if err := k.revise(ctx, tx, l, prev, signal, now); err != nil {
+					return "", err
+				}
+			}
+			return k.apply(ctx, tx, l, confidence.Event{Kind: outcomeKind(Outcome(signal)), At: now, Session: k.session})
+		})
+		if err != nil {
 			return err
 		}
 	}
@@ -384,9 +408,10 @@ func moveCount(a, b *int, signal, aName, bName string, delta int) {
 	}
 }
 
-// updateLesson reads a lesson, changes it, re-derives its confidence and
-// state, and writes it back, noting the change.
-func (k *KB) updateLesson(ctx context.Context, tx Tx, id string, res *RecordResult, what string, change func(*Lesson)) error {
+// updateLesson reads a lesson, brings its decay up to date, changes it
+// (change may apply confidence events and returns a note on them), and
+// writes it back, noting what changed.
+func (k *KB) updateLesson(ctx context.Context, tx Tx, id string, res *RecordResult, what string, now time.Time, change func(*Lesson) (string, error)) error {
 	l, err := tx.Lesson(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		res.Dropped = append(res.Dropped, Dropped{LessonID: id, Reason: "lesson no longer exists"})
@@ -395,63 +420,53 @@ func (k *KB) updateLesson(ctx context.Context, tx Tx, id string, res *RecordResu
 	if err != nil {
 		return err
 	}
-	before := l.Confidence
-	change(&l)
-	l.Confidence = derivedConfidence(l)
-	if l.State == StatePending && promoted(l) {
-		l.State = StateActive
-		what += "; confirmed, now active"
+	if err := tx.AddHistory(ctx, id, k.settle(&l, now)); err != nil {
+		return err
+	}
+	stateBefore := l.State
+	note, err := change(&l)
+	if err != nil {
+		return err
 	}
 	if err := tx.UpdateLesson(ctx, l); err != nil {
 		return err
 	}
-	if l.Confidence != before {
-		what += fmt.Sprintf("; confidence %.2f → %.2f", before, l.Confidence)
+	if note != "" {
+		what += "; " + note
+	}
+	if stateBefore == StatePending && l.State == StateActive {
+		what += "; confirmed, now active"
 	}
 	res.Changes = append(res.Changes, Change{LessonID: id, What: what})
 	return nil
 }
 
-// derivedConfidence is a lesson's confidence from its prior and evidence:
-// a beta estimate with four pseudo-observations at the origin's prior; a
-// person's judgement counts twice an outcome.
-func derivedConfidence(l Lesson) float64 {
-	const n0 = 4.0
-	c := l.Counters
-	p0 := initialConfidence(l.Origin)
-	pos := float64(c.Successes) + 2*float64(c.Approvals)
-	neg := float64(c.Failures) + 2*float64(c.Rejects)
-	return (n0*p0 + pos) / (n0 + pos + neg)
-}
-
-// promoted reports whether a pending lesson has been confirmed: by a
-// person's approval or by two successful uses.
-func promoted(l Lesson) bool {
-	return l.Counters.Approvals > l.Counters.Rejects || l.Counters.Successes >= 2 && l.Counters.Successes > l.Counters.Failures
-}
-
 // learn adds a new lesson, or counts a repeat of an existing one.
-func (k *KB) learn(ctx context.Context, tx Tx, nl NewLesson, now time.Time, res *RecordResult) error {
+func (k *KB) learn(ctx context.Context, tx Tx, nl NewLesson, opposed []string, now time.Time, res *RecordResult) error {
 	hash := ContentHash(nl.Content, nl.Trigger)
 	existing, err := tx.LessonByHash(ctx, hash)
 	switch {
 	case err == nil:
 		res.LessonID, res.Duplicate = existing.ID, true
-		return k.updateLesson(ctx, tx, existing.ID, res, "stated again", func(l *Lesson) {
+		return k.updateLesson(ctx, tx, existing.ID, res, "stated again", now, func(l *Lesson) (string, error) {
 			l.Counters.Observed++
-			if nl.Origin == OriginUserStated && l.Origin == OriginAgentInferred {
+			kind := confidence.KindObserved
+			if nl.Origin == OriginUserStated && l.Origin != OriginUserStated {
+				// The user stating what the agent guessed is an explicit approval.
 				l.Origin = OriginUserStated
-				l.State = StateActive
+				kind = confidence.KindStrongApproved
 			}
+			return k.apply(ctx, tx, l, confidence.Event{Kind: kind, At: now, Session: k.session})
 		})
 	case !errors.Is(err, ErrNotFound):
 		return err
 	}
+	k.initConfidence(&nl, now)
 	l, err := tx.InsertLesson(ctx, nl, now)
 	if err != nil {
 		return err
 	}
 	res.LessonID = l.ID
-	res.Changes = append(res.Changes, Change{LessonID: l.ID, What: fmt.Sprintf("new %s lesson, %s", l.Origin, l.State)})
-	return nil
+	res.Changes = append(res.Changes, Change{LessonID: l.ID, What: fmt.Sprintf("new %s lesson, %s, confidence %.2f (%s)", l.Origin, l.State, l.Confidence, l.Tier)})
+	return k.resolveContradictions(ctx, tx, l.ID, opposed, now, &res.Changes)
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/confidence"
 )
 
 // Weights are the named constants of the fused score that recall ranks on
@@ -43,7 +45,9 @@ type Weights struct {
 	AntiTriggerPenalty  float64 `json:"anti_trigger_penalty"`  // factor when the anti-trigger matches
 	OtherProjectPenalty float64 `json:"other_project_penalty"` // factor for another project's lesson
 
-	RelevanceFloor float64 `json:"relevance_floor"`  // resonance below which nothing is returned
+	RelevanceFloor float64 `json:"relevance_floor"`  // resonance a strong-tier lesson needs to be returned
+	CoreFloor      float64 `json:"core_floor"`       // resonance a core lesson needs ("whenever it resonates")
+	ClearMatch     float64 `json:"clear_match"`      // resonance a moderate lesson needs (a clear match)
 	StrongMatch    float64 `json:"strong_match"`     // resonance at which other projects' lessons appear
 	AntiTriggerHit float64 `json:"anti_trigger_hit"` // share of anti-trigger terms that makes a hit
 }
@@ -58,7 +62,7 @@ func DefaultWeights() Weights {
 		Confidence: 0.10, Context: 0.10, Activation: 0.05,
 		DenseBaseline: 0, DenseSharpness: 1,
 		PendingPenalty: 0.85, AntiTriggerPenalty: 0.4, OtherProjectPenalty: 0.85,
-		RelevanceFloor: 0.22, StrongMatch: 0.45, AntiTriggerHit: 0.6,
+		RelevanceFloor: 0.22, CoreFloor: 0.18, ClearMatch: 0.25, StrongMatch: 0.45, AntiTriggerHit: 0.6,
 	}
 }
 
@@ -70,6 +74,7 @@ func (w Weights) Validate() error {
 		"pending_penalty": w.PendingPenalty, "anti_trigger_penalty": w.AntiTriggerPenalty,
 		"other_project_penalty": w.OtherProjectPenalty, "relevance_floor": w.RelevanceFloor,
 		"strong_match": w.StrongMatch, "anti_trigger_hit": w.AntiTriggerHit,
+		"core_floor": w.CoreFloor, "clear_match": w.ClearMatch,
 	} {
 		if math.IsNaN(v) || v < 0 || v > 1 {
 			return fmt.Errorf("weight %s = %v: want a value in [0, 1]", name, v)
@@ -85,6 +90,20 @@ func (w Weights) Validate() error {
 		return fmt.Errorf("weights content, trigger and lexical are all zero")
 	}
 	return nil
+}
+
+// floorFor is the resonance a lesson of the given tier needs to be
+// returned; ok is false for tiers that are tracked but never injected.
+func (w Weights) floorFor(t confidence.Tier) (float64, bool) {
+	switch t {
+	case confidence.TierCore:
+		return w.CoreFloor, true
+	case confidence.TierStrong:
+		return w.RelevanceFloor, true
+	case confidence.TierTentative, confidence.TierDeprecated:
+		return 0, false
+	}
+	return w.ClearMatch, true // moderate, or a lesson without a tier yet
 }
 
 // Breakdown is the per-channel decomposition of a lesson's fused score.
@@ -198,6 +217,7 @@ func clamp01(x float64) float64 {
 // situationInfo is what scoring needs to know of the situation, computed
 // once per call.
 type situationInfo struct {
+	settled  []string // lessons whose decay moved on this read
 	project  string
 	terms    map[string]struct{}
 	hasTerms bool

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/hesitation"
 )
 
@@ -66,8 +67,8 @@ type Tx interface {
 	Lesson(ctx context.Context, id string) (Lesson, error)
 	LessonByHash(ctx context.Context, hash string) (Lesson, error)
 	InsertLesson(ctx context.Context, nl NewLesson, now time.Time) (Lesson, error)
-	// UpdateLesson writes a lesson's state, confidence, counters and
-	// last-used time.
+	// UpdateLesson writes a lesson's state, confidence (with its state and
+	// tier), counters and last-used time.
 	UpdateLesson(ctx context.Context, l Lesson) error
 	// AddContextOutcome moves the per-situation outcome tally of a lesson.
 	AddContextOutcome(ctx context.Context, lessonID, key string, successes, failures int) error
@@ -82,6 +83,11 @@ type Tx interface {
 	LogHesitation(ctx context.Context, e HesitationEntry) error
 	// ReviewHesitation records the review of a logged hesitate call.
 	ReviewHesitation(ctx context.Context, traceID, verdict string, at time.Time) error
+	// AddHistory appends confidence changes of a lesson to its history.
+	AddHistory(ctx context.Context, lessonID string, changes []confidence.Change) error
+	// LinkLessons records a relation between two lessons (contradicts,
+	// supersedes); repeating a link changes nothing.
+	LinkLessons(ctx context.Context, a, b, kind, reason string, at time.Time) error
 }
 
 // Probe is what Store.Search looks for.

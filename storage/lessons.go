@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
@@ -20,7 +21,7 @@ import (
 // lessonColumns is the column list scanLesson reads, in order.
 const lessonColumns = `l.seq, l.id, l.content, l.trigger, l.anti_trigger, l.tags, l.project, l.origin, l.kind, l.state,
 	l.confidence, l.recalls, l.uses, l.successes, l.failures, l.approvals, l.rejects, l.observed, l.source,
-	l.created_at, l.updated_at, l.last_used_at, l.content_hash`
+	l.created_at, l.updated_at, l.last_used_at, l.content_hash, l.conf_state, l.tier`
 
 // rowScanner is *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -33,11 +34,12 @@ func scanLesson(r rowScanner) (kb.Lesson, int64, error) {
 		tags, created, updated string
 		lastUsed               sql.NullString
 		origin, kind, state    string
+		confState, tier        string
 	)
 	c := &l.Counters
 	err := r.Scan(&seq, &l.ID, &l.Content, &l.Trigger, &l.AntiTrigger, &tags, &l.Project, &origin, &kind, &state,
 		&l.Confidence, &c.Recalls, &c.Uses, &c.Successes, &c.Failures, &c.Approvals, &c.Rejects, &c.Observed, &l.Source,
-		&created, &updated, &lastUsed, &l.Hash)
+		&created, &updated, &lastUsed, &l.Hash, &confState, &tier)
 	if errors.Is(err, sql.ErrNoRows) {
 		return kb.Lesson{}, 0, kb.ErrNotFound
 	}
@@ -49,6 +51,12 @@ func scanLesson(r rowScanner) (kb.Lesson, int64, error) {
 		l.Tags = nil
 	}
 	l.CreatedAt, l.UpdatedAt = parseTime(created), parseTime(updated)
+	l.Tier = confidence.Tier(tier)
+	if confState != "" {
+		if err := json.Unmarshal([]byte(confState), &l.Conf); err != nil {
+			return kb.Lesson{}, 0, fmt.Errorf("lesson %s: bad confidence state: %w", l.ID, err)
+		}
+	}
 	if lastUsed.Valid {
 		t := parseTime(lastUsed.String)
 		l.LastUsedAt = &t
@@ -171,13 +179,19 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	}
 	c := nl.Counters
 	var seq int64
+	var confState []byte
+	var tier string
+	if nl.Conf != nil {
+		confState, _ = json.Marshal(nl.Conf)
+		tier = string(nl.Conf.Tier)
+	}
 	err = t.tx.QueryRowContext(ctx, `INSERT INTO lessons (id, content, trigger, anti_trigger, tags, project, origin, kind,
 		state, confidence, recalls, uses, successes, failures, approvals, rejects, observed, source, created_at,
-		updated_at, last_used_at, content_hash, vec_rev)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		updated_at, last_used_at, content_hash, vec_rev, conf_state, tier)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
 		id, nl.Content, nl.Trigger, nl.AntiTrigger, string(tags), nl.Project, string(nl.Origin), string(nl.Kind),
-		string(nl.State), nl.Confidence, c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed,
-		nl.Source, fmtTime(created), fmtTime(updated), lastUsed, kb.ContentHash(nl.Content, nl.Trigger), rev).Scan(&seq)
+		string(nl.State), clampConf(nl.Confidence), c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed,
+		nl.Source, fmtTime(created), fmtTime(updated), lastUsed, kb.ContentHash(nl.Content, nl.Trigger), rev, string(confState), tier).Scan(&seq)
 	if err != nil {
 		return kb.Lesson{}, fmt.Errorf("insert lesson: %w", err)
 	}
@@ -242,10 +256,11 @@ func (t *tx) UpdateLesson(ctx context.Context, l kb.Lesson) error {
 	}
 	tags, _ := json.Marshal(nonNil(l.Tags))
 	c := l.Counters
+	confState, _ := json.Marshal(l.Conf)
 	_, err = t.tx.ExecContext(ctx, `UPDATE lessons SET origin = ?, state = ?, confidence = ?, recalls = ?, uses = ?,
-		successes = ?, failures = ?, approvals = ?, rejects = ?, observed = ?, tags = ?, updated_at = ?, last_used_at = ?
-		WHERE seq = ?`, string(l.Origin), string(l.State), clampConf(l.Confidence), c.Recalls, c.Uses, c.Successes,
-		c.Failures, c.Approvals, c.Rejects, c.Observed, string(tags), fmtTime(time.Now()), lastUsed, seq)
+		successes = ?, failures = ?, approvals = ?, rejects = ?, observed = ?, tags = ?, updated_at = ?, last_used_at = ?,
+		conf_state = ?, tier = ? WHERE seq = ?`, string(l.Origin), string(l.State), clampConf(l.Confidence), c.Recalls, c.Uses, c.Successes,
+		c.Failures, c.Approvals, c.Rejects, c.Observed, string(tags), fmtTime(time.Now()), lastUsed, string(confState), string(l.Tier), seq)
 	if err != nil {
 		return fmt.Errorf("update lesson %s: %w", l.ID, err)
 	}

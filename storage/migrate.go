@@ -55,6 +55,7 @@ func migrations() ([]migration, error) {
 // transaction right after the SQL file of their version.
 var goSteps = map[int]func(context.Context, *sql.Tx) error{
 	3: backfillLexical,
+	6: backfillConfidence,
 }
 
 // SchemaVersion is the schema version this build migrates databases to.

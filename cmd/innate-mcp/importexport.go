@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/rulefile"
 )
@@ -20,28 +21,31 @@ import (
 // importLine is one JSONL lesson: the export format (kb.Lesson), of which
 // only content is required.
 type importLine struct {
-	ID          string      `json:"id"`
-	Content     string      `json:"content"`
-	Trigger     string      `json:"trigger"`
-	AntiTrigger string      `json:"anti_trigger"`
-	Tags        []string    `json:"tags"`
-	Project     string      `json:"project"`
-	Origin      kb.Origin   `json:"origin"`
-	Kind        kb.Kind     `json:"kind"`
-	State       kb.State    `json:"state"`
-	Confidence  float64     `json:"confidence"`
-	Counters    kb.Counters `json:"counters"`
-	Source      string      `json:"source"`
-	CreatedAt   time.Time   `json:"created_at"`
-	UpdatedAt   time.Time   `json:"updated_at"`
-	LastUsedAt  *time.Time  `json:"last_used_at"`
-	Hash        string      `json:"content_hash"`
+	ID          string            `json:"id"`
+	Content     string            `json:"content"`
+	Trigger     string            `json:"trigger"`
+	AntiTrigger string            `json:"anti_trigger"`
+	Tags        []string          `json:"tags"`
+	Project     string            `json:"project"`
+	Origin      kb.Origin         `json:"origin"`
+	Kind        kb.Kind           `json:"kind"`
+	State       kb.State          `json:"state"`
+	Confidence  float64           `json:"confidence"`
+	Counters    kb.Counters       `json:"counters"`
+	Source      string            `json:"source"`
+	CreatedAt   time.Time         `json:"created_at"`
+	UpdatedAt   time.Time         `json:"updated_at"`
+	LastUsedAt  *time.Time        `json:"last_used_at"`
+	Hash        string            `json:"content_hash"`
+	Tier        string            `json:"tier"` // derived from the confidence state
+	Conf        *confidence.State `json:"confidence_state"`
 }
 
 func (l importLine) newLesson() kb.NewLesson {
 	return kb.NewLesson{ID: l.ID, Content: l.Content, Trigger: l.Trigger, AntiTrigger: l.AntiTrigger, Tags: l.Tags,
 		Project: l.Project, Origin: l.Origin, Kind: l.Kind, State: l.State, Confidence: l.Confidence,
-		Counters: l.Counters, Source: l.Source, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, LastUsedAt: l.LastUsedAt}
+		Counters: l.Counters, Source: l.Source, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, LastUsedAt: l.LastUsedAt,
+		Conf: l.Conf}
 }
 
 // readLessonsFile reads one file of lessons: JSONL by extension, otherwise

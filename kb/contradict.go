@@ -1,0 +1,92 @@
+package kb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/confidence"
+)
+
+// contradictionPool is how many similar lessons a new lesson is compared
+// with for contradictions.
+const contradictionPool = 8
+
+// opposing finds existing lessons that say the opposite of a new one ("use
+// X" against "never use X" in the same situation): candidates come from the
+// same search recall uses, the opposition from package confidence.
+func (k *KB) opposing(ctx context.Context, nl *NewLesson) ([]string, error) {
+	if len(nl.ContentVec) == 0 {
+		return nil, nil
+	}
+	text := nl.Content + "\n" + nl.Trigger
+	qterms := (&Situation{Query: text}).queryTerms()
+	cands, err := k.store.Search(ctx, Probe{Vector: nl.ContentVec, Terms: qterms, Pool: contradictionPool})
+	if err != nil {
+		return nil, fmt.Errorf("search for contradictions: %w", err)
+	}
+	var ids []string
+	for _, c := range cands {
+		if c.Lesson.State == StateArchived || c.Lesson.Hash == ContentHash(nl.Content, nl.Trigger) {
+			continue
+		}
+		if _, ok := confidence.Opposes(nl.Content, c.Lesson.Content); ok {
+			ids = append(ids, c.Lesson.ID)
+		}
+	}
+	return ids, nil
+}
+
+// resolveContradictions links a new lesson to the lessons it contradicts and
+// supersedes the one of each pair with the weaker evidence: it is archived
+// with the reason, never deleted.
+func (k *KB) resolveContradictions(ctx context.Context, tx Tx, newID string, opposed []string, now time.Time, changes *[]Change) error {
+	for _, oldID := range opposed {
+		nw, err := tx.Lesson(ctx, newID)
+		if err != nil {
+			return err
+		}
+		old, err := tx.Lesson(ctx, oldID)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if old.State == StateArchived {
+			continue
+		}
+		if err := tx.LinkLessons(ctx, newID, oldID, "contradicts", "says the opposite in the same situation", now); err != nil {
+			return err
+		}
+		r, err := confidence.Resolve(nw.Conf, old.Conf, now, k.conf)
+		if err != nil {
+			return fmt.Errorf("resolve %s against %s: %w", newID, oldID, err)
+		}
+		winner, loser := &nw, &old
+		if !r.AWins {
+			winner, loser = &old, &nw
+		}
+		winner.Conf, loser.Conf = r.Winner, r.Loser
+		syncConfidence(winner)
+		syncConfidence(loser)
+		for _, l := range []*Lesson{winner, loser} {
+			if err := tx.UpdateLesson(ctx, *l); err != nil {
+				return err
+			}
+		}
+		if err := tx.AddHistory(ctx, winner.ID, r.WinnerChanges); err != nil {
+			return err
+		}
+		if err := tx.AddHistory(ctx, loser.ID, r.LoserChanges); err != nil {
+			return err
+		}
+		if err := tx.LinkLessons(ctx, winner.ID, loser.ID, "supersedes", r.Reason, now); err != nil {
+			return err
+		}
+		*changes = append(*changes, Change{LessonID: loser.ID,
+			What: fmt.Sprintf("contradicts %s; superseded by it and archived (%s)", winner.ID, r.Reason)})
+	}
+	return nil
+}

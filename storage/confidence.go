@@ -1,0 +1,129 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/kb"
+)
+
+func (t *tx) AddHistory(ctx context.Context, lessonID string, changes []confidence.Change) error {
+	for _, ch := range changes {
+		before, _ := json.Marshal(ch.Before)
+		after, _ := json.Marshal(ch.After)
+		_, err := t.tx.ExecContext(ctx, `INSERT INTO confidence_history (lesson_id, at, kind, reason, before, after,
+			lifecycle_before, lifecycle_after, ignored) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, lessonID, fmtTime(ch.At),
+			string(ch.Kind), ch.Reason, string(before), string(after), string(ch.LifecycleBefore), string(ch.LifecycleAfter), ch.Ignored)
+		if err != nil {
+			return fmt.Errorf("write confidence history of %s: %w", lessonID, err)
+		}
+	}
+	return nil
+}
+
+func (t *tx) LinkLessons(ctx context.Context, a, b, kind, reason string, at time.Time) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO lesson_links (a, b, kind, reason, created_at) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (a, b, kind) DO NOTHING`, a, b, kind, reason, fmtTime(at))
+	if err != nil {
+		return fmt.Errorf("link lessons %s and %s: %w", a, b, err)
+	}
+	return nil
+}
+
+// HistoryEntry is one row of a lesson's confidence history.
+type HistoryEntry struct {
+	confidence.Change
+}
+
+// History returns a lesson's confidence changes, oldest first.
+func (db *DB) History(ctx context.Context, lessonID string) ([]confidence.Change, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT at, kind, reason, before, after, lifecycle_before, lifecycle_after, ignored
+		FROM confidence_history WHERE lesson_id = ? ORDER BY id`, lessonID)
+	if err != nil {
+		return nil, fmt.Errorf("read history of %s: %w", lessonID, err)
+	}
+	defer rows.Close()
+	var out []confidence.Change
+	for rows.Next() {
+		var ch confidence.Change
+		var at, kind, before, after, lb, la string
+		if err := rows.Scan(&at, &kind, &ch.Reason, &before, &after, &lb, &la, &ch.Ignored); err != nil {
+			return nil, fmt.Errorf("read history of %s: %w", lessonID, err)
+		}
+		ch.At, ch.Kind = parseTime(at), confidence.Kind(kind)
+		ch.LifecycleBefore, ch.LifecycleAfter = confidence.Lifecycle(lb), confidence.Lifecycle(la)
+		json.Unmarshal([]byte(before), &ch.Before)
+		json.Unmarshal([]byte(after), &ch.After)
+		out = append(out, ch)
+	}
+	return out, rows.Err()
+}
+
+// Link is a relation between two lessons.
+type Link struct {
+	A, B, Kind, Reason string
+	At                 time.Time
+}
+
+// Links returns the links that involve a lesson (all when id is empty).
+func (db *DB) Links(ctx context.Context, id string) ([]Link, error) {
+	q := `SELECT a, b, kind, reason, created_at FROM lesson_links`
+	var args []any
+	if id != "" {
+		q += ` WHERE a = ? OR b = ?`
+		args = append(args, id, id)
+	}
+	rows, err := db.sql.QueryContext(ctx, q+` ORDER BY created_at`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read lesson links: %w", err)
+	}
+	defer rows.Close()
+	var out []Link
+	for rows.Next() {
+		var l Link
+		var at string
+		if err := rows.Scan(&l.A, &l.B, &l.Kind, &l.Reason, &at); err != nil {
+			return nil, fmt.Errorf("read lesson links: %w", err)
+		}
+		l.At = parseTime(at)
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// backfillConfidence is migration 6's data step: a confidence state for
+// every lesson, derived from its counters.
+func backfillConfidence(ctx context.Context, sqlTx *sql.Tx) error {
+	rows, err := sqlTx.QueryContext(ctx, `SELECT `+lessonColumns+` FROM lessons l`)
+	if err != nil {
+		return err
+	}
+	var ls []kb.Lesson
+	for rows.Next() {
+		l, _, err := scanLesson(rows)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		ls = append(ls, l)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	cfg := confidence.DefaultConfig()
+	now := time.Now().UTC()
+	for _, l := range ls {
+		s := kb.InitialConfidence(l, now, cfg)
+		b, _ := json.Marshal(s)
+		if _, err := sqlTx.ExecContext(ctx, `UPDATE lessons SET conf_state = ?, tier = ?, confidence = ? WHERE id = ?`,
+			string(b), string(s.Tier), clampConf(s.Composite), l.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
