@@ -1,0 +1,73 @@
+package kb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/innate-mcp/innate-mcp/confidence"
+)
+
+// LessonAction is what a person does to a lesson from the command line.
+type LessonAction string
+
+// The lesson actions of `innate-mcp lessons`.
+const (
+	ActionApprove LessonAction = "approve" // explicit approval: human confidence to 0.95
+	ActionReject  LessonAction = "reject"  // explicit rejection
+	ActionArchive LessonAction = "archive" // stop recalling it; kept and restorable
+	ActionRestore LessonAction = "restore" // bring an archived lesson back
+)
+
+// Judge applies a person's action to a lesson and returns the lesson as
+// it now stands and what changed. ErrNotFound when the lesson does not
+// exist; an InputError for an unknown action.
+func (k *KB) Judge(ctx context.Context, id string, action LessonAction, reason string) (Lesson, string, error) {
+	kinds := map[LessonAction]confidence.Kind{
+		ActionApprove: confidence.KindStrongApproved, ActionReject: confidence.KindStrongRejected,
+		ActionArchive: confidence.KindArchived, ActionRestore: confidence.KindRestored,
+	}
+	kind, ok := kinds[action]
+	if !ok {
+		return Lesson{}, "", inputErrorf("action", "%q: use approve, reject, archive or restore", action)
+	}
+	now := k.now().UTC()
+	var out Lesson
+	var note string
+	err := k.store.Update(ctx, func(tx Tx) error {
+		l, err := tx.Lesson(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := tx.AddHistory(ctx, id, k.settle(&l, now)); err != nil {
+			return err
+		}
+		if action == ActionRestore && l.State != StateArchived {
+			return inputErrorf("id", "lesson %s is %s, not archived", id, l.State)
+		}
+		before := l.State
+		n, err := k.apply(ctx, tx, &l, confidence.Event{Kind: kind, At: now, Session: k.session, Note: reason})
+		if err != nil {
+			return err
+		}
+		if err := tx.UpdateLesson(ctx, l); err != nil {
+			return err
+		}
+		out, note = l, n
+		if before != l.State {
+			note = fmt.Sprintf("%s → %s; %s", before, l.State, note)
+		}
+		return nil
+	})
+	if errors.Is(err, ErrNotFound) {
+		return Lesson{}, "", fmt.Errorf("lesson %s: %w", id, ErrNotFound)
+	}
+	return out, note, err
+}
+
+// Settled returns a lesson with its decay brought up to now, without
+// writing it: what `lessons show` and `lessons list` display.
+func (k *KB) Settled(l Lesson) Lesson {
+	k.settle(&l, k.now().UTC())
+	return l
+}
