@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
@@ -31,7 +32,7 @@ func (k *KB) opposing(ctx context.Context, nl *NewLesson) ([]string, error) {
 		if c.Lesson.State == StateArchived || c.Lesson.Hash == ContentHash(nl.Content, nl.Trigger) {
 			continue
 		}
-		if _, ok := confidence.Opposes(nl.Content, c.Lesson.Content); ok {
+		if opposite(nl.Content, c.Lesson.Content) {
 			ids = append(ids, c.Lesson.ID)
 		}
 	}
@@ -89,4 +90,45 @@ func (k *KB) resolveContradictions(ctx context.Context, tx Tx, newID string, opp
 			What: fmt.Sprintf("contradicts %s; superseded by it and archived (%s)", winner.ID, r.Reason)})
 	}
 	return nil
+}
+
+// opposite reports whether two lesson texts direct opposite things:
+// package confidence's Opposes, or a pair of its claims of opposite polarity
+// in the same situation where one action is the other followed by a
+// qualifier ("indent Go code with tabs" and "indent Go code with tabs, as
+// gofmt does").
+func opposite(a, b string) bool {
+	if _, ok := confidence.Opposes(a, b); ok {
+		return true
+	}
+	for _, ca := range confidence.Claims(a) {
+		for _, cb := range confidence.Claims(b) {
+			if ca.Polarity == cb.Polarity || ca.Polarity == 0 || cb.Polarity == 0 {
+				continue
+			}
+			if ca.Situation != "" && cb.Situation != "" && ca.Situation != cb.Situation {
+				continue
+			}
+			if extends(ca.Action, cb.Action) || extends(cb.Action, ca.Action) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// extends reports whether action long is action short (of at least three
+// words) followed by more words.
+func extends(long, short string) bool {
+	sw := strings.Fields(short)
+	lw := strings.Fields(long)
+	if len(sw) < 3 || len(lw) <= len(sw) {
+		return false
+	}
+	for i, w := range sw {
+		if lw[i] != w {
+			return false
+		}
+	}
+	return true
 }

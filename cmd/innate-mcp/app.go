@@ -63,6 +63,8 @@ func commands() []command {
 		{"export", "export every lesson as JSONL (lossless)", (*Main).runExport},
 		{"hesitate", "check a draft before acting on it (draft on stdin)", (*Main).runHesitate},
 		{"patterns", "list or remove learned error patterns", (*Main).runPatterns},
+		{"lessons", "list, show, approve, reject, archive or restore lessons", (*Main).runLessons},
+		{"stats", "the system's health: lessons, recall, hesitation, contradictions", (*Main).runStats},
 		{"eval", "measure quality on a dataset: eval retrieval|hedging|hesitation", (*Main).runEval},
 		{"embed", "print embeddings of texts as JSON", (*Main).runEmbed},
 		{"reembed", "re-embed every lesson with the configured embedder", (*Main).runReembed},

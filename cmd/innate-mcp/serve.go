@@ -15,7 +15,7 @@ import (
 
 // newServer builds the MCP server over a knowledge base. warm is called
 // once, after the handshake has been answered; it must not block.
-func newServer(svc kbService, proj *projectResolver, log *slog.Logger, warm func()) *server.MCPServer {
+func newServer(svc kbService, report reportFunc, proj *projectResolver, log *slog.Logger, warm func()) *server.MCPServer {
 	hooks := &server.Hooks{}
 	var once sync.Once
 	hooks.AddAfterInitialize(func(ctx context.Context, id any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
@@ -23,6 +23,7 @@ func newServer(svc kbService, proj *projectResolver, log *slog.Logger, warm func
 	})
 	s := server.NewMCPServer("innate-mcp", version,
 		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
 		server.WithInstructions(instructions),
 		server.WithInputSchemaValidation(),
 		server.WithStrictInputSchemaDefault(),
@@ -34,6 +35,7 @@ func newServer(svc kbService, proj *projectResolver, log *slog.Logger, warm func
 		proj.forgetRoots()
 	})
 	registerTools(s, svc, proj.resolve, log)
+	s.AddResource(statsResource(report))
 	return s
 }
 
@@ -69,7 +71,7 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 			}
 		}()
 	}
-	s := newServer(a.kb, proj, a.log, warm)
+	s := newServer(a.kb, func(ctx context.Context) (Report, error) { return buildReport(ctx, a.db, a.kb) }, proj, a.log, warm)
 	stdio := server.NewStdioServer(s)
 	stdio.SetErrorLogger(log.New(slogWriter{a}, "", 0))
 	a.log.Info("serving MCP on stdio", "db", a.db.Path(), "embedder", a.emb.Name())

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite golden files (tools.json)")
 // listTools returns the tools the server lists, as tools/list returns them.
 func listTools(t *testing.T) []mcp.Tool {
 	t.Helper()
-	s := newServer(nil, newProjectResolver(""), slog.New(slog.DiscardHandler), func() {})
+	s := newServer(nil, nil, newProjectResolver(""), slog.New(slog.DiscardHandler), func() {})
 	msg := s.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	b, err := json.Marshal(msg)
 	if err != nil {
