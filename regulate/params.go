@@ -30,7 +30,7 @@ const (
 // It is safe for concurrent use.
 func OtherParams() []Param {
 	return []Param{
-		{Name: ParamHesitationHold, Default: 60, Min: 40, Max: 85, Scale: 100, Doc: "hesitation score at which a reply is held (seed 000: 0–100 scale)"},
+		{Name: ParamHesitationHold, Default: 50, Min: 35, Max: 85, Scale: 100, Doc: "hesitation score at which a reply is held (seed 000: 0–100 scale)"},
 		{Name: ParamHesitationHedge, Default: 30, Min: 15, Max: 55, Scale: 100, Doc: "hesitation score at which a reply is hedged (seed 000: fixed threshold 30)"},
 		{Name: ParamAppraiseResonance, Default: 0.35, Min: 0.15, Max: 0.6, Scale: 1, Doc: "raw resonance a lesson needs to count (weak_resonance gate)"},
 		{Name: ParamAppraiseSignature, Default: 0.2, Min: 0.05, Max: 0.5, Scale: 1, Doc: "signature agreement under which dense resonance is false (false_resonance gate)"},

@@ -1,0 +1,114 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/regulate"
+)
+
+// Params returns the tuned parameter values stored in meta (only those the
+// regulator has set; defaults come from the registry).
+func (db *DB) Params(ctx context.Context) (map[string]float64, error) {
+	return readParams(ctx, db.sql)
+}
+
+func readParams(ctx context.Context, q queryer) (map[string]float64, error) {
+	var v string
+	err := q.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'params'`).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return map[string]float64{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read tuned parameters: %w", err)
+	}
+	m := map[string]float64{}
+	if err := json.Unmarshal([]byte(v), &m); err != nil {
+		return nil, fmt.Errorf("read tuned parameters: %w", err)
+	}
+	return m, nil
+}
+
+// RegulatorHistory returns the regulator's log, oldest first.
+func (db *DB) RegulatorHistory(ctx context.Context) ([]regulate.Change, error) {
+	return readRegulatorLog(ctx, db.sql)
+}
+
+func readRegulatorLog(ctx context.Context, q queryer) ([]regulate.Change, error) {
+	rows, err := q.QueryContext(ctx, `SELECT at, kind, param, before, after, metric, metric_value, severity, want,
+		reason, ref, degraded FROM regulator_log ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("read regulator log: %w", err)
+	}
+	defer rows.Close()
+	var out []regulate.Change
+	for rows.Next() {
+		var c regulate.Change
+		var at, kind, ref string
+		if err := rows.Scan(&at, &kind, &c.Param, &c.Before, &c.After, &c.Metric, &c.MetricValue, &c.Severity, &c.Want,
+			&c.Reason, &ref, &c.Degraded); err != nil {
+			return nil, fmt.Errorf("read regulator log: %w", err)
+		}
+		c.At, c.Kind = parseTime(at), regulate.Kind(kind)
+		if ref != "" {
+			c.Ref = parseTime(ref)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Regulate runs plan inside one write transaction over the current tuned
+// values and the regulator's history, then applies and logs what it
+// returns. Running it in one transaction keeps two server processes from
+// both acting on the same due time: the second sees the first's log.
+func (db *DB) Regulate(ctx context.Context, plan func(params map[string]float64, history []regulate.Change) regulate.Result) (regulate.Result, error) {
+	var res regulate.Result
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		params, err := readParams(ctx, tx)
+		if err != nil {
+			return err
+		}
+		hist, err := readRegulatorLog(ctx, tx)
+		if err != nil {
+			return err
+		}
+		res = plan(params, hist)
+		if len(res.Changes) == 0 {
+			return nil
+		}
+		for _, c := range res.Changes {
+			ref := ""
+			if !c.Ref.IsZero() {
+				ref = fmtTime(c.Ref)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO regulator_log (at, kind, param, before, after, metric, metric_value,
+				severity, want, reason, ref, degraded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, fmtTime(c.At), string(c.Kind),
+				c.Param, c.Before, c.After, c.Metric, c.MetricValue, c.Severity, c.Want, c.Reason, ref, c.Degraded); err != nil {
+				return fmt.Errorf("write regulator log: %w", err)
+			}
+		}
+		b, _ := json.Marshal(regulate.Apply(params, res.Changes))
+		if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('params', ?)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, string(b)); err != nil {
+			return fmt.Errorf("write tuned parameters: %w", err)
+		}
+		return nil
+	})
+	return res, err
+}
+
+// HesitationMetrics counts reviews of held hesitate items made in a window.
+func (db *DB) HesitationMetrics(ctx context.Context, since time.Time) (regulate.HesitationMetrics, error) {
+	var m regulate.HesitationMetrics
+	err := db.sql.QueryRowContext(ctx, `SELECT coalesce(sum(review = 'confirmed'), 0), coalesce(sum(review = 'rejected'), 0)
+		FROM hesitation_log WHERE reviewed_at >= ?`, fmtTime(since)).Scan(&m.Confirmed, &m.Rejected)
+	if err != nil {
+		return m, fmt.Errorf("read hesitation reviews: %w", err)
+	}
+	return m, nil
+}
