@@ -23,16 +23,24 @@ func (k *KB) opposing(ctx context.Context, nl *NewLesson) ([]string, error) {
 	}
 	text := nl.Content + "\n" + nl.Trigger
 	qterms := (&Situation{Query: text}).queryTerms()
-	cands, err := k.store.Search(ctx, Probe{Vector: nl.ContentVec, Terms: qterms, Pool: contradictionPool})
+	// Opposite statements share their words ("use X" / "never use X"), so
+	// the full-text index alone finds the candidates.
+	cands, err := k.store.Search(ctx, Probe{Vector: nl.ContentVec, Terms: qterms, Pool: contradictionPool, LexicalOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("search for contradictions: %w", err)
 	}
 	var ids []string
+	var mine []confidence.Claim
 	for _, c := range cands {
 		if c.Lesson.State == StateArchived || c.Lesson.Hash == ContentHash(nl.Content, nl.Trigger) {
 			continue
 		}
-		if opposite(nl.Content, c.Lesson.Content) {
+		if mine == nil {
+			if mine = confidence.Claims(nl.Content); len(mine) == 0 {
+				return nil, nil // no directive, nothing to contradict
+			}
+		}
+		if opposite(mine, confidence.Claims(c.Lesson.Content)) {
 			ids = append(ids, c.Lesson.ID)
 		}
 	}
@@ -92,24 +100,20 @@ func (k *KB) resolveContradictions(ctx context.Context, tx Tx, newID string, opp
 	return nil
 }
 
-// opposite reports whether two lesson texts direct opposite things:
-// package confidence's Opposes, or a pair of its claims of opposite polarity
-// in the same situation where one action is the other followed by a
-// qualifier ("indent Go code with tabs" and "indent Go code with tabs, as
-// gofmt does").
-func opposite(a, b string) bool {
-	if _, ok := confidence.Opposes(a, b); ok {
-		return true
-	}
-	for _, ca := range confidence.Claims(a) {
-		for _, cb := range confidence.Claims(b) {
+// opposite reports whether two lessons' directives (package confidence's
+// Claims) contradict: a pair of opposite polarity in the same situation
+// whose actions are equal, or one is the other followed by a qualifier
+// ("indent Go code with tabs" and "indent Go code with tabs, as gofmt does").
+func opposite(a, b []confidence.Claim) bool {
+	for _, ca := range a {
+		for _, cb := range b {
 			if ca.Polarity == cb.Polarity || ca.Polarity == 0 || cb.Polarity == 0 {
 				continue
 			}
 			if ca.Situation != "" && cb.Situation != "" && ca.Situation != cb.Situation {
 				continue
 			}
-			if extends(ca.Action, cb.Action) || extends(cb.Action, ca.Action) {
+			if ca.Action == cb.Action || extends(ca.Action, cb.Action) || extends(cb.Action, ca.Action) {
 				return true
 			}
 		}

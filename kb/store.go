@@ -96,6 +96,9 @@ type Probe struct {
 	Terms        []string  // the situation's lexical terms
 	Pool         int       // candidates taken from each channel
 	SituationKey string    // for per-situation outcome history
+	// LexicalOnly skips the dense scan: candidates come from the full-text
+	// index alone (their dense similarities are still computed).
+	LexicalOnly bool
 }
 
 // Candidate is a lesson found by at least one channel, with every channel's

@@ -50,7 +50,11 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 		}
 		lexc <- r
 	}()
-	dense, derr := db.index.query(ctx, p.Vector, pool)
+	var dense []int64
+	var derr error
+	if !p.LexicalOnly {
+		dense, derr = db.index.query(ctx, p.Vector, pool)
+	}
 	lr := <-lexc
 	if derr != nil {
 		return nil, derr
