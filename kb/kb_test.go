@@ -238,3 +238,27 @@ func TestKB_nowIsUsed(t *testing.T) {
 		t.Fatalf("created_at = %v, want %v", l.CreatedAt, fixed)
 	}
 }
+
+func TestKB_reembedFixesMismatch(t *testing.T) {
+	a := newEnv(t)
+	a.add(t, baseLessons...)
+	a.recall(t, kb.RecallRequest{Query: "nil map panic"}) // a's index is built at dim 256
+	b := openEnv(t, a.path, func(c *kb.Config) { c.Embedder = fakeembed.New(128).Named("other-model") })
+	if _, err := b.kb.Recall(context.Background(), kb.RecallRequest{Query: "nil map"}); !errors.Is(err, kb.ErrEmbedderMismatch) {
+		t.Fatalf("before reembed: %v", err)
+	}
+	n, err := b.kb.Reembed(context.Background(), nil)
+	if err != nil || n != len(baseLessons) {
+		t.Fatalf("reembed: %d, %v", n, err)
+	}
+	res := b.recall(t, kb.RecallRequest{Query: "panic: assignment to entry in nil map"})
+	if res.Empty || res.Lessons[0].ID != "nil-map" {
+		t.Fatalf("after reembed: %v", ids(res))
+	}
+	// The first process now refuses (its embedder is no longer the
+	// database's) instead of mixing dimensions.
+	other, _ := kb.New(kb.Config{Store: a.db, Embedder: fakeembed.New(256)})
+	if _, err := other.Recall(context.Background(), kb.RecallRequest{Query: "nil map"}); !errors.Is(err, kb.ErrEmbedderMismatch) {
+		t.Fatalf("old embedder after reembed: %v", err)
+	}
+}

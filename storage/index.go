@@ -120,6 +120,13 @@ func (ix *index) ensure(ctx context.Context) error {
 		from = -1
 	}
 	maxRev, err := ix.load(ctx, from)
+	if errors.Is(err, errDimMismatch) && from >= 0 {
+		// The lessons were re-embedded with another model: start over.
+		if err := ix.reset(); err != nil {
+			return err
+		}
+		maxRev, err = ix.load(ctx, -1)
+	}
 	if err != nil {
 		return err
 	}
@@ -127,6 +134,21 @@ func (ix *index) ensure(ctx context.Context) error {
 	ix.rev.Store(max(rev, maxRev))
 	ix.n.Store(int64(ix.coll.Count()))
 	ix.built.Store(true)
+	return nil
+}
+
+// reset empties the index before a full rebuild; the caller holds mu.
+func (ix *index) reset() error {
+	coll, err := chromem.NewDB().CreateCollection("lessons", nil, func(context.Context, string) ([]float32, error) {
+		return nil, errNoEmbedding
+	})
+	if err != nil {
+		return fmt.Errorf("create vector index: %w", err)
+	}
+	ix.coll = coll
+	ix.present = map[int64]bool{}
+	ix.sumC, ix.sumT, ix.nC, ix.nT = nil, nil, 0, 0
+	ix.dim.Store(0)
 	return nil
 }
 
@@ -183,7 +205,7 @@ func (ix *index) load(ctx context.Context, from int64) (int64, error) {
 		if d := int64(len(key)); ix.dim.Load() == 0 {
 			ix.dim.Store(d)
 		} else if ix.dim.Load() != d {
-			return 0, fmt.Errorf("load vectors: lesson %d has dimension %d, the index %d: run `innate-mcp reembed`", seq, d, ix.dim.Load())
+			return 0, fmt.Errorf("load vectors: lesson %d has dimension %d, the index %d: %w (run `innate-mcp reembed`)", seq, d, ix.dim.Load(), errDimMismatch)
 		}
 		if !ix.present[seq] {
 			ix.accumulate(cv, tv, +1)
