@@ -42,7 +42,7 @@ const (
 // learned error patterns it repeats. The call is logged for review. Errors
 // wrapping ErrInput describe input the caller can fix.
 func (k *KB) Hesitate(ctx context.Context, req HesitateRequest) (HesitateResult, error) {
-	cfg := k.hesitation
+	cfg := k.HesitationConfig()
 	if strings.TrimSpace(req.Draft) == "" {
 		return HesitateResult{}, inputErrorf("draft", "is empty: pass the reply or plan you are about to act on")
 	}
@@ -113,13 +113,14 @@ func (k *KB) Hesitate(ctx context.Context, req HesitateRequest) (HesitateResult,
 
 // livePatterns returns the error patterns that have not decayed away.
 func (k *KB) livePatterns(ctx context.Context, now time.Time) ([]hesitation.Pattern, error) {
+	cfg := k.HesitationConfig()
 	all, err := k.store.ErrorPatterns(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read error patterns: %w", err)
 	}
 	live := all[:0]
 	for _, p := range all {
-		if !hesitation.Expired(p, now, k.hesitation) {
+		if !hesitation.Expired(p, now, cfg) {
 			live = append(live, p)
 		}
 	}

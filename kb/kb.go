@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
@@ -42,7 +43,7 @@ type KB struct {
 	store      Store
 	emb        Embedder
 	weights    Weights
-	hesitation hesitation.Config
+	hesitation atomic.Pointer[hesitation.Config] // replaced whole when the regulator retunes it
 	conf       confidence.Config
 	session    string
 	log        *slog.Logger
@@ -83,7 +84,8 @@ func New(cfg Config) (*KB, error) {
 	if err := cc.Validate(); err != nil {
 		return nil, fmt.Errorf("kb: %w", err)
 	}
-	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, hesitation: h, conf: cc, session: cfg.Session, log: cfg.Logger, now: cfg.Now}
+	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, conf: cc, session: cfg.Session, log: cfg.Logger, now: cfg.Now}
+	k.hesitation.Store(&h)
 	if k.log == nil {
 		k.log = slog.Default()
 	}
@@ -97,7 +99,17 @@ func New(cfg Config) (*KB, error) {
 }
 
 // HesitationConfig returns the configuration hesitate runs with.
-func (k *KB) HesitationConfig() hesitation.Config { return k.hesitation }
+func (k *KB) HesitationConfig() hesitation.Config { return *k.hesitation.Load() }
+
+// SetHesitationConfig replaces the configuration hesitate runs with (the
+// regulator's retuned thresholds); an invalid configuration is refused.
+func (k *KB) SetHesitationConfig(c hesitation.Config) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	k.hesitation.Store(&c)
+	return nil
+}
 
 // Weights returns the weights the KB scores with.
 func (k *KB) Weights() Weights { return k.weights }

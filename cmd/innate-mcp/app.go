@@ -64,6 +64,7 @@ func commands() []command {
 		{"hesitate", "check a draft before acting on it (draft on stdin)", (*Main).runHesitate},
 		{"patterns", "list or remove learned error patterns", (*Main).runPatterns},
 		{"lessons", "list, show, approve, reject, archive or restore lessons", (*Main).runLessons},
+		{"regulate", "let the regulator tune one parameter if due (--dry-run: only show)", (*Main).runRegulate},
 		{"stats", "the system's health: lessons, recall, hesitation, contradictions", (*Main).runStats},
 		{"eval", "measure quality on a dataset: eval retrieval|hedging|hesitation", (*Main).runEval},
 		{"embed", "print embeddings of texts as JSON", (*Main).runEmbed},
@@ -269,7 +270,17 @@ func (m *Main) open(ctx context.Context, g *globals, stderr io.Writer, session s
 		closeLog()
 		return nil, err
 	}
-	return &app{db: db, kb: k, emb: emb, log: log, close: func() { db.Close(); closeLog() }}, nil
+	a := &app{db: db, kb: k, emb: emb, log: log, close: func() { db.Close(); closeLog() }}
+	// Tuned parameters (the regulator's) override the stored defaults.
+	r, err := newRegulator()
+	if err == nil {
+		err = r.retune(ctx, a)
+	}
+	if err != nil {
+		a.close()
+		return nil, err
+	}
+	return a, nil
 }
 
 // loadWeights reads the fused-score weights from the meta table, storing the

@@ -59,6 +59,10 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
+	reg, err := newRegulator()
+	if err != nil {
+		return err
+	}
 	warm := func() {
 		wg.Add(1)
 		go func() {
@@ -68,6 +72,9 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 			}
 			if err := a.db.WarmUp(ctx); err != nil && !errors.Is(err, context.Canceled) {
 				a.log.Warn("build vector index", "err", err)
+			}
+			if regulatorEnabled(m.Getenv) {
+				reg.loop(ctx, a, a.log.With("component", "regulator"))
 			}
 		}()
 	}
