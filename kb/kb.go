@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/appraise"
+	"github.com/innate-mcp/innate-mcp/route"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
@@ -27,6 +29,11 @@ type Config struct {
 	Logger *slog.Logger
 	// Now returns the current time; time.Now when nil. Tests set it.
 	Now func() time.Time
+	// Appraise configures the critic; appraise.DefaultConfig() when nil.
+	Appraise *appraise.Config
+	// Route holds the engagement router's weights; route.DefaultWeights()
+	// when nil.
+	Route *route.Weights
 }
 
 // KB is the knowledge base service: recall, record and lesson import over a
@@ -41,6 +48,10 @@ type KB struct {
 
 	checkMu sync.Mutex
 	checked bool // the database's embedder matches
+
+	appraiseCfg appraise.Config
+	routeW      route.Weights
+	cal         calibrationCache
 }
 
 // New returns a KB. It does no I/O: the embedder recorded in the database
@@ -60,7 +71,22 @@ func New(cfg Config) (*KB, error) {
 	if err := w.Validate(); err != nil {
 		return nil, fmt.Errorf("kb: %w", err)
 	}
-	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, session: cfg.Session, log: cfg.Logger, now: cfg.Now}
+	ac := appraise.DefaultConfig()
+	if cfg.Appraise != nil {
+		ac = *cfg.Appraise
+	}
+	if err := ac.Validate(); err != nil {
+		return nil, fmt.Errorf("kb: %w", err)
+	}
+	rw := route.DefaultWeights()
+	if cfg.Route != nil {
+		rw = *cfg.Route
+	}
+	if err := rw.Validate(); err != nil {
+		return nil, fmt.Errorf("kb: %w", err)
+	}
+	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, session: cfg.Session, log: cfg.Logger, now: cfg.Now,
+		appraiseCfg: ac, routeW: rw}
 	if k.log == nil {
 		k.log = slog.Default()
 	}

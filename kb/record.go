@@ -22,6 +22,9 @@ type RecordRequest struct {
 	Lesson     *LessonInput     `json:"lesson,omitempty" jsonschema_description:"A new lesson to learn. user_stated lessons are active at once; agent_inferred ones start pending."`
 	Correction *CorrectionInput `json:"correction,omitempty" jsonschema_description:"A correction the user made of your work; it teaches hesitate what to watch for."`
 	Project    string           `json:"project,omitempty" jsonschema_description:"Project the new lesson belongs to. Defaults to the current project."`
+	// VerdictHeeded and Misroute are feedback on an appraise trace.
+	VerdictHeeded *bool  `json:"verdict_heeded,omitempty" jsonschema_description:"For an appraise trace: true when you changed course because of the verdict (its outcome then no longer tests it and is left out of calibration), false when you did not."`
+	Misroute      string `json:"misroute,omitempty" jsonschema:"enum=missed_clarify,enum=missed_gather,enum=over_engagement,enum=under_engagement" jsonschema_description:"For an appraise trace whose route was wrong: missed_clarify (the user had to repeat or clarify), missed_gather (the user asked about earlier work), over_engagement (a long answer to a greeting or thanks), under_engagement (a brief reply where an answer was wanted)."`
 }
 
 // FeedbackItem is one explicit judgement of a lesson a trace returned.
@@ -131,11 +134,15 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 // validateRecord checks a record request and redacts secrets in its free
 // text; it returns how many secrets were redacted.
 func (k *KB) validateRecord(req *RecordRequest) (int, error) {
-	if req.Outcome == "" && len(req.Used) == 0 && len(req.Feedback) == 0 && req.Lesson == nil && req.Correction == nil {
-		return 0, inputErrorf("", "record needs at least one of outcome, used, feedback, lesson or correction")
+	if req.Outcome == "" && len(req.Used) == 0 && len(req.Feedback) == 0 && req.Lesson == nil && req.Correction == nil &&
+		req.VerdictHeeded == nil && req.Misroute == "" {
+		return 0, inputErrorf("", "record needs at least one of outcome, used, feedback, lesson, correction, verdict_heeded or misroute")
 	}
-	if req.TraceID == "" && (req.Outcome != "" || len(req.Used) > 0 || len(req.Feedback) > 0) {
-		return 0, inputErrorf("trace_id", "is required with outcome, used or feedback: pass the trace_id that recall or appraise returned")
+	if req.TraceID == "" && (req.Outcome != "" || len(req.Used) > 0 || len(req.Feedback) > 0 || req.VerdictHeeded != nil || req.Misroute != "") {
+		return 0, inputErrorf("trace_id", "is required with outcome, used, feedback, verdict_heeded or misroute: pass the trace_id that recall or appraise returned")
+	}
+	if err := validateMisroute(req.Misroute); err != nil {
+		return 0, err
 	}
 	switch req.Outcome {
 	case "", OutcomeSuccess, OutcomeFailure, OutcomeUnknown:
@@ -264,6 +271,9 @@ func (k *KB) applyFeedback(ctx context.Context, tx Tx, req RecordRequest, now ti
 		if err := k.creditOutcome(ctx, tx, t, now, res); err != nil {
 			return err
 		}
+	}
+	if err := k.backfillAppraisal(ctx, tx, req, t, now, res); err != nil {
+		return err
 	}
 	for _, f := range req.Feedback {
 		prev, err := tx.PutEvidence(ctx, ev(f.LessonID, EvidenceFeedback, f.Signal, f.Reason))

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"math"
 	"path/filepath"
@@ -231,6 +232,14 @@ func TestMigrate_fromOldSchema(t *testing.T) {
 		if _, err := db.sql.ExecContext(ctx, `INSERT INTO lessons_fts (rowid, content_terms, trigger_terms) VALUES (1, ?, ?)`,
 			terms.Join("Close HTTP response bodies."), terms.Join("http clients")); err != nil {
 			t.Fatal(err)
+		}
+		if from >= 3 { // the schema keeps lexical statistics: fill them as InsertLesson does
+			err := db.update(ctx, func(tx *sql.Tx) error {
+				return addStats(ctx, tx, 1, lessonStats("Close HTTP response bodies.", "http clients"), +1)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
 		db.Close()
 

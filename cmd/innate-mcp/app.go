@@ -59,9 +59,10 @@ func commands() []command {
 		{"serve", "serve MCP over stdio (the default)", (*Main).runServe},
 		{"recall", "recall lessons for a situation (JSON on stdin, or flags)", (*Main).runRecall},
 		{"record", "record an outcome, feedback, a lesson or a correction", (*Main).runRecord},
+		{"appraise", "appraise a situation and a candidate: verdict and route (JSON on stdin, or flags)", (*Main).runAppraise},
 		{"import", "import lessons from JSONL or rule files (CLAUDE.md, AGENTS.md, .cursorrules, .mdc)", (*Main).runImport},
 		{"export", "export every lesson as JSONL (lossless)", (*Main).runExport},
-		{"eval", "measure quality on a dataset: eval retrieval", (*Main).runEval},
+		{"eval", "measure quality on a dataset: eval retrieval, eval appraise", (*Main).runEval},
 		{"embed", "print embeddings of texts as JSON", (*Main).runEmbed},
 		{"reembed", "re-embed every lesson with the configured embedder", (*Main).runReembed},
 		{"version", "print the version", (*Main).runVersion},
@@ -253,7 +254,14 @@ func (m *Main) open(ctx context.Context, g *globals, stderr io.Writer, session s
 		closeLog()
 		return nil, err
 	}
-	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Weights: &w, Session: session, Logger: log.With("component", "kb")})
+	ac, rw, err := loadAppraiseParams(ctx, db)
+	if err != nil {
+		db.Close()
+		closeLog()
+		return nil, err
+	}
+	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Weights: &w, Session: session, Logger: log.With("component", "kb"),
+		Appraise: &ac, Route: &rw})
 	if err != nil {
 		db.Close()
 		closeLog()

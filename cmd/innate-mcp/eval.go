@@ -20,13 +20,15 @@ import (
 
 func (m *Main) runEval(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: eval needs a kind: retrieval", errUsage)
+		return fmt.Errorf("%w: eval needs a kind: retrieval or appraise", errUsage)
 	}
 	switch args[0] {
 	case "retrieval":
 		return m.evalRetrieval(ctx, g, args[1:], stdout, stderr)
+	case "appraise":
+		return m.evalAppraise(ctx, g, args[1:], stdout, stderr)
 	}
-	return fmt.Errorf("%w: unknown eval kind %q: use retrieval", errUsage, args[0])
+	return fmt.Errorf("%w: unknown eval kind %q: use retrieval or appraise", errUsage, args[0])
 }
 
 // retrievalQuery is one line of a retrieval query file.

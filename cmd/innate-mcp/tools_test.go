@@ -61,8 +61,9 @@ func TestToolsManifest(t *testing.T) {
 // tools destructive and open-world by default.
 func TestTools_annotations(t *testing.T) {
 	want := map[string]struct{ readOnly, destructive, idempotent bool }{
-		"recall": {true, false, true},
-		"record": {false, false, true},
+		"recall":   {true, false, true},
+		"record":   {false, false, true},
+		"appraise": {true, false, true},
 	}
 	tools := listTools(t)
 	if len(tools) != len(want) {
