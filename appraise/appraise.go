@@ -215,7 +215,7 @@ func candidateSupport(candidate string, res []Lesson, cfg Config) float64 {
 		texts[i] = l.Content + "\n" + l.Trigger
 		weights[i] = l.Resonance / max(backing[0].Resonance, 1e-9)
 	}
-	return Support(CandidateTerms(candidate), texts, weights, cfg.SupportMissDecay, cfg.SupportNeutral)
+	return Support(CandidateTerms(candidate), texts, weights, cfg.SupportMissDecay, cfg.SupportMissCap, cfg.SupportNeutral)
 }
 
 // round4 rounds to four decimal places (NaN to 0), for stable output.

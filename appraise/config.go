@@ -32,6 +32,7 @@ type Config struct {
 	// Candidate support.
 	SupportLessons   float64 // resonating lessons whose text can back the candidate (a count)
 	SupportMissDecay float64 // factor per candidate term no backing lesson holds
+	SupportMissCap   float64 // the missing-term count saturates at this many
 	SupportNeutral   float64 // support of a candidate with no content terms
 
 	// Evidence of one lesson, combined as 1 − Π(1 − e).
@@ -105,7 +106,8 @@ var paramTable = []ParamSpec{
 	{"appraise.contributors", 5, 1, 20, 10, "most contributors a verdict lists", func(c *Config) *float64 { return &c.Contributors }},
 
 	{"appraise.support.lessons", 3, 1, 10, 10, "resonating lessons whose text can back the candidate", func(c *Config) *float64 { return &c.SupportLessons }},
-	{"appraise.support.miss_decay", 0.6, 0.2, 1, 1, "support factor per candidate term no backing lesson holds", func(c *Config) *float64 { return &c.SupportMissDecay }},
+	{"appraise.support.miss_decay", 0.3, 0.2, 1, 1, "support factor per candidate term no backing lesson holds", func(c *Config) *float64 { return &c.SupportMissDecay }},
+	{"appraise.support.miss_cap", 2, 1, 20, 10, "missing candidate terms saturate at this many (long candidates are judged by their backed share)", func(c *Config) *float64 { return &c.SupportMissCap }},
 	{"appraise.support.neutral", 0.5, 0, 1, 1, "support of a candidate with no content terms", func(c *Config) *float64 { return &c.SupportNeutral }},
 
 	{"appraise.evidence.user_stated", 1.0, 0, 1, 1, "evidence of a user-stated lesson", func(c *Config) *float64 { return &c.EvidenceUserStated }},
