@@ -77,8 +77,9 @@ func novelty(id string, h History, cfg Config) float64 {
 }
 
 // damping is the factor on the will of a lesson that raised its hand on
-// more than Config.RaiseOverShare of the recent calls: the share is
-// normalised back to the limit (seed 004: detect constant over-raising and
+// more than Config.RaiseOverShare of the recent calls: (limit/share)², so
+// that a lesson raised on every call loses three quarters of its will at
+// the default limit of one half (seed 004: detect constant over-raising and
 // damp it). 1 when there are too few calls to judge.
 func damping(id string, h History, cfg Config) float64 {
 	if h.Calls <= 0 || float64(h.Calls) < cfg.RaiseMinCalls {
@@ -86,7 +87,8 @@ func damping(id string, h History, cfg Config) float64 {
 	}
 	share := float64(len(h.Raised[id])) / float64(h.Calls)
 	if share > cfg.RaiseOverShare {
-		return cfg.RaiseOverShare / share
+		f := cfg.RaiseOverShare / share
+		return f * f
 	}
 	return 1
 }
