@@ -26,7 +26,7 @@ type AppraiseRequest struct {
 	// Candidate is the draft under judgement; it is sanitised, folded into
 	// the resonance query and never echoed back.
 	Candidate string `json:"candidate,omitempty" jsonschema_description:"The draft answer or plan under judgement. Optional. It is never echoed back."`
-	Message   string `json:"message,omitempty" jsonschema_description:"The user's latest message, verbatim, for the engagement route. Optional."`
+	Message   string `json:"message,omitempty" jsonschema_description:"The user's latest message, verbatim, for the engagement route. Optional; the route reads the query when it is absent."`
 	Session   string `json:"session,omitempty" jsonschema_description:"An id of the conversation: a point already raised in it is raised again only after a cooldown. Defaults to the server's session."`
 	Mode      string `json:"mode,omitempty" jsonschema:"enum=focus,enum=brainstorm,enum=quiet" jsonschema_description:"How readily flagged points are raised: focus (default), brainstorm (more readily), quiet (only when an anti-trigger matches)."`
 }
@@ -111,8 +111,12 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 
 	warmth := route.Warmth{ResonatingLessons: res.Resonating, TopResonance: res.TopResonance,
 		MeanConfidence: res.MeanConfidence, SessionTraces: state.SessionTraces}
+	routed := message
+	if routed == "" {
+		routed = sit.Query
+	}
 	start := time.Now()
-	dec := route.Route(route.Input{Message: message, Warmth: warmth, Prev: state.Route}, k.routeW)
+	dec := route.Route(route.Input{Message: routed, Warmth: warmth, Prev: state.Route}, k.routeW)
 	elapsed := time.Since(start)
 
 	out := AppraiseResult{Verdict: res.Verdict, Route: RouteAdvice{Mode: dec.Mode, Scores: roundScores(dec.Scores),
