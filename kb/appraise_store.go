@@ -45,7 +45,8 @@ type AppraiseTx interface {
 // AppraiseState is what one appraisal reads of its session and the verdict
 // log. A plain value.
 type AppraiseState struct {
-	// SessionTraces counts the traces (tool calls) recorded in the session.
+	// SessionTraces counts the traces (tool calls) recorded in the session;
+	// a store may cap the count (storage caps it at 100).
 	SessionTraces int
 	// Recent lists the session's most recent appraisals, newest first.
 	Recent []RecentAppraisal

@@ -23,14 +23,19 @@ var (
 // most recent ones, so that it follows the knowledge base as it changes.
 const maxCalibrationPoints = 5000
 
-// AppraiseState implements kb.AppraiseStore.
+// maxSessionTraces caps the count of a session's traces: the router's
+// warmth saturates long before, and counting stays cheap in long sessions.
+const maxSessionTraces = 100
+
+// AppraiseState implements kb.AppraiseStore. SessionTraces is capped at
+// maxSessionTraces.
 func (db *DB) AppraiseState(ctx context.Context, session string, window int) (kb.AppraiseState, error) {
 	var st kb.AppraiseState
 	var next sql.NullString
 	err := db.sql.QueryRowContext(ctx, `SELECT
-		(SELECT COUNT(*) FROM traces WHERE session = ?1),
+		(SELECT COUNT(*) FROM (SELECT 1 FROM traces WHERE session = ?1 LIMIT ?2)),
 		(SELECT next_state FROM routing_log WHERE session = ?1 ORDER BY seq DESC LIMIT 1),
-		(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'appraise_calibration_rev')`, session).
+		(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'appraise_calibration_rev')`, session, maxSessionTraces).
 		Scan(&st.SessionTraces, &next, &st.CalibrationRev)
 	if err != nil {
 		return kb.AppraiseState{}, fmt.Errorf("read session state: %w", err)
