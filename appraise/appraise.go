@@ -76,6 +76,16 @@ func Appraise(in Input, cfg Config) Result {
 	if r.HasCandidate {
 		r.Support = candidateSupport(in.Candidate, res, cfg)
 		strength *= r.Support
+		if r.Support < cfg.SupportAffirm {
+			// The lessons speak to the situation but do not back the
+			// candidate: no footing to affirm it.
+			switch r.Directional {
+			case Affirm:
+				r.Directional = Neutral
+			case Mixed:
+				r.Directional = Caution
+			}
+		}
 	}
 	v.Strength = round4(strength)
 
@@ -121,10 +131,19 @@ func finish(r Result, v Verdict) Result {
 // its trigger matches, otherwise its lexical relevance (the IDF-weighted
 // share of the situation's terms it holds).
 func agreement(l Lesson, cfg Config) float64 {
-	if l.HasTrigger && l.TriggerRelevance >= cfg.TriggerMatch {
+	if triggerMatch(l, cfg) {
 		return 1
 	}
 	return clamp01(l.Lexical)
+}
+
+// triggerMatch reports whether a lesson's trigger matches the situation: its
+// centred cosine reaches Config.TriggerMatch. The cosine, not the relevance
+// above the neighbourhood that recall ranks by, says whether the situation
+// is the one the trigger describes: in a crowded topic every trigger stands
+// close to its neighbours.
+func triggerMatch(l Lesson, cfg Config) bool {
+	return l.HasTrigger && l.TriggerCos >= cfg.TriggerMatch
 }
 
 // lessonValence is what one resonating lesson says of the situation:
@@ -136,7 +155,7 @@ func lessonValence(l Lesson, cfg Config) Valence {
 	if l.Caution || l.AntiTriggerHit || l.Context < 0 {
 		return Caution
 	}
-	match := !l.HasTrigger || l.TriggerRelevance >= cfg.TriggerMatch
+	match := !l.HasTrigger || triggerMatch(l, cfg)
 	balance := (l.Successes - l.Failures) + 2*(l.Approvals-l.Rejects)
 	vouched := l.Origin == OriginUserStated || l.Origin == OriginImported
 	positive := balance > 0 || balance == 0 && vouched || l.Context > 0

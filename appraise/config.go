@@ -23,7 +23,7 @@ type Config struct {
 	ConflictSplit  float64 // conflicted: outcome balance (±) that counts as a clear history
 
 	// Valence and tiers.
-	TriggerMatch float64 // dense trigger relevance that counts as a trigger match
+	TriggerMatch float64 // centred cosine of situation and trigger that counts as a trigger match
 	MixedRatio   float64 // weaker side / stronger side at which a verdict is mixed
 	TierMedium   float64 // strength from which the tier is medium
 	TierStrong   float64 // strength from which the tier is strong
@@ -34,6 +34,7 @@ type Config struct {
 	SupportMissDecay float64 // factor per candidate term no backing lesson holds
 	SupportMissCap   float64 // the missing-term count saturates at this many
 	SupportNeutral   float64 // support of a candidate with no content terms
+	SupportAffirm    float64 // support below which the knowledge does not affirm the candidate
 
 	// Evidence of one lesson, combined as 1 − Π(1 − e).
 	EvidenceUserStated float64 // a user-stated lesson
@@ -99,7 +100,7 @@ var paramTable = []ParamSpec{
 	{"appraise.conflict.margin", 0.15, 0.02, 0.4, 1, "conflicted gate: largest affirm/caution strength gap that still conflicts", func(c *Config) *float64 { return &c.ConflictMargin }},
 	{"appraise.conflict.split", 0.30, 0.1, 0.8, 1, "conflicted gate: outcome balance (±) that counts as a clear history", func(c *Config) *float64 { return &c.ConflictSplit }},
 
-	{"appraise.valence.trigger_match", 0.35, 0.1, 0.9, 1, "dense trigger relevance that counts as a trigger match", func(c *Config) *float64 { return &c.TriggerMatch }},
+	{"appraise.valence.trigger_match", 0.30, 0.1, 0.9, 1, "centred cosine of situation and trigger that counts as a trigger match", func(c *Config) *float64 { return &c.TriggerMatch }},
 	{"appraise.valence.mixed_ratio", 0.5, 0.2, 1, 1, "weaker/stronger side ratio at which a verdict is mixed", func(c *Config) *float64 { return &c.MixedRatio }},
 	{"appraise.tier.medium", 0.30, 0.1, 0.6, 1, "strength from which the tier is medium", func(c *Config) *float64 { return &c.TierMedium }},
 	{"appraise.tier.strong", 0.55, 0.3, 0.9, 1, "strength from which the tier is strong", func(c *Config) *float64 { return &c.TierStrong }},
@@ -108,6 +109,7 @@ var paramTable = []ParamSpec{
 	{"appraise.support.lessons", 3, 1, 10, 10, "resonating lessons whose text can back the candidate", func(c *Config) *float64 { return &c.SupportLessons }},
 	{"appraise.support.miss_decay", 0.3, 0.2, 1, 1, "support factor per candidate term no backing lesson holds", func(c *Config) *float64 { return &c.SupportMissDecay }},
 	{"appraise.support.miss_cap", 2, 1, 20, 10, "missing candidate terms saturate at this many (long candidates are judged by their backed share)", func(c *Config) *float64 { return &c.SupportMissCap }},
+	{"appraise.support.affirm", 0.2, 0, 1, 1, "candidate support below which an affirming verdict turns neutral (mixed turns caution): the knowledge speaks to the situation but does not back the candidate", func(c *Config) *float64 { return &c.SupportAffirm }},
 	{"appraise.support.neutral", 0.5, 0, 1, 1, "support of a candidate with no content terms", func(c *Config) *float64 { return &c.SupportNeutral }},
 
 	{"appraise.evidence.user_stated", 1.0, 0, 1, 1, "evidence of a user-stated lesson", func(c *Config) *float64 { return &c.EvidenceUserStated }},

@@ -28,9 +28,16 @@
 // while strength, dispersion and contributors stay visible for the logs.
 //
 // Strength is the best fused score among the resonating lessons; with a
-// candidate it is multiplied by the candidate's support: the share of the
-// candidate's content terms that the resonating lessons hold, decayed by
-// Config.SupportMissDecay for every term they do not hold. Confidence maps
+// candidate it is multiplied by the candidate's support (Support): the share
+// of the candidate's content terms that the most resonant lessons hold,
+// decayed by Config.SupportMissDecay for every term they do not hold (the
+// count saturating at Config.SupportMissCap), so that a candidate the
+// knowledge backs has more footing than one padded with claims it does not
+// back. Valence comes from the lessons: caution from a lesson learned from a
+// failure or a correction, an anti-trigger hit or a negative outcome balance
+// in similar situations; affirm from a trigger match backed by positive
+// evidence (a user-stated or imported origin, successes, approvals).
+// Confidence maps
 // strength through a monotone (isotonic) fit of the verdict log's observed
 // hit rates (Fit, Calibration); it is the identity until the log has enough
 // outcomes.

@@ -29,7 +29,7 @@ func TestAppraise_gates(t *testing.T) {
 		{"false_resonance quiet with shared terms", []Lesson{rule("a", 0.6, cfg.SignatureFloor)}, ""},
 		{"false_resonance quiet with a trigger match", []Lesson{func() Lesson {
 			l := rule("a", 0.6, 0)
-			l.HasTrigger, l.TriggerRelevance, l.Trigger = true, cfg.TriggerMatch, "sqlite writers"
+			l.HasTrigger, l.TriggerCos, l.Trigger = true, cfg.TriggerMatch, "sqlite writers"
 			return l
 		}()}, ""},
 
@@ -84,7 +84,7 @@ func TestAppraise_valence(t *testing.T) {
 	anti := rule("x", 0.6, 0.5)
 	anti.AntiTriggerHit = true
 	noMatch := rule("t", 0.6, 0.5)
-	noMatch.HasTrigger, noMatch.TriggerRelevance, noMatch.Trigger = true, cfg.TriggerMatch-0.1, "something else"
+	noMatch.HasTrigger, noMatch.TriggerCos, noMatch.Trigger = true, cfg.TriggerMatch-0.1, "something else"
 	rejected := rule("r", 0.6, 0.5)
 	rejected.Rejects = 1
 	tests := []struct {
@@ -148,6 +148,9 @@ func TestAppraise_candidateSupport(t *testing.T) {
 	}
 	if !(backed.Verdict.Strength > unbacked.Verdict.Strength) || unbacked.Support >= 0.5 {
 		t.Fatalf("strength backed %.3f vs unbacked %.3f (support %.3f)", backed.Verdict.Strength, unbacked.Verdict.Strength, unbacked.Support)
+	}
+	if backed.Verdict.Valence != Affirm || unbacked.Verdict.Valence != Neutral {
+		t.Fatalf("valence backed %s, unbacked %s: want affirm, neutral (the lesson does not back it)", backed.Verdict.Valence, unbacked.Verdict.Valence)
 	}
 	if none.HasCandidate || none.Verdict.Strength != backed.Verdict.Strength {
 		t.Fatalf("no candidate: strength %.3f, want the fused score %.3f", none.Verdict.Strength, backed.Verdict.Strength)

@@ -13,7 +13,7 @@ func rule(id string, r, lex float64) Lesson {
 func caution(id string, r float64) Lesson {
 	return Lesson{ID: id, Content: "Writing to a nil map panics at run time.", Trigger: "assignment to entry in nil map",
 		Caution: true, Origin: OriginUserStated, Score: r + 0.09, Resonance: r, Calibration: 0.09,
-		ContentRelevance: r, TriggerRelevance: r, HasTrigger: true, Lexical: r, Confidence: 0.7}
+		ContentRelevance: r, TriggerRelevance: r, TriggerCos: r, HasTrigger: true, Lexical: r, Confidence: 0.7}
 }
 
 func appraiseT(t *testing.T, in Input) Result {

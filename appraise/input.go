@@ -33,6 +33,11 @@ type Lesson struct {
 	// Resonance; TriggerRelevance counts only when HasTrigger.
 	ContentRelevance, TriggerRelevance, Lexical float64
 	HasTrigger                                  bool
+	// TriggerCos is the centred cosine of the situation to the trigger
+	// (before recall maps it to relevance above the neighbourhood): about 0
+	// for unrelated text, 0.3 to 0.55 for a matching trigger with the
+	// built-in embedder.
+	TriggerCos float64
 	// AntiTriggerHit is true when the lesson's anti-trigger matches the
 	// situation or the candidate.
 	AntiTriggerHit bool
@@ -42,7 +47,9 @@ type Lesson struct {
 	// in (−1, 1); 0 without history.
 	Context float64
 
-	Successes, Failures, Approvals, Rejects, Observed int
+	// Successes and Failures count observed outcomes of the lesson's use;
+	// Approvals and Rejects count people's judgements.
+	Successes, Failures, Approvals, Rejects int
 }
 
 // History is what the session's recent appraisals raised, for novelty and
