@@ -8,14 +8,14 @@ import (
 
 // Point is one calibration observation from the verdict log: a verdict's raw
 // strength and whether its directional call was a hit (an affirm followed by
-// success, a caution followed by failure). A plain value.
+// success, a caution followed by failure). A plain value, safe to copy.
 type Point struct {
 	Strength float64 `json:"strength"`
 	Hit      bool    `json:"hit"`
 }
 
 // Knot is one bin of a calibration: the mean strength of its points, their
-// hit rate and their count. A plain value.
+// hit rate and their count. A plain value, safe to copy.
 type Knot struct {
 	Strength float64 `json:"strength"`
 	Rate     float64 `json:"rate"`
@@ -105,7 +105,8 @@ func (c Calibration) Map(strength float64) float64 {
 	return clamp01(a.Rate + f*(b.Rate-a.Rate))
 }
 
-// Identity reports whether c is the identity map (not enough data yet).
+// Identity reports whether c is the identity map (not enough data yet). It
+// is safe for concurrent use.
 func (c Calibration) Identity() bool { return len(c.Knots) == 0 }
 
 // ECE is the expected calibration error of confidences against hits over

@@ -64,7 +64,8 @@ type History struct {
 	Raised map[string][]int
 }
 
-// Input is everything one appraisal reads. Appraise only reads it.
+// Input is everything one appraisal reads. Appraise only reads it, so one
+// Input may be appraised from several goroutines.
 type Input struct {
 	// Lessons are the scored candidates of the situation, in any order.
 	Lessons []Lesson
@@ -87,7 +88,7 @@ const (
 
 // Raise is the hand-raise bookkeeping of one flagged point: its will and
 // the will's parts, whether it was raised and, when not, why. Points not
-// raised are the skipped points the log keeps.
+// raised are the skipped points the log keeps. Plain data.
 type Raise struct {
 	LessonID   string  `json:"lesson_id"`
 	Relevance  float64 `json:"relevance"`
@@ -99,7 +100,8 @@ type Raise struct {
 	Reason     string  `json:"reason,omitempty"` // why it was skipped
 }
 
-// Result is a verdict with what the log records besides it.
+// Result is a verdict with what the log records besides it. Plain data,
+// safe to read concurrently.
 type Result struct {
 	Verdict Verdict
 	// Directional is the valence the verdict would have had without an
@@ -124,7 +126,7 @@ type Result struct {
 }
 
 // Skipped returns the flagged points that were not raised, with their will
-// and reason, for the log.
+// and reason, for the log. The slice is fresh; it is safe for concurrent use.
 func (r Result) Skipped() []Raise {
 	var out []Raise
 	for _, x := range r.Raises {

@@ -84,7 +84,8 @@ func ParseMode(s string) (Mode, error) {
 }
 
 // FlaggedPoint is one thing to watch for: a caution from a lesson's trigger
-// or caution text ("watch out for X"), never a prescribed solution.
+// or caution text ("watch out for X"), never a prescribed solution. Plain
+// data, safe to read concurrently.
 type FlaggedPoint struct {
 	LessonID string `json:"lesson_id" jsonschema_description:"Id of the lesson the point comes from."`
 	// Summary is what to watch for, built from the lesson's trigger or
@@ -96,7 +97,8 @@ type FlaggedPoint struct {
 	Will        float64 `json:"will" jsonschema_description:"Hand-raise will: 0.5·relevance + 0.3·novelty + 0.2·confidence, after damping."`
 }
 
-// Contributor is one lesson a verdict rests on.
+// Contributor is one lesson a verdict rests on. Plain data, safe to read
+// concurrently.
 type Contributor struct {
 	LessonID string  `json:"lesson_id" jsonschema_description:"Id of a resonating lesson."`
 	Valence  Valence `json:"valence" jsonschema:"enum=affirm,enum=caution,enum=neutral" jsonschema_description:"What the lesson says of the situation."`
@@ -105,7 +107,8 @@ type Contributor struct {
 
 // Verdict is the critic's judgement. It has no answer-bearing field and must
 // never grow one: a test walks this type and its JSON for names like
-// answer, fix, solution, corrected or suggestion.
+// answer, fix, solution, corrected or suggestion. Plain data, safe to read
+// concurrently.
 type Verdict struct {
 	Valence       Valence        `json:"valence" jsonschema:"enum=affirm,enum=caution,enum=mixed,enum=neutral" jsonschema_description:"affirm: the knowledge base gives footing; caution: be careful here; mixed: both; neutral: nothing directional."`
 	Strength      float64        `json:"strength" jsonschema_description:"Raw footing in [0,1]: the best fused score among resonating lessons, times the candidate's support when a candidate was given."`

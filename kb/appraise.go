@@ -16,7 +16,7 @@ import (
 )
 
 // AppraiseRequest is the input of appraise: the recall situation, the
-// candidate under judgement and the user's latest message.
+// candidate under judgement and the user's latest message. Plain data.
 type AppraiseRequest struct {
 	Query   string   `json:"query,omitempty" jsonschema_description:"The situation: what you are about to do, or the question at hand. Required unless message is given (it then defaults to the message)."`
 	Error   string   `json:"error,omitempty" jsonschema_description:"An error message or failing test output you are facing, if any."`
@@ -31,19 +31,21 @@ type AppraiseRequest struct {
 	Mode      string `json:"mode,omitempty" jsonschema:"enum=focus,enum=brainstorm,enum=quiet" jsonschema_description:"How readily flagged points are raised: focus (default), brainstorm (more readily), quiet (only when an anti-trigger matches)."`
 }
 
-// Situation returns the request's situation.
+// Situation returns the request's situation. It is safe for concurrent use.
 func (r AppraiseRequest) Situation() Situation {
 	return Situation{Query: r.Query, Error: r.Error, Files: r.Files, Stage: r.Stage, Project: r.Project}
 }
 
-// AppraiseResult is the output of appraise: the verdict and the engagement
-// route.
+// AppraiseResult is the output of appraise: the verdict (package appraise,
+// fields inlined in JSON) and the engagement route. Plain data, safe to
+// read concurrently.
 type AppraiseResult struct {
 	appraise.Verdict
 	Route RouteAdvice `json:"route" jsonschema_description:"What to do with the user's message next, from the router: a suggestion, not an order."`
 }
 
-// RouteAdvice is the engagement router's decision as the agent sees it.
+// RouteAdvice is the engagement router's decision as the agent sees it;
+// the routing log keeps the full route.Decision. Plain data.
 type RouteAdvice struct {
 	Mode       route.Mode             `json:"mode" jsonschema:"enum=respond,enum=clarify,enum=gather,enum=acknowledge,enum=ignore" jsonschema_description:"respond: answer; clarify: ask first; gather: look things up first (recall more, read the code, run the tests); acknowledge: a brief social reply; ignore: nothing to answer."`
 	Scores     map[route.Mode]float64 `json:"scores" jsonschema_description:"Every mode's score."`
@@ -53,7 +55,7 @@ type RouteAdvice struct {
 	RunnerUp   route.Mode             `json:"runner_up,omitempty" jsonschema_description:"The second-best mode."`
 }
 
-// MaxSessionBytes limits an appraise session id.
+// MaxSessionBytes limits an appraise session id (a constant).
 const MaxSessionBytes = 128
 
 // calibrationCache holds the calibration fitted from the verdict log at a
@@ -234,7 +236,8 @@ func (k *KB) Calibration(ctx context.Context) (appraise.Calibration, error) {
 	return k.calibration(ctx, as, st.CalibrationRev)
 }
 
-// AppraiseConfig returns the critic's configuration.
+// AppraiseConfig returns the critic's configuration. It is safe for
+// concurrent use.
 func (k *KB) AppraiseConfig() appraise.Config { return k.appraiseCfg }
 
 // logAppraisal writes the appraisal's trace, verdict log row (with raised

@@ -43,7 +43,7 @@ type AppraiseTx interface {
 }
 
 // AppraiseState is what one appraisal reads of its session and the verdict
-// log. A plain value.
+// log. A plain value, safe to read concurrently.
 type AppraiseState struct {
 	// SessionTraces counts the traces (tool calls) recorded in the session;
 	// a store may cap the count (storage caps it at 100).
@@ -59,14 +59,14 @@ type AppraiseState struct {
 }
 
 // RecentAppraisal is one earlier appraisal of a session: the lessons it
-// raised.
+// raised. Plain data.
 type RecentAppraisal struct {
 	TraceID string
 	Raised  []string
 }
 
 // VerdictRecord is one row of the verdict log, with the hand-raise
-// bookkeeping of its flagged points (raised and skipped).
+// bookkeeping of its flagged points (raised and skipped). Plain data.
 type VerdictRecord struct {
 	TraceID      string
 	Session      string
@@ -94,7 +94,7 @@ type VerdictRecord struct {
 
 // RoutingRecord is one row of the routing log: the decision with its
 // signals, scores and guards, the warmth and weights it was computed with,
-// and the time it took.
+// and the time it took. Plain data.
 type RoutingRecord struct {
 	TraceID   string
 	Session   string
