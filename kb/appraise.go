@@ -94,19 +94,34 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	if candidate != "" {
 		probe.Query = sit.Query + "\n" + candidate
 	}
+	// The session's state and the calibration are read while the lessons
+	// are scored: the two reads are independent.
+	type stateResult struct {
+		state AppraiseState
+		cal   appraise.Calibration
+		err   error
+	}
+	stc := make(chan stateResult, 1)
+	go func() {
+		var r stateResult
+		r.state, r.err = as.AppraiseState(ctx, session, appraise.HistoryWindow)
+		if r.err != nil {
+			r.err = fmt.Errorf("read appraise state: %w", r.err)
+		} else {
+			r.cal, r.err = k.calibration(ctx, as, r.state.CalibrationRev)
+		}
+		stc <- r
+	}()
 	ranked, _, err := k.rank(ctx, &probe, 10)
+	sr := <-stc
 	if err != nil {
 		return AppraiseResult{}, err
 	}
+	if sr.err != nil {
+		return AppraiseResult{}, sr.err
+	}
+	state, cal := sr.state, sr.cal
 	redactSituation(&sit)
-	state, err := as.AppraiseState(ctx, session, appraise.HistoryWindow)
-	if err != nil {
-		return AppraiseResult{}, fmt.Errorf("read appraise state: %w", err)
-	}
-	cal, err := k.calibration(ctx, as, state.CalibrationRev)
-	if err != nil {
-		return AppraiseResult{}, err
-	}
 	res := appraise.Appraise(appraise.Input{Lessons: k.appraiseLessons(ranked), Candidate: candidate, Mode: mode,
 		History: history(state.Recent), Calibration: cal}, k.appraiseCfg)
 	res.Verdict.TraceID = newID("t_")

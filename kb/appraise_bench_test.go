@@ -50,6 +50,19 @@ func BenchmarkAppraise(b *testing.B) {
 				i++
 			}
 		})
+		// recall-same-text searches what appraise-candidate searches (the
+		// candidate folded into the query): the ratio of the two is
+		// appraise's own overhead on the one scoring path.
+		b.Run(fmt.Sprintf("lessons=%d/recall-same-text", n), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				j := i % len(queries)
+				if _, err := k.Recall(ctx, kb.RecallRequest{Query: queries[j] + "\n" + candidates[j]}); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
 		b.Run(fmt.Sprintf("lessons=%d/appraise", n), func(b *testing.B) {
 			i := 0
 			for b.Loop() {

@@ -142,14 +142,16 @@ func (t *tx) InsertRouting(ctx context.Context, r kb.RoutingRecord) error {
 		}
 		fields[i] = s
 	}
-	if _, err := t.tx.ExecContext(ctx, `INSERT INTO routing_weights (params) VALUES (?) ON CONFLICT (params) DO NOTHING`, fields[5]); err != nil {
-		return fmt.Errorf("insert routing weights: %w", err)
-	}
+	// The weights rarely change: look them up, insert only a new set.
 	var wid int64
-	if err := t.tx.QueryRowContext(ctx, `SELECT id FROM routing_weights WHERE params = ?`, fields[5]).Scan(&wid); err != nil {
-		return fmt.Errorf("read routing weights: %w", err)
+	err := t.tx.QueryRowContext(ctx, `SELECT id FROM routing_weights WHERE params = ?`, fields[5]).Scan(&wid)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = t.tx.QueryRowContext(ctx, `INSERT INTO routing_weights (params) VALUES (?) RETURNING id`, fields[5]).Scan(&wid)
 	}
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO routing_log (trace_id, session, created_at, mode, runner_up, confidence,
+	if err != nil {
+		return fmt.Errorf("log routing weights: %w", err)
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO routing_log (trace_id, session, created_at, mode, runner_up, confidence,
 		margin, effective_margin, ambiguous, warmth, warmth_inputs, scores, signals, guards, weights_id, next_state, elapsed_ns)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.TraceID, r.Session, fmtTime(r.CreatedAt), string(d.Mode), string(d.RunnerUp), d.Confidence, d.Margin,
