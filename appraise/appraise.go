@@ -43,9 +43,14 @@ func Appraise(in Input, cfg Config) Result {
 
 	v := Verdict{Valence: Neutral, Tier: Weak, Advisory: Advisory, FlaggedPoints: []FlaggedPoint{}, Contributors: []Contributor{}}
 	valences := make([]Valence, len(contrib))
+	against := make([]bool, len(contrib))
+	cand := candidateClaims(in.Candidate)
 	var sAffirm, sCaution, wsum float64
 	for i, l := range contrib {
 		valences[i] = lessonValence(l, cfg)
+		if against[i] = goesAgainst(l, cand); against[i] {
+			valences[i] = Caution
+		}
 		s := clamp01(l.Score)
 		v.Contributors = append(v.Contributors, Contributor{LessonID: l.ID, Valence: valences[i], Strength: round4(s)})
 		switch valences[i] {
@@ -112,10 +117,10 @@ func Appraise(in Input, cfg Config) Result {
 	}
 	v.Confidence = round4(in.Calibration.Map(strength))
 
-	var flags []Lesson
+	var flags []flag
 	for i, l := range contrib {
 		if valences[i] == Caution {
-			flags = append(flags, l)
+			flags = append(flags, flag{l, against[i]})
 		}
 	}
 	v.FlaggedPoints, r.Raises = raise(flags, in, cfg)
@@ -150,7 +155,8 @@ func triggerMatch(l Lesson, cfg Config) bool {
 // caution for a lesson learned from a failure or a correction, an
 // anti-trigger hit or a negative outcome balance in similar situations;
 // affirm for a trigger match (any match, for a lesson without a trigger)
-// backed by positive evidence; neutral otherwise.
+// backed by positive evidence; neutral otherwise. (A lesson the candidate
+// goes against is a caution too; Appraise checks that.)
 func lessonValence(l Lesson, cfg Config) Valence {
 	if l.Caution || l.AntiTriggerHit || l.Context < 0 {
 		return Caution

@@ -34,9 +34,12 @@
 // count saturating at Config.SupportMissCap), so that a candidate the
 // knowledge backs has more footing than one padded with claims it does not
 // back. Valence comes from the lessons: caution from a lesson learned from a
-// failure or a correction, an anti-trigger hit or a negative outcome balance
-// in similar situations; affirm from a trigger match backed by positive
-// evidence (a user-stated or imported origin, successes, approvals).
+// failure or a correction, an anti-trigger hit, a negative outcome balance
+// in similar situations, or a candidate that does what a resonating lesson
+// says not to do (its "don't" directive, read by package confidence, against
+// the candidate's "do"); affirm from a trigger match backed by positive
+// evidence (a user-stated or imported origin, successes, approvals) — and
+// not for a candidate the lessons do not back (Config.SupportAffirm).
 // Confidence maps
 // strength through a monotone (isotonic) fit of the verdict log's observed
 // hit rates (Fit, Calibration); it is the identity until the log has enough

@@ -9,24 +9,33 @@ import (
 	"unicode/utf8"
 )
 
+// flag is a caution to raise: the lesson and whether the candidate goes
+// against it.
+type flag struct {
+	l       Lesson
+	against bool
+}
+
 // raise computes the will of every caution and raises those that clear the
 // mode's threshold, best will first, at most Config.RaiseMax; it returns the
 // raised points and the bookkeeping of all of them (seed 004).
-func raise(flags []Lesson, in Input, cfg Config) ([]FlaggedPoint, []Raise) {
+func raise(flags []flag, in Input, cfg Config) ([]FlaggedPoint, []Raise) {
 	mode := in.Mode
 	if mode == "" {
 		mode = Focus
 	}
 	type cand struct {
-		l Lesson
-		r Raise
+		l       Lesson
+		against bool
+		r       Raise
 	}
 	cs := make([]cand, 0, len(flags))
-	for _, l := range flags {
+	for _, f := range flags {
+		l := f.l
 		x := Raise{LessonID: l.ID, Relevance: round4(clamp01(l.Resonance)), Confidence: round4(clamp01(l.Confidence)),
 			Novelty: round4(novelty(l.ID, in.History, cfg)), Damping: round4(damping(l.ID, in.History, cfg))}
 		x.Will = round4((WillRelevance*x.Relevance + WillNovelty*x.Novelty + WillConfidence*x.Confidence) * x.Damping)
-		cs = append(cs, cand{l, x})
+		cs = append(cs, cand{l, f.against, x})
 	}
 	slices.SortStableFunc(cs, func(a, b cand) int {
 		if c := cmp.Compare(b.r.Will, a.r.Will); c != 0 {
@@ -56,7 +65,7 @@ func raise(flags []Lesson, in Input, cfg Config) ([]FlaggedPoint, []Raise) {
 			x.Reason = SkipCap
 		default:
 			x.Raised = true
-			points = append(points, FlaggedPoint{LessonID: c.l.ID, Summary: summarize(c.l, in.Candidate),
+			points = append(points, FlaggedPoint{LessonID: c.l.ID, Summary: summarize(c.l, c.against, in.Candidate),
 				Resonance: round4(clamp01(c.l.Resonance)), Calibration: round4(c.l.Calibration),
 				Strength: round4(clamp01(c.l.Score)), Will: x.Will})
 		}
@@ -99,13 +108,15 @@ const maxSummaryBytes = 160
 // summarize says what to watch for, from the lesson's trigger (or the first
 // sentence of its caution text), with any of the candidate's text removed:
 // a flagged point names a risk, it never carries or echoes an answer.
-func summarize(l Lesson, candidate string) string {
+func summarize(l Lesson, against bool, candidate string) string {
 	base := clip(oneLine(l.Trigger), maxSummaryBytes)
 	if base == "" {
 		base = clip(firstSentence(l.Content), maxSummaryBytes)
 	}
 	var s string
 	switch {
+	case against:
+		s = "Watch out: this may go against a lesson: \"" + base + "\""
 	case l.AntiTriggerHit:
 		s = "Watch out: \"" + base + "\" may not apply here (" + clip(oneLine(l.AntiTrigger), maxSummaryBytes/2) + ")"
 	case l.Caution:
@@ -171,6 +182,9 @@ func firstSentence(s string) string {
 		s = s[:i]
 	}
 	for i, r := range s {
+		if r == ';' || r == '；' {
+			return oneLine(s[:i])
+		}
 		if (r == '.' || r == '!' || r == '?' || r == '。') && (i+utf8.RuneLen(r) == len(s) || unicode.IsSpace(rune(s[i+utf8.RuneLen(r)])) || r == '。') {
 			return oneLine(s[:i+utf8.RuneLen(r)])
 		}

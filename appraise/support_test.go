@@ -75,7 +75,7 @@ func FuzzSummary(f *testing.F) {
 	f.Add("a b c", "A  B\tC is the answer", "")
 	f.Fuzz(func(t *testing.T, candidate, content, trigger string) {
 		l := Lesson{ID: "x", Content: content, Trigger: trigger, Caution: true}
-		s := summarize(l, candidate)
+		s := summarize(l, false, candidate)
 		c := strings.Join(strings.Fields(candidate), " ")
 		if len(c) < 2 || !utf8.ValidString(c) || !utf8.ValidString(s) {
 			return
