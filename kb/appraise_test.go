@@ -299,3 +299,20 @@ func TestAppraise_inputErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestAppraise_planAgainstUserRule: a plan that does what a user rule
+// forbids is cautioned, with a flagged point; the compliant plan is not.
+func TestAppraise_planAgainstUserRule(t *testing.T) {
+	e := newEnv(t)
+	e.add(t, kb.NewLesson{ID: "no-main", Origin: kb.OriginUserStated,
+		Content: "Never commit directly to main; open a pull request.", Trigger: "committing changes to the main branch"})
+	bad := e.appraise(t, kb.AppraiseRequest{Query: "commit the fix to the main branch", Candidate: "Push the commit directly to main", Session: "p1"})
+	if bad.Abstained || bad.Valence != appraise.Caution || len(bad.FlaggedPoints) != 1 {
+		t.Fatalf("plan against the rule: %+v", bad.Verdict)
+	}
+	good := e.appraise(t, kb.AppraiseRequest{Query: "commit the fix to the main branch",
+		Candidate: "Open a pull request with the commit instead of committing to main", Session: "p2"})
+	if good.Valence == appraise.Caution || len(good.FlaggedPoints) != 0 {
+		t.Fatalf("plan that follows the rule: %+v", good.Verdict)
+	}
+}
