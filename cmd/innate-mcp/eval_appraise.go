@@ -60,6 +60,8 @@ type appraiseReport struct {
 	ReasonsKnown           map[string]int `json:"abstain_reasons_known"`
 	ReasonsUnknown         map[string]int `json:"abstain_reasons_unknown"`
 	ValenceKnown           map[string]int `json:"valence_known"`
+	AffirmRight            float64        `json:"affirm_rate_right"`
+	AffirmHallu            float64        `json:"affirm_rate_hallucinated"`
 	MeanStrengthRight      float64        `json:"mean_strength_right"`
 	MeanStrengthHallu      float64        `json:"mean_strength_hallucinated"`
 }
@@ -256,7 +258,7 @@ func summarise(os []qaOutcome) appraiseReport {
 		return r
 	}
 	var sr, sh, cr, ch, or, oh []float64
-	var kr, kh, u, uq int
+	var kr, kh, u, uq, ar, ah int
 	for _, o := range os {
 		sr, sh = append(sr, o.right.Strength), append(sh, o.hallu.Strength)
 		cr, ch = append(cr, o.right.Confidence), append(ch, o.hallu.Confidence)
@@ -267,6 +269,8 @@ func summarise(os []qaOutcome) appraiseReport {
 				r.ReasonsKnown[string(v.AbstainReason)]++
 			}
 		}
+		ar += b2i(o.right.Valence == "affirm")
+		ah += b2i(o.hallu.Valence == "affirm")
 		kr += b2i(o.right.Abstained)
 		kh += b2i(o.hallu.Abstained)
 		for _, v := range []kb.AppraiseResult{o.unkRight, o.unkHallu} {
@@ -283,6 +287,7 @@ func summarise(os []qaOutcome) appraiseReport {
 	r.AbstainKnownRight, r.AbstainKnownHallu = round4(float64(kr)/n), round4(float64(kh)/n)
 	r.AbstainUnknown = round4(float64(u) / (2 * n))
 	r.AbstainUnknownQuestion = round4(float64(uq) / n)
+	r.AffirmRight, r.AffirmHallu = round4(float64(ar)/n), round4(float64(ah)/n)
 	r.MeanStrengthRight, r.MeanStrengthHallu = round4(mean(sr)), round4(mean(sh))
 	return r
 }
