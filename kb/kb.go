@@ -12,8 +12,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/appraise"
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/hesitation"
+	"github.com/innate-mcp/innate-mcp/route"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
@@ -35,6 +37,11 @@ type Config struct {
 	Logger *slog.Logger
 	// Now returns the current time; time.Now when nil. Tests set it.
 	Now func() time.Time
+	// Appraise configures the critic; appraise.DefaultConfig() when nil.
+	Appraise *appraise.Config
+	// Route holds the engagement router's weights; route.DefaultWeights()
+	// when nil.
+	Route *route.Weights
 }
 
 // KB is the knowledge base service: recall, record and lesson import over a
@@ -51,6 +58,10 @@ type KB struct {
 
 	checkMu sync.Mutex
 	checked bool // the database's embedder matches
+
+	appraiseCfg appraise.Config
+	routeW      route.Weights
+	cal         calibrationCache
 }
 
 // New returns a KB. It does no I/O: the embedder recorded in the database
@@ -84,7 +95,22 @@ func New(cfg Config) (*KB, error) {
 	if err := cc.Validate(); err != nil {
 		return nil, fmt.Errorf("kb: %w", err)
 	}
-	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, conf: cc, session: cfg.Session, log: cfg.Logger, now: cfg.Now}
+	ac := appraise.DefaultConfig()
+	if cfg.Appraise != nil {
+		ac = *cfg.Appraise
+	}
+	if err := ac.Validate(); err != nil {
+		return nil, fmt.Errorf("kb: %w", err)
+	}
+	rw := route.DefaultWeights()
+	if cfg.Route != nil {
+		rw = *cfg.Route
+	}
+	if err := rw.Validate(); err != nil {
+		return nil, fmt.Errorf("kb: %w", err)
+	}
+	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, conf: cc, session: cfg.Session, log: cfg.Logger, now: cfg.Now,
+		appraiseCfg: ac, routeW: rw}
 	k.hesitation.Store(&h)
 	if k.log == nil {
 		k.log = slog.Default()

@@ -28,6 +28,9 @@ type RecordRequest struct {
 	Review     string           `json:"review,omitempty" jsonschema:"enum=confirmed,enum=rejected" jsonschema_description:"With the trace_id of a hesitate call that held or flagged an action: confirmed when holding was right, rejected when it was not."`
 
 	correctionCues []string // set when Message was read as a correction
+	// VerdictHeeded and Misroute are feedback on an appraise trace.
+	VerdictHeeded *bool  `json:"verdict_heeded,omitempty" jsonschema_description:"For an appraise trace: true when you changed course because of the verdict (its outcome then no longer tests it and is left out of calibration), false when you did not."`
+	Misroute      string `json:"misroute,omitempty" jsonschema:"enum=missed_clarify,enum=missed_gather,enum=over_engagement,enum=under_engagement" jsonschema_description:"For an appraise trace whose route was wrong: missed_clarify (the user had to repeat or clarify), missed_gather (the user asked about earlier work), over_engagement (a long answer to a greeting or thanks), under_engagement (a brief reply where an answer was wanted)."`
 }
 
 // FeedbackItem is one explicit judgement of a lesson a trace returned.
@@ -165,8 +168,9 @@ func (k *KB) validateRecord(req *RecordRequest) (int, error) {
 			req.correctionCues = cues
 		}
 	}
-	if req.Outcome == "" && len(req.Used) == 0 && len(req.Feedback) == 0 && req.Lesson == nil && req.Correction == nil && req.Review == "" && req.Message == "" {
-		return 0, inputErrorf("", "record needs at least one of outcome, used, feedback, lesson, correction, message or review")
+	if req.Outcome == "" && len(req.Used) == 0 && len(req.Feedback) == 0 && req.Lesson == nil && req.Correction == nil &&
+		req.Review == "" && req.Message == "" && req.VerdictHeeded == nil && req.Misroute == "" {
+		return 0, inputErrorf("", "record needs at least one of outcome, used, feedback, lesson, correction, message, review, verdict_heeded or misroute")
 	}
 	if req.Review != "" {
 		if req.Review != "confirmed" && req.Review != "rejected" {
@@ -176,8 +180,11 @@ func (k *KB) validateRecord(req *RecordRequest) (int, error) {
 			return 0, inputErrorf("trace_id", "is required with review: pass the trace_id hesitate returned")
 		}
 	}
-	if req.TraceID == "" && (req.Outcome != "" || len(req.Used) > 0 || len(req.Feedback) > 0) {
-		return 0, inputErrorf("trace_id", "is required with outcome, used or feedback: pass the trace_id that recall or appraise returned")
+	if req.TraceID == "" && (req.Outcome != "" || len(req.Used) > 0 || len(req.Feedback) > 0 || req.VerdictHeeded != nil || req.Misroute != "") {
+		return 0, inputErrorf("trace_id", "is required with outcome, used, feedback, verdict_heeded or misroute: pass the trace_id that recall or appraise returned")
+	}
+	if err := validateMisroute(req.Misroute); err != nil {
+		return 0, err
 	}
 	switch req.Outcome {
 	case "", OutcomeSuccess, OutcomeFailure, OutcomeUnknown:
@@ -316,6 +323,9 @@ func (k *KB) applyFeedback(ctx context.Context, tx Tx, req RecordRequest, now ti
 		if err := k.creditOutcome(ctx, tx, t, now, res); err != nil {
 			return err
 		}
+	}
+	if err := k.backfillAppraisal(ctx, tx, req, t, now, res); err != nil {
+		return err
 	}
 	for _, f := range req.Feedback {
 		prev, err := tx.PutEvidence(ctx, ev(f.LessonID, EvidenceFeedback, f.Signal, f.Reason))

@@ -59,6 +59,7 @@ func commands() []command {
 		{"serve", "serve MCP over stdio (the default)", (*Main).runServe},
 		{"recall", "recall lessons for a situation (JSON on stdin, or flags)", (*Main).runRecall},
 		{"record", "record an outcome, feedback, a lesson or a correction", (*Main).runRecord},
+		{"appraise", "appraise a situation and a candidate: verdict and route (JSON on stdin, or flags)", (*Main).runAppraise},
 		{"import", "import lessons from JSONL or rule files (CLAUDE.md, AGENTS.md, .cursorrules, .mdc)", (*Main).runImport},
 		{"export", "export every lesson as JSONL (lossless)", (*Main).runExport},
 		{"hesitate", "check a draft before acting on it (draft on stdin)", (*Main).runHesitate},
@@ -66,7 +67,7 @@ func commands() []command {
 		{"lessons", "list, show, approve, reject, archive or restore lessons", (*Main).runLessons},
 		{"regulate", "let the regulator tune one parameter if due (--dry-run: only show)", (*Main).runRegulate},
 		{"stats", "the system's health: lessons, recall, hesitation, contradictions", (*Main).runStats},
-		{"eval", "measure quality on a dataset: eval retrieval|hedging|hesitation", (*Main).runEval},
+		{"eval", "measure quality on a dataset: eval retrieval|appraise|hedging|hesitation", (*Main).runEval},
 		{"embed", "print embeddings of texts as JSON", (*Main).runEmbed},
 		{"reembed", "re-embed every lesson with the configured embedder", (*Main).runReembed},
 		{"version", "print the version", (*Main).runVersion},
@@ -258,13 +259,20 @@ func (m *Main) open(ctx context.Context, g *globals, stderr io.Writer, session s
 		closeLog()
 		return nil, err
 	}
+	ac, rw, err := loadAppraiseParams(ctx, db)
+	if err != nil {
+		db.Close()
+		closeLog()
+		return nil, err
+	}
 	h, err := loadHesitation(ctx, db, m.Getenv)
 	if err != nil {
 		db.Close()
 		closeLog()
 		return nil, err
 	}
-	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Weights: &w, Hesitation: &h, Session: session, Logger: log.With("component", "kb")})
+	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Weights: &w, Hesitation: &h, Session: session, Logger: log.With("component", "kb"),
+		Appraise: &ac, Route: &rw})
 	if err != nil {
 		db.Close()
 		closeLog()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/embed"
@@ -94,7 +95,7 @@ func (m *Main) runRecord(ctx context.Context, g *globals, args []string, stdin i
 		lesson, trigger, anti, origin, kd string
 		correction                        string
 		global                            bool
-		outcome                           string
+		outcome, heeded                   string
 	)
 	fs := newFlagSet("record", g, stderr, "[flags]   (no flags: JSON arguments on stdin)")
 	fs.StringVar(&req.TraceID, "trace", "", "trace_id of the recall this is about")
@@ -111,11 +112,20 @@ func (m *Main) runRecord(ctx context.Context, g *globals, args []string, stdin i
 	fs.BoolVar(&global, "global", false, "the new lesson applies to every project")
 	fs.StringVar(&correction, "correction", "", "a correction the user made")
 	fs.StringVar(&req.Project, "project", "", "project of the new lesson")
+	fs.StringVar(&heeded, "verdict-heeded", "", "for an appraise trace: true when you changed course because of the verdict, false when not")
+	fs.StringVar(&req.Misroute, "misroute", "", "for an appraise trace: missed_clarify, missed_gather, over_engagement or under_engagement")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: record takes flags or JSON on stdin, not arguments (%q)", errUsage, fs.Arg(0))
+	}
+	if heeded != "" {
+		h, err := strconv.ParseBool(heeded)
+		if err != nil {
+			return fmt.Errorf("%w: --verdict-heeded %q: use true or false", errUsage, heeded)
+		}
+		req.VerdictHeeded = &h
 	}
 	flagsGiven := false
 	fs.Visit(func(f *flag.Flag) {

@@ -347,3 +347,62 @@ func TestE2E_twoProcessesShareOneDatabase(t *testing.T) {
 		t.Fatalf("export has %d lessons, want %d", lines, 2*n+1)
 	}
 }
+
+func TestE2E_appraise(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "kb.db")
+	c := spawn(t, db)
+	c.initialize()
+	structured(t, c.tool("record", map[string]any{"lesson": map[string]any{
+		"content": "Wrap errors with fmt.Errorf and %w so callers can use errors.Is.",
+		"trigger": "returning errors from Go functions", "origin": "user_stated"}}))
+
+	v := structured(t, c.tool("appraise", map[string]any{
+		"query":     "how should I return errors from this Go function",
+		"candidate": "Return fmt.Errorf with %w wrapping the cause so callers can use errors.Is",
+		"message":   "how should I return errors here?",
+	}))
+	if v["abstained"] != false || v["valence"] != "affirm" || v["advisory"] == "" {
+		t.Fatalf("appraise = %v, want an affirming verdict with the advisory", v)
+	}
+	route, _ := v["route"].(map[string]any)
+	if route == nil || route["mode"] == "" || len(route["scores"].(map[string]any)) != 5 {
+		t.Fatalf("appraise route = %v", v["route"])
+	}
+	b, _ := json.Marshal(v)
+	if strings.Contains(string(b), "wrapping the cause") {
+		t.Fatalf("appraise echoed the candidate: %s", b)
+	}
+	trace, _ := v["trace_id"].(string)
+	out := structured(t, c.tool("record", map[string]any{"trace_id": trace, "outcome": "success", "verdict_heeded": false,
+		"misroute": "missed_gather"}))
+	if !strings.Contains(fmt.Sprint(out["changes"]), "verdict log outcome success") {
+		t.Fatalf("record did not back-fill the verdict: %v", out)
+	}
+
+	unknown := structured(t, c.tool("appraise", map[string]any{"query": "what is the boiling point of liquid nitrogen"}))
+	if unknown["abstained"] != true || unknown["abstain_reason"] != "weak_resonance" {
+		t.Fatalf("unrelated appraise = %v, want a weak_resonance abstention", unknown)
+	}
+	for _, bad := range []struct {
+		args any
+		want string
+	}{
+		{map[string]any{"query": "x", "mode": "loud"}, "mode"},
+		{map[string]any{"query": "x", "answer": "y"}, "answer"},
+		{map[string]any{}, "query"},
+	} {
+		if text := errorText(t, c.tool("appraise", bad.args)); !strings.Contains(strings.ToLower(text), bad.want) {
+			t.Errorf("appraise %v: error %q does not mention %q", bad.args, text, bad.want)
+		}
+	}
+
+	// The CLI shares the database and answers the same way.
+	cli, err := exec.Command(buildBinary(t), "--db", db, "appraise", "--query", "how should I return errors from this Go function").Output()
+	if err != nil {
+		t.Fatalf("innate-mcp appraise: %v", err)
+	}
+	var fromCLI map[string]any
+	if err := json.Unmarshal(cli, &fromCLI); err != nil || fromCLI["valence"] != "affirm" || fromCLI["route"] == nil {
+		t.Fatalf("CLI appraise = %s (%v)", cli, err)
+	}
+}

@@ -20,17 +20,19 @@ import (
 
 func (m *Main) runEval(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: eval needs a kind: retrieval, hedging or hesitation", errUsage)
+		return fmt.Errorf("%w: eval needs a kind: retrieval, appraise, hedging or hesitation", errUsage)
 	}
 	switch args[0] {
 	case "retrieval":
 		return m.evalRetrieval(ctx, g, args[1:], stdout, stderr)
+	case "appraise":
+		return m.evalAppraise(ctx, g, args[1:], stdout, stderr)
 	case "hedging":
 		return m.evalHedging(args[1:], stdout, stderr, g)
 	case "hesitation":
 		return m.evalHesitation(args[1:], stdout, stderr, g)
 	}
-	return fmt.Errorf("%w: unknown eval kind %q: use retrieval, hedging or hesitation", errUsage, args[0])
+	return fmt.Errorf("%w: unknown eval kind %q: use retrieval, appraise, hedging or hesitation", errUsage, args[0])
 }
 
 // retrievalQuery is one line of a retrieval query file.

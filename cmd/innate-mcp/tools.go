@@ -19,6 +19,7 @@ const instructions = `innate-mcp is your fast, local memory and intuition for th
 
 - Call recall before you act on a non-trivial task (planning a change, debugging an error, touching unfamiliar code): pass what you are about to do as query, plus error/files/stage when you have them. Load the lessons it returns; "empty": true means nothing relevant is known — proceed on your own judgement.
 - Call record afterwards with the trace_id recall gave you: the outcome (success/failure), which returned lessons you actually used, and up/down feedback on lessons that were right or wrong. When the user states a rule ("always…", "never…", "in this repo we…"), record it as a lesson with origin user_stated. When the user corrects you, record the correction.
+- Call appraise before committing to an answer or plan, with your draft as candidate (and the user's latest message as message): it says whether the knowledge base gives footing (affirm), warns (caution, flagged points) or abstains — abstaining means you are on your own, which is fine. It never gives answers; weigh it, do not defer to it. Record the outcome with its trace_id and verdict_heeded.
 - Call hesitate with your draft before you act on it when the stakes are real (a commit, push, deploy, migration, deletion, recording a lesson, or a confident factual reply): pass the intended actions and what backs the draft (tool outputs, tests_run). Follow its plan: hedge means soften and cite, hold means verify first or ask. When the user confirms or rejects a hold, record it (trace_id + review).
 - Lessons are guidance learned from past work, not ground truth: weigh them against what you see in the code.`
 
@@ -27,6 +28,7 @@ type kbService interface {
 	Recall(ctx context.Context, req kb.RecallRequest) (kb.RecallResult, error)
 	Record(ctx context.Context, req kb.RecordRequest) (kb.RecordResult, error)
 	Hesitate(ctx context.Context, req kb.HesitateRequest) (kb.HesitateResult, error)
+	Appraise(ctx context.Context, req kb.AppraiseRequest) (kb.AppraiseResult, error)
 }
 
 // projectFunc resolves the current project when a call names none.
@@ -109,7 +111,7 @@ func handler[Req, Res any](log *slog.Logger, name string, op func(context.Contex
 
 // registerTools adds every tool to s.
 func registerTools(s *server.MCPServer, svc kbService, project projectFunc, log *slog.Logger) {
-	for _, mk := range []func(kbService, projectFunc, *slog.Logger) (mcp.Tool, server.ToolHandlerFunc){recallTool, recordTool, hesitateTool} {
+	for _, mk := range []func(kbService, projectFunc, *slog.Logger) (mcp.Tool, server.ToolHandlerFunc){recallTool, recordTool, appraiseTool, hesitateTool} {
 		t, h := mk(svc, project, log)
 		s.AddTool(t, h)
 	}

@@ -64,6 +64,7 @@ func TestTools_annotations(t *testing.T) {
 		"recall":   {true, false, true},
 		"record":   {false, false, true},
 		"hesitate": {true, false, true},
+		"appraise": {true, false, true},
 	}
 	tools := listTools(t)
 	if len(tools) != len(want) {

@@ -1,0 +1,252 @@
+package appraise
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Appraise judges a situation (and a candidate) from the lessons the
+// knowledge base scored for it. It is deterministic, does no I/O and never
+// fails: an input without resonating lessons gives a weak_resonance
+// abstention. cfg should satisfy cfg.Validate(). The returned Verdict has no
+// trace id (the caller assigns one). Appraise is safe for concurrent use.
+func Appraise(in Input, cfg Config) Result {
+	var r Result
+	r.HasCandidate = in.Candidate != ""
+	r.Support = 1
+
+	// Resonating lessons: raw resonance at or above the floor, best fused
+	// score first.
+	var res []Lesson
+	for _, l := range in.Lessons {
+		r.TopResonance = max(r.TopResonance, clamp01(l.Resonance))
+		if l.Resonance >= cfg.ResonanceFloor {
+			res = append(res, l)
+		}
+	}
+	slices.SortStableFunc(res, func(a, b Lesson) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.Resonance, a.Resonance); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	r.Resonating = len(res)
+	for _, l := range res {
+		r.MeanConfidence += clamp01(l.Confidence) / float64(len(res))
+		r.Agreement = max(r.Agreement, agreement(l, cfg))
+	}
+	contrib := res[:min(len(res), count(cfg.Contributors))]
+
+	v := Verdict{Valence: Neutral, Tier: Weak, Advisory: Advisory, FlaggedPoints: []FlaggedPoint{}, Contributors: []Contributor{}}
+	valences := make([]Valence, len(contrib))
+	against := make([]bool, len(contrib))
+	cand := candidateClaims(in.Candidate)
+	var sAffirm, sCaution, wsum float64
+	for i, l := range contrib {
+		valences[i] = lessonValence(l, cfg)
+		if against[i] = goesAgainst(l, cand); against[i] {
+			valences[i] = Caution
+		}
+		s := clamp01(l.Score)
+		v.Contributors = append(v.Contributors, Contributor{LessonID: l.ID, Valence: valences[i], Strength: round4(s)})
+		switch valences[i] {
+		case Affirm:
+			sAffirm = max(sAffirm, s)
+		case Caution:
+			sCaution = max(sCaution, s)
+		}
+		w := max(l.Resonance, 1e-9)
+		r.Evidence += w * lessonEvidence(l, cfg)
+		wsum += w
+	}
+	if wsum > 0 {
+		r.Evidence /= wsum
+	}
+	r.Directional = directional(sAffirm, sCaution, cfg.MixedRatio)
+
+	strength := 0.0
+	if len(contrib) > 0 {
+		strength = clamp01(contrib[0].Score)
+		hi, lo := strength, strength
+		for _, l := range contrib[1:] {
+			s := clamp01(l.Score)
+			hi, lo = max(hi, s), min(lo, s)
+		}
+		v.Dispersion = round4(hi - lo)
+	}
+	if r.HasCandidate {
+		r.Support = candidateSupport(in.Candidate, res, cfg)
+		strength *= r.Support
+		if r.Support < cfg.SupportAffirm {
+			// The lessons speak to the situation but do not back the
+			// candidate: no footing to affirm it.
+			switch r.Directional {
+			case Affirm:
+				r.Directional = Neutral
+			case Mixed:
+				r.Directional = Caution
+			}
+		}
+	}
+	v.Strength = round4(strength)
+
+	switch {
+	case len(res) == 0:
+		v.AbstainReason = WeakResonance
+	case r.Agreement < cfg.SignatureFloor:
+		v.AbstainReason = FalseResonance
+	case r.Evidence < cfg.EvidenceFloor:
+		v.AbstainReason = SparseEvidence
+	case conflicted(contrib, sAffirm, sCaution, cfg):
+		v.AbstainReason = Conflicted
+	}
+	v.Abstained = v.AbstainReason != ""
+	if v.Abstained {
+		return finish(r, v)
+	}
+	v.Valence = r.Directional
+	switch {
+	case strength >= cfg.TierStrong:
+		v.Tier = Strong
+	case strength >= cfg.TierMedium:
+		v.Tier = Medium
+	}
+	v.Confidence = round4(in.Calibration.Map(strength))
+
+	var flags []flag
+	for i, l := range contrib {
+		if valences[i] == Caution {
+			flags = append(flags, flag{l, against[i]})
+		}
+	}
+	v.FlaggedPoints, r.Raises = raise(flags, in, cfg)
+	return finish(r, v)
+}
+
+func finish(r Result, v Verdict) Result {
+	r.Verdict = v
+	return r
+}
+
+// agreement is a lesson's signature agreement with the situation: 1 when
+// its trigger matches, otherwise its lexical relevance (the IDF-weighted
+// share of the situation's terms it holds).
+func agreement(l Lesson, cfg Config) float64 {
+	if triggerMatch(l, cfg) {
+		return 1
+	}
+	return clamp01(l.Lexical)
+}
+
+// triggerMatch reports whether a lesson's trigger matches the situation: its
+// centred cosine reaches Config.TriggerMatch. The cosine, not the relevance
+// above the neighbourhood that recall ranks by, says whether the situation
+// is the one the trigger describes: in a crowded topic every trigger stands
+// close to its neighbours.
+func triggerMatch(l Lesson, cfg Config) bool {
+	return l.HasTrigger && l.TriggerCos >= cfg.TriggerMatch
+}
+
+// lessonValence is what one resonating lesson says of the situation:
+// caution for a lesson learned from a failure or a correction, an
+// anti-trigger hit or a negative outcome balance in similar situations;
+// affirm for a trigger match (any match, for a lesson without a trigger)
+// backed by positive evidence; neutral otherwise. (A lesson the candidate
+// goes against is a caution too; Appraise checks that.)
+func lessonValence(l Lesson, cfg Config) Valence {
+	if l.Caution || l.AntiTriggerHit || l.Context < 0 {
+		return Caution
+	}
+	match := !l.HasTrigger || triggerMatch(l, cfg)
+	balance := (l.Successes - l.Failures) + 2*(l.Approvals-l.Rejects)
+	vouched := l.Origin == OriginUserStated || l.Origin == OriginImported
+	positive := balance > 0 || balance == 0 && vouched || l.Context > 0
+	if match && positive {
+		return Affirm
+	}
+	return Neutral
+}
+
+// lessonEvidence is how much a lesson has been vouched for, in [0, 1]: its
+// origin, observed outcomes and people's judgements, each an independent
+// piece of evidence (combined as 1 − Π(1 − e)).
+func lessonEvidence(l Lesson, cfg Config) float64 {
+	miss := 1.0
+	switch l.Origin {
+	case OriginUserStated:
+		miss *= 1 - cfg.EvidenceUserStated
+	case OriginImported:
+		miss *= 1 - cfg.EvidenceImported
+	}
+	miss *= math.Pow(1-cfg.EvidenceOutcome, float64(max(0, l.Successes+l.Failures)))
+	miss *= math.Pow(1-cfg.EvidenceJudgement, float64(max(0, l.Approvals+l.Rejects)))
+	return clamp01(1 - miss)
+}
+
+// directional combines the strongest affirm and caution: mixed when the
+// weaker side reaches ratio of the stronger.
+func directional(sAffirm, sCaution, ratio float64) Valence {
+	switch {
+	case sAffirm > 0 && sCaution > 0:
+		if min(sAffirm, sCaution) >= ratio*max(sAffirm, sCaution) {
+			return Mixed
+		}
+		if sAffirm > sCaution {
+			return Affirm
+		}
+		return Caution
+	case sAffirm > 0:
+		return Affirm
+	case sCaution > 0:
+		return Caution
+	}
+	return Neutral
+}
+
+// conflicted reports whether the contributors disagree: a strong affirm
+// against a strong caution of about the same strength, or two lessons with
+// clear and opposed outcome histories. Different relevance alone is not a
+// conflict.
+func conflicted(contrib []Lesson, sAffirm, sCaution float64, cfg Config) bool {
+	if sAffirm >= cfg.ConflictFloor && sCaution >= cfg.ConflictFloor && math.Abs(sAffirm-sCaution) <= cfg.ConflictMargin {
+		return true
+	}
+	pos, neg := false, false
+	for _, l := range contrib {
+		n := l.Successes + l.Failures
+		if n < 2 {
+			continue
+		}
+		b := float64(l.Successes-l.Failures) / float64(n+2)
+		pos = pos || b >= cfg.ConflictSplit
+		neg = neg || b <= -cfg.ConflictSplit
+	}
+	return pos && neg
+}
+
+// candidateSupport is the candidate's support by the resonating lessons of
+// highest resonance, each weighted by its resonance relative to the best.
+func candidateSupport(candidate string, res []Lesson, cfg Config) float64 {
+	backing := slices.Clone(res)
+	slices.SortStableFunc(backing, func(a, b Lesson) int { return cmp.Compare(b.Resonance, a.Resonance) })
+	backing = backing[:min(len(backing), count(cfg.SupportLessons))]
+	texts := make([]string, len(backing))
+	weights := make([]float64, len(backing))
+	for i, l := range backing {
+		texts[i] = l.Content + "\n" + l.Trigger
+		weights[i] = l.Resonance / max(backing[0].Resonance, 1e-9)
+	}
+	return Support(CandidateTerms(candidate), texts, weights, cfg.SupportMissDecay, cfg.SupportMissCap, cfg.SupportNeutral)
+}
+
+// round4 rounds to four decimal places (NaN to 0), for stable output.
+func round4(x float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return math.Round(x*1e4) / 1e4
+}

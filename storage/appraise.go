@@ -1,0 +1,208 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/appraise"
+	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/route"
+)
+
+// Compile-time checks that DB and its transactions keep the appraise logs.
+var (
+	_ kb.AppraiseStore = (*DB)(nil)
+	_ kb.AppraiseTx    = (*tx)(nil)
+)
+
+// maxCalibrationPoints bounds the verdicts the calibration is fitted on: the
+// most recent ones, so that it follows the knowledge base as it changes.
+const maxCalibrationPoints = 5000
+
+// maxSessionTraces caps the count of a session's traces: the router's
+// warmth saturates long before, and counting stays cheap in long sessions.
+const maxSessionTraces = 100
+
+// AppraiseState implements kb.AppraiseStore. SessionTraces is capped at
+// maxSessionTraces.
+func (db *DB) AppraiseState(ctx context.Context, session string, window int) (kb.AppraiseState, error) {
+	var st kb.AppraiseState
+	var next sql.NullString
+	err := db.sql.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM (SELECT 1 FROM traces WHERE session = ?1 LIMIT ?2)),
+		(SELECT next_state FROM routing_log WHERE session = ?1 ORDER BY seq DESC LIMIT 1),
+		(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'appraise_calibration_rev')`, session, maxSessionTraces).
+		Scan(&st.SessionTraces, &next, &st.CalibrationRev)
+	if err != nil {
+		return kb.AppraiseState{}, fmt.Errorf("read session state: %w", err)
+	}
+	if next.Valid {
+		var s route.SessionState
+		if err := json.Unmarshal([]byte(next.String), &s); err == nil && (s.Mode == "" || s.Mode.Valid()) {
+			st.Route = &s
+		}
+	}
+	if window <= 0 {
+		return st, nil
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT v.trace_id, r.lesson_id
+		FROM (SELECT seq, trace_id FROM verdict_log WHERE session = ? ORDER BY seq DESC LIMIT ?) v
+		LEFT JOIN raise_log r ON r.trace_id = v.trace_id AND r.raised = 1
+		ORDER BY v.seq DESC, r.lesson_id`, session, window)
+	if err != nil {
+		return kb.AppraiseState{}, fmt.Errorf("read raise history: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var trace string
+		var lesson sql.NullString
+		if err := rows.Scan(&trace, &lesson); err != nil {
+			return kb.AppraiseState{}, fmt.Errorf("read raise history: %w", err)
+		}
+		if n := len(st.Recent); n == 0 || st.Recent[n-1].TraceID != trace {
+			st.Recent = append(st.Recent, kb.RecentAppraisal{TraceID: trace})
+		}
+		if lesson.Valid {
+			r := &st.Recent[len(st.Recent)-1]
+			r.Raised = append(r.Raised, lesson.String)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return kb.AppraiseState{}, fmt.Errorf("read raise history: %w", err)
+	}
+	return st, nil
+}
+
+// CalibrationPoints implements kb.AppraiseStore.
+func (db *DB) CalibrationPoints(ctx context.Context) ([]appraise.Point, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT strength, valence, outcome FROM verdict_log
+		WHERE outcome IN ('success', 'failure') AND censored = 0 AND abstained = 0 AND valence IN ('affirm', 'caution')
+		ORDER BY seq DESC LIMIT ?`, maxCalibrationPoints)
+	if err != nil {
+		return nil, fmt.Errorf("read calibration points: %w", err)
+	}
+	defer rows.Close()
+	var out []appraise.Point
+	for rows.Next() {
+		var p appraise.Point
+		var valence, outcome string
+		if err := rows.Scan(&p.Strength, &valence, &outcome); err != nil {
+			return nil, fmt.Errorf("read calibration points: %w", err)
+		}
+		p.Hit = valence == string(appraise.Affirm) && outcome == string(kb.OutcomeSuccess) ||
+			valence == string(appraise.Caution) && outcome == string(kb.OutcomeFailure)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+func (t *tx) InsertVerdict(ctx context.Context, v kb.VerdictRecord) error {
+	cs := v.Contributors
+	if cs == nil {
+		cs = []appraise.Contributor{}
+	}
+	contrib, err := json.Marshal(cs)
+	if err != nil {
+		return fmt.Errorf("encode contributors: %w", err)
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO verdict_log (trace_id, session, created_at, mode, has_candidate, support,
+		valence, directional, strength, confidence, dispersion, tier, abstained, abstain_reason, evidence, agreement,
+		resonating, top_resonance, contributors) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		v.TraceID, v.Session, fmtTime(v.CreatedAt), string(v.Mode), v.HasCandidate, v.Support,
+		string(v.Valence), string(v.Directional), v.Strength, v.Confidence, v.Dispersion, string(v.Tier),
+		v.Abstained, string(v.AbstainReason), v.Evidence, v.Agreement, v.Resonating, v.TopResonance, string(contrib))
+	if err != nil {
+		return fmt.Errorf("insert verdict: %w", err)
+	}
+	for _, r := range v.Raises {
+		if _, err := t.tx.ExecContext(ctx, `INSERT INTO raise_log (trace_id, lesson_id, relevance, novelty, confidence,
+			damping, will, raised, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, v.TraceID, r.LessonID, r.Relevance,
+			r.Novelty, r.Confidence, r.Damping, r.Will, r.Raised, r.Reason); err != nil {
+			return fmt.Errorf("insert raise: %w", err)
+		}
+	}
+	return nil
+}
+
+func (t *tx) InsertRouting(ctx context.Context, r kb.RoutingRecord) error {
+	d := r.Decision
+	enc := func(v any) (string, error) {
+		b, err := json.Marshal(v)
+		return string(b), err
+	}
+	var fields [6]string
+	for i, v := range []any{r.Warmth, d.Scores, d.Signals, nonNil(d.Guards), d.Next, r.Weights} {
+		s, err := enc(v)
+		if err != nil {
+			return fmt.Errorf("encode routing decision: %w", err)
+		}
+		fields[i] = s
+	}
+	// The weights rarely change: look them up, insert only a new set.
+	var wid int64
+	err := t.tx.QueryRowContext(ctx, `SELECT id FROM routing_weights WHERE params = ?`, fields[5]).Scan(&wid)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = t.tx.QueryRowContext(ctx, `INSERT INTO routing_weights (params) VALUES (?) RETURNING id`, fields[5]).Scan(&wid)
+	}
+	if err != nil {
+		return fmt.Errorf("log routing weights: %w", err)
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO routing_log (trace_id, session, created_at, mode, runner_up, confidence,
+		margin, effective_margin, ambiguous, warmth, warmth_inputs, scores, signals, guards, weights_id, next_state, elapsed_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.TraceID, r.Session, fmtTime(r.CreatedAt), string(d.Mode), string(d.RunnerUp), d.Confidence, d.Margin,
+		d.EffectiveMargin, d.Ambiguous, d.Warmth, fields[0], fields[1], fields[2], fields[3], wid, fields[4], r.Elapsed.Nanoseconds())
+	if err != nil {
+		return fmt.Errorf("insert routing decision: %w", err)
+	}
+	return nil
+}
+
+func (t *tx) SetVerdictOutcome(ctx context.Context, traceID string, o kb.Outcome, heeded *bool, at time.Time) error {
+	var prevOutcome sql.NullString
+	var prevHeeded sql.NullBool
+	err := t.tx.QueryRowContext(ctx, `SELECT outcome, heeded FROM verdict_log WHERE trace_id = ?`, traceID).Scan(&prevOutcome, &prevHeeded)
+	if errors.Is(err, sql.ErrNoRows) {
+		return kb.ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("read verdict %s: %w", traceID, err)
+	}
+	outcome := prevOutcome
+	if o != "" {
+		outcome = sql.NullString{String: string(o), Valid: true}
+	}
+	h := prevHeeded
+	if heeded != nil {
+		h = sql.NullBool{Bool: *heeded, Valid: true}
+	}
+	if outcome == prevOutcome && h == prevHeeded {
+		return nil
+	}
+	if _, err := t.tx.ExecContext(ctx, `UPDATE verdict_log SET outcome = ?, outcome_at = ?, heeded = ?, censored = ?
+		WHERE trace_id = ?`, outcome, fmtTime(at), h, h.Valid && h.Bool, traceID); err != nil {
+		return fmt.Errorf("back-fill verdict %s: %w", traceID, err)
+	}
+	if _, err := t.tx.ExecContext(ctx, `UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'appraise_calibration_rev'`); err != nil {
+		return fmt.Errorf("bump calibration revision: %w", err)
+	}
+	return nil
+}
+
+func (t *tx) SetMisroute(ctx context.Context, traceID string, kind route.Misroute, at time.Time) error {
+	res, err := t.tx.ExecContext(ctx, `UPDATE routing_log SET misroute = ?, misroute_at = ? WHERE trace_id = ?`,
+		string(kind), fmtTime(at), traceID)
+	if err != nil {
+		return fmt.Errorf("record misroute: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("record misroute: %w", err)
+	} else if n == 0 {
+		return kb.ErrNotFound
+	}
+	return nil
+}
