@@ -123,7 +123,7 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	state, cal := sr.state, sr.cal
 	redactSituation(&sit)
 	res := appraise.Appraise(appraise.Input{Lessons: k.appraiseLessons(ranked), Candidate: candidate, Mode: mode,
-		History: history(state.Recent), Calibration: cal}, k.appraiseCfg)
+		History: history(state.Recent), Calibration: cal}, k.AppraiseConfig())
 	res.Verdict.TraceID = newID("t_")
 
 	warmth := route.Warmth{ResonatingLessons: res.Resonating, TopResonance: res.TopResonance,
@@ -133,7 +133,7 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 		routed = sit.Query
 	}
 	start := time.Now()
-	dec := route.Route(route.Input{Message: routed, Warmth: warmth, Prev: state.Route}, k.routeW)
+	dec := route.Route(route.Input{Message: routed, Warmth: warmth, Prev: state.Route}, k.RouteWeights())
 	elapsed := time.Since(start)
 
 	out := AppraiseResult{Verdict: res.Verdict, Route: RouteAdvice{Mode: dec.Mode, Scores: roundScores(dec.Scores),
@@ -229,7 +229,7 @@ func (k *KB) calibration(ctx context.Context, as AppraiseStore, rev int64) (appr
 	if err != nil {
 		return appraise.Calibration{}, fmt.Errorf("read calibration points: %w", err)
 	}
-	c := k.appraiseCfg
+	c := k.AppraiseConfig()
 	k.cal.cal = appraise.Fit(pts, int(c.CalibrationMinBin), int(c.CalibrationMinPoints))
 	k.cal.rev, k.cal.ok = rev, true
 	return k.cal.cal, nil
@@ -253,7 +253,7 @@ func (k *KB) Calibration(ctx context.Context) (appraise.Calibration, error) {
 
 // AppraiseConfig returns the critic's configuration. It is safe for
 // concurrent use.
-func (k *KB) AppraiseConfig() appraise.Config { return k.appraiseCfg }
+func (k *KB) AppraiseConfig() appraise.Config { return *k.appraiseCfg.Load() }
 
 // logAppraisal writes the appraisal's trace, verdict log row (with raised
 // and skipped points) and routing log row in one transaction.
@@ -282,7 +282,7 @@ func (k *KB) logAppraisal(ctx context.Context, req AppraiseRequest, out Appraise
 		Agreement: round4(res.Agreement), Resonating: res.Resonating, TopResonance: round4(res.TopResonance),
 		Contributors: v.Contributors, Raises: res.Raises}
 	rr := RoutingRecord{TraceID: v.TraceID, Session: req.Session, CreatedAt: now, Warmth: warmth, Decision: dec,
-		Weights: k.routeW.Params(), Elapsed: elapsed}
+		Weights: k.RouteWeights().Params(), Elapsed: elapsed}
 	return k.store.Update(ctx, func(tx Tx) error {
 		atx, ok := tx.(AppraiseTx)
 		if !ok {

@@ -59,8 +59,8 @@ type KB struct {
 	checkMu sync.Mutex
 	checked bool // the database's embedder matches
 
-	appraiseCfg appraise.Config
-	routeW      route.Weights
+	appraiseCfg atomic.Pointer[appraise.Config] // replaced whole when the regulator retunes it
+	routeW      atomic.Pointer[route.Weights]
 	cal         calibrationCache
 }
 
@@ -109,9 +109,10 @@ func New(cfg Config) (*KB, error) {
 	if err := rw.Validate(); err != nil {
 		return nil, fmt.Errorf("kb: %w", err)
 	}
-	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, conf: cc, session: cfg.Session, log: cfg.Logger, now: cfg.Now,
-		appraiseCfg: ac, routeW: rw}
+	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, conf: cc, session: cfg.Session, log: cfg.Logger, now: cfg.Now}
 	k.hesitation.Store(&h)
+	k.appraiseCfg.Store(&ac)
+	k.routeW.Store(&rw)
 	if k.log == nil {
 		k.log = slog.Default()
 	}
@@ -134,6 +135,29 @@ func (k *KB) SetHesitationConfig(c hesitation.Config) error {
 		return err
 	}
 	k.hesitation.Store(&c)
+	return nil
+}
+
+// SetAppraiseConfig replaces appraise's configuration (the regulator's
+// retuned floors); an invalid one is refused.
+func (k *KB) SetAppraiseConfig(c appraise.Config) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	k.appraiseCfg.Store(&c)
+	return nil
+}
+
+// RouteWeights returns the engagement router's weights.
+func (k *KB) RouteWeights() route.Weights { return *k.routeW.Load() }
+
+// SetRouteWeights replaces the router's weights (the regulator's retuned
+// values); invalid weights are refused.
+func (k *KB) SetRouteWeights(w route.Weights) error {
+	if err := w.Validate(); err != nil {
+		return err
+	}
+	k.routeW.Store(&w)
 	return nil
 }
 

@@ -1,6 +1,9 @@
 package regulate
 
-import "github.com/innate-mcp/innate-mcp/route"
+import (
+	"github.com/innate-mcp/innate-mcp/appraise"
+	"github.com/innate-mcp/innate-mcp/route"
+)
 
 // RouterParams returns every router weight (route.WeightSpecs) as a
 // regulated parameter. It is safe for concurrent use.
@@ -14,9 +17,8 @@ func RouterParams() []Param {
 }
 
 // Names of the hesitation and appraise parameters the pressures below steer.
-// PROVISIONAL: the hesitation and appraise packages own these knobs; their
-// final names and defaults replace these when they land (change them here
-// and in OtherParams, nowhere else).
+// The appraise ones are appraise.ParamSpecs' names; the hesitation ones map
+// to hesitation.Config's Lower (hedge) and Upper (hold) thresholds.
 const (
 	ParamHesitationHold    = "hesitation.threshold.hold"  // score at or above which a reply is held (0–100)
 	ParamHesitationHedge   = "hesitation.threshold.hedge" // score at or above which a reply is hedged (0–100)
@@ -25,21 +27,22 @@ const (
 	ParamAppraiseEvidence  = "appraise.floor.evidence"    // sparse_evidence gate: evidence floor
 )
 
-// OtherParams returns the hesitation and appraise parameters the
-// regulator tunes (PROVISIONAL names and defaults, see ParamHesitationHold).
-// It is safe for concurrent use.
+// OtherParams returns the hesitation thresholds and every appraise
+// parameter (appraise.ParamSpecs) as regulated parameters. It is safe for
+// concurrent use.
 func OtherParams() []Param {
-	return []Param{
-		{Name: ParamHesitationHold, Default: 50, Min: 35, Max: 85, Scale: 100, Doc: "hesitation score at which a reply is held (seed 000: 0–100 scale)"},
-		{Name: ParamHesitationHedge, Default: 30, Min: 15, Max: 55, Scale: 100, Doc: "hesitation score at which a reply is hedged (seed 000: fixed threshold 30)"},
-		{Name: ParamAppraiseResonance, Default: 0.35, Min: 0.15, Max: 0.6, Scale: 1, Doc: "raw resonance a lesson needs to count (weak_resonance gate)"},
-		{Name: ParamAppraiseSignature, Default: 0.2, Min: 0.05, Max: 0.5, Scale: 1, Doc: "signature agreement under which dense resonance is false (false_resonance gate)"},
-		{Name: ParamAppraiseEvidence, Default: 0.3, Min: 0.05, Max: 0.8, Scale: 1, Doc: "evidence the resonating lessons need (sparse_evidence gate)"},
+	out := []Param{
+		{Name: ParamHesitationHold, Default: 50, Min: 35, Max: 85, Scale: 100, Doc: "hesitation score from which a reply is held (hesitation.Config.Upper)"},
+		{Name: ParamHesitationHedge, Default: 30, Min: 15, Max: 55, Scale: 100, Doc: "hesitation score from which a reply is hedged and world-changing actions hold (hesitation.Config.Lower)"},
 	}
+	for _, s := range appraise.ParamSpecs() {
+		out = append(out, Param{Name: s.Name, Default: s.Default, Min: s.Min, Max: s.Max, Scale: s.Scale, Doc: s.Doc})
+	}
+	return out
 }
 
-// DefaultRegistry returns the registry of every tuned parameter: the router's
-// and the provisional hesitation and appraise ones. It returns an error only
+// DefaultRegistry returns the registry of every tuned parameter: the
+// router's, the hesitation thresholds and the appraise ones. It returns an error only
 // if the built-in definitions are inconsistent (a test guards against that).
 func DefaultRegistry() (*Registry, error) {
 	return NewRegistry(append(RouterParams(), OtherParams()...)...)

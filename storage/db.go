@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
@@ -82,12 +83,33 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 	db := &DB{sql: sdb, path: path, log: opts.Logger.With("component", "storage")}
 	db.index = newIndex(db)
 	if !opts.ReadOnly {
-		if err := db.migrateTo(ctx, target); err != nil {
+		// Two processes opening a new database race to switch it to WAL
+		// mode, which SQLite refuses with SQLITE_BUSY without waiting on the
+		// busy timeout: the loser retries.
+		var err error
+		for wait := 20 * time.Millisecond; ; wait *= 2 {
+			if err = db.migrateTo(ctx, target); err == nil || !isBusy(err) || wait > 2*time.Second {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				err = ctx.Err()
+			case <-time.After(wait):
+				continue
+			}
+			break
+		}
+		if err != nil {
 			sdb.Close()
 			return nil, fmt.Errorf("migrate %s: %w", path, err)
 		}
 	}
 	return db, nil
+}
+
+// isBusy reports whether err is SQLite's "database is locked" (SQLITE_BUSY).
+func isBusy(err error) bool {
+	return err != nil && (strings.Contains(err.Error(), "database is locked") || strings.Contains(err.Error(), "SQLITE_BUSY"))
 }
 
 // dsn builds the connection string: every pragma is applied by the driver

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/regulate"
+	"github.com/innate-mcp/innate-mcp/route"
 )
 
 // Params returns the tuned parameter values stored in meta (only those the
@@ -109,6 +110,48 @@ func (db *DB) HesitationMetrics(ctx context.Context, since time.Time) (regulate.
 		FROM hesitation_log WHERE reviewed_at >= ?`, fmtTime(since)).Scan(&m.Confirmed, &m.Rejected)
 	if err != nil {
 		return m, fmt.Errorf("read hesitation reviews: %w", err)
+	}
+	return m, nil
+}
+
+// RoutingMetrics counts the routing decisions made in a window, by mode,
+// with their ambiguity and the misroute feedback they received.
+func (db *DB) RoutingMetrics(ctx context.Context, since time.Time) (regulate.RoutingMetrics, error) {
+	m := regulate.RoutingMetrics{ByMode: map[route.Mode]int{}, Misroutes: map[route.Misroute]int{}}
+	rows, err := db.sql.QueryContext(ctx, `SELECT mode, ambiguous, coalesce(misroute, '') FROM routing_log WHERE created_at >= ?`, fmtTime(since))
+	if err != nil {
+		return m, fmt.Errorf("read routing log: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var mode, misroute string
+		var ambiguous bool
+		if err := rows.Scan(&mode, &ambiguous, &misroute); err != nil {
+			return m, fmt.Errorf("read routing log: %w", err)
+		}
+		m.Decisions++
+		m.ByMode[route.Mode(mode)]++
+		if ambiguous {
+			m.Ambiguous++
+		}
+		if misroute != "" {
+			m.Misroutes[route.Misroute(misroute)]++
+		}
+	}
+	return m, rows.Err()
+}
+
+// AppraiseMetrics counts the abstentions of a window whose outcome is known
+// (and not censored), and those that were justified: the directional call
+// the verdict held back would have missed.
+func (db *DB) AppraiseMetrics(ctx context.Context, since time.Time) (regulate.AppraiseMetrics, error) {
+	var m regulate.AppraiseMetrics
+	err := db.sql.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(NOT ((directional = 'affirm' AND outcome = 'success')
+		OR (directional = 'caution' AND outcome = 'failure'))), 0)
+		FROM verdict_log WHERE abstained = 1 AND outcome IN ('success', 'failure') AND censored = 0 AND created_at >= ?`,
+		fmtTime(since)).Scan(&m.Abstentions, &m.Justified)
+	if err != nil {
+		return m, fmt.Errorf("read verdict log: %w", err)
 	}
 	return m, nil
 }

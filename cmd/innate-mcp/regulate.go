@@ -169,8 +169,32 @@ func regulatorEnabled(getenv func(string) string) bool {
 
 // extraPressures reads the routing and appraise logs as pressures.
 func extraPressures(ctx context.Context, a *app, since time.Time) ([]regulate.Pressure, error) {
-	return nil, nil
+	rm, err := a.db.RoutingMetrics(ctx, since)
+	if err != nil {
+		return nil, err
+	}
+	am, err := a.db.AppraiseMetrics(ctx, since)
+	if err != nil {
+		return nil, err
+	}
+	return append(regulate.RoutingPressures(rm), regulate.AppraisePressures(am)...), nil
 }
 
-// retuneExtra applies router and appraise parameters.
-func retuneExtra(a *app, params map[string]float64) error { return nil }
+// retuneExtra applies the router's and appraise's tuned parameters.
+func retuneExtra(a *app, params map[string]float64) error {
+	ac, err := a.kb.AppraiseConfig().WithParams(params)
+	if err == nil {
+		err = a.kb.SetAppraiseConfig(ac)
+	}
+	if err != nil {
+		return fmt.Errorf("retune appraise: %w", err)
+	}
+	rw, err := a.kb.RouteWeights().WithParams(params)
+	if err == nil {
+		err = a.kb.SetRouteWeights(rw)
+	}
+	if err != nil {
+		return fmt.Errorf("retune route: %w", err)
+	}
+	return nil
+}

@@ -16,6 +16,8 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/regulate"
+	"github.com/innate-mcp/innate-mcp/route"
 	"github.com/innate-mcp/innate-mcp/storage"
 )
 
@@ -26,9 +28,19 @@ type Report struct {
 	GeneratedAt    time.Time             `json:"generated_at"`
 	Lessons        LessonsSection        `json:"lessons"`
 	Recall         storage.RecallStats   `json:"recall"`
+	Appraise       storage.AppraiseStats `json:"appraise"`
+	Routing        RoutingSection        `json:"routing"`
 	Hesitation     HesitationSection     `json:"hesitation"`
 	Contradictions ContradictionsSection `json:"contradictions"`
+	Regulator      []regulate.Change     `json:"regulator"` // the latest changes, newest first
 	Health         []Check               `json:"health"`
+}
+
+// RoutingSection is the engagement router's mode distribution against the
+// seed's healthy ranges.
+type RoutingSection struct {
+	Decisions int                `json:"decisions"`
+	Modes     []route.ModeHealth `json:"modes"`
 }
 
 // LessonsSection counts lessons by state, tier and origin.
@@ -108,6 +120,30 @@ func buildReport(ctx context.Context, db *storage.DB, k *kb.KB) (Report, error) 
 	if r.Recall, err = db.RecallStats(ctx, time.Time{}, 5); err != nil {
 		return r, err
 	}
+	if r.Appraise, err = db.AppraiseStats(ctx, time.Time{}); err != nil {
+		return r, err
+	}
+	counts, err := db.ModeCounts(ctx, time.Time{})
+	if err != nil {
+		return r, err
+	}
+	mc := map[route.Mode]int{}
+	for m, n := range counts {
+		mc[route.Mode(m)] = n
+		r.Routing.Decisions += n
+	}
+	r.Routing.Modes = route.CheckDistribution(mc)
+	if r.Routing.Modes == nil {
+		r.Routing.Modes = []route.ModeHealth{}
+	}
+	hist, err := db.RegulatorHistory(ctx)
+	if err != nil {
+		return r, err
+	}
+	r.Regulator = []regulate.Change{}
+	for i := len(hist) - 1; i >= 0 && len(r.Regulator) < 10; i-- {
+		r.Regulator = append(r.Regulator, hist[i])
+	}
 	hs, err := db.HesitationStats(ctx, time.Time{})
 	if err != nil {
 		return r, err
@@ -141,6 +177,14 @@ func buildReport(ctx context.Context, db *storage.DB, k *kb.KB) (Report, error) 
 			"recallable lessons unused for 30 days; decay demotes them, nothing deletes them"),
 		check("lessons.unresolved_contradictions", float64(r.Contradictions.Unresolved), recallable, 0, 0,
 			"pairs of live lessons that say opposite things"),
+		check("appraise.abstain_rate", r.Appraise.AbstainRate, r.Appraise.Verdicts, 0.10, 0.70,
+			"share of verdicts that abstained: the critic should say \"I don't know\" often, but not always"),
+		check("appraise.abstention_precision", r.Appraise.AbstentionPrecision, r.Appraise.KnownAbstentions, 0.5, 1,
+			"abstentions whose held-back call would have been wrong: low means the critic abstains where it had footing"),
+		check("appraise.calibration_ece", r.Appraise.ECE, r.Appraise.Calibrated, 0, 0.10,
+			"expected calibration error of verdict confidence against outcomes"),
+		check("appraise.brier", r.Appraise.Brier, r.Appraise.Calibrated, 0, 0.25,
+			"Brier score of verdict confidence (0.25 is a coin flip)"),
 		check("hesitation.trigger_rate", hs.TriggerRate, hs.Calls, 0.05, 0.40,
 			"share of hesitate calls at or above the threshold: too high is noise agents learn to ignore"),
 		check("hesitation.confirm_ratio", r.Hesitation.ConfirmRatio, hs.Confirmed+hs.Rejected, 0.5, 1,
@@ -214,6 +258,18 @@ func writeReport(w io.Writer, r Report) error {
 		}
 		p("  signals\t%s\n", strings.Join(parts, ", "))
 	}
+	ap := r.Appraise
+	p("\nAPPRAISE\t%d verdicts, %d abstained (%.0f%%)\n", ap.Verdicts, ap.Abstained, 100*ap.AbstainRate)
+	p("  abstentions with an outcome\t%d, %d justified (precision %s)\n", ap.KnownAbstentions, ap.Justified, orNA(ap.AbstentionPrecision))
+	p("  calibration\t%d verdicts with an outcome, ECE %s, Brier %s\n", ap.Calibrated, orNA(ap.ECE), orNA(ap.Brier))
+	p("\nROUTING\t%d decisions\n", r.Routing.Decisions)
+	for _, m := range r.Routing.Modes {
+		p("  %s\t%d (%.0f%%)  healthy %.0f-%.0f%%  %s\n", m.Mode, m.Count, 100*m.Share, 100*m.Range.Low, 100*m.Range.High, m.Status)
+	}
+	p("\nREGULATOR\t%d recent changes\n", len(r.Regulator))
+	for _, c := range r.Regulator {
+		p("  %s\t%s %s %.3f → %.3f\t%s\n", c.At.Format(time.DateTime), c.Kind, c.Param, c.Before, c.After, c.Reason)
+	}
 	p("\nCONTRADICTIONS\t%d linked, %d unresolved\n", r.Contradictions.Total, r.Contradictions.Unresolved)
 	for _, pair := range r.Contradictions.Pairs {
 		p("  %s ↔ %s\n", pair[0], pair[1])
@@ -252,6 +308,14 @@ func counts(m map[string]int, order ...string) string {
 		parts = append(parts, fmt.Sprintf("%s %d", name, m[k]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// orNA prints a figure, or n/a for the -1 of "no data".
+func orNA(v float64) string {
+	if v < 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", v)
 }
 
 func tierNames() []string {
