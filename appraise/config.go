@@ -93,7 +93,7 @@ var (
 // were chosen on the tuning half of the HaluEval QA dev set (see
 // cmd/innate-mcp eval appraise); the rest are documented choices.
 var paramTable = []ParamSpec{
-	{"appraise.floor.resonance", 0.30, 0.15, 0.6, 1, "weak_resonance gate: raw resonance a lesson needs to count", func(c *Config) *float64 { return &c.ResonanceFloor }},
+	{"appraise.floor.resonance", 0.34, 0.15, 0.6, 1, "weak_resonance gate: raw resonance a lesson needs to count", func(c *Config) *float64 { return &c.ResonanceFloor }},
 	{"appraise.floor.signature", 0.15, 0.02, 0.5, 1, "false_resonance gate: lexical relevance that counts as shared distinctive terms", func(c *Config) *float64 { return &c.SignatureFloor }},
 	{"appraise.floor.evidence", 0.30, 0.05, 0.8, 1, "sparse_evidence gate: resonance-weighted evidence the resonating lessons need", func(c *Config) *float64 { return &c.EvidenceFloor }},
 	{"appraise.floor.conflict", 0.40, 0.2, 0.9, 1, "conflicted gate: strength an affirm and a caution both need to conflict", func(c *Config) *float64 { return &c.ConflictFloor }},
