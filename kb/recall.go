@@ -141,7 +141,7 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 		return nil, nil, fmt.Errorf("embed situation: %w", err)
 	}
 	qterms := sit.queryTerms()
-	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, Pool: max(24, 3*top), SituationKey: sit.key()})
+	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, Pool: max(16, 2*top+6), SituationKey: sit.key()})
 	if err != nil {
 		return nil, nil, fmt.Errorf("search: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -17,11 +18,16 @@ func (t *tx) InsertTrace(ctx context.Context, tr kb.Trace) error {
 	if err != nil {
 		return fmt.Errorf("insert trace: %w", err)
 	}
+	if len(tr.Returned) == 0 {
+		return nil
+	}
+	args := make([]any, 0, 4*len(tr.Returned))
 	for _, r := range tr.Returned {
-		if _, err := t.tx.ExecContext(ctx, `INSERT INTO trace_lessons (trace_id, lesson_id, rank, score) VALUES (?, ?, ?, ?)`,
-			tr.ID, r.LessonID, r.Rank, r.Score); err != nil {
-			return fmt.Errorf("insert trace lesson: %w", err)
-		}
+		args = append(args, tr.ID, r.LessonID, r.Rank, r.Score)
+	}
+	values := strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?),", len(tr.Returned)), ",")
+	if _, err := t.tx.ExecContext(ctx, `INSERT INTO trace_lessons (trace_id, lesson_id, rank, score) VALUES `+values, args...); err != nil {
+		return fmt.Errorf("insert trace lessons: %w", err)
 	}
 	return nil
 }
