@@ -57,21 +57,32 @@ type LessonFilter struct {
 
 // Tx is a write transaction. Its methods see the transaction's own writes.
 type Tx interface {
+	// Trace returns a trace and the lessons it returned; ErrNotFound when
+	// there is none.
 	Trace(ctx context.Context, id string) (Trace, error)
+	// InsertTrace stores a new trace with the lessons it returned.
 	InsertTrace(ctx context.Context, t Trace) error
+	// SetTraceOutcome records what came of a trace.
 	SetTraceOutcome(ctx context.Context, id string, o Outcome) error
+	// Evidence returns the evidence recorded against a trace.
 	Evidence(ctx context.Context, traceID string) ([]Evidence, error)
 	// PutEvidence stores e keyed by (trace, lesson, kind); it reports the
 	// signal stored before under that key ("" when there was none).
 	PutEvidence(ctx context.Context, e Evidence) (previous string, err error)
+	// Lesson returns a lesson by id; ErrNotFound when there is none.
 	Lesson(ctx context.Context, id string) (Lesson, error)
+	// LessonByHash returns the lesson with a content hash; ErrNotFound
+	// when there is none.
 	LessonByHash(ctx context.Context, hash string) (Lesson, error)
+	// InsertLesson stores a new lesson with its vectors and indexes it; it
+	// keeps the requested id when free and generates one otherwise.
 	InsertLesson(ctx context.Context, nl NewLesson, now time.Time) (Lesson, error)
 	// UpdateLesson writes a lesson's state, confidence (with its state and
 	// tier), counters and last-used time.
 	UpdateLesson(ctx context.Context, l Lesson) error
 	// AddContextOutcome moves the per-situation outcome tally of a lesson.
 	AddContextOutcome(ctx context.Context, lessonID, key string, successes, failures int) error
+	// InsertCorrection keeps a user's correction.
 	InsertCorrection(ctx context.Context, c Correction) error
 	// CountRecalls adds one to the recall counter of each lesson.
 	CountRecalls(ctx context.Context, ids []string) error
