@@ -123,3 +123,31 @@ func BenchmarkStartup(b *testing.B) {
 	}
 	b.ReportMetric(float64(total.Milliseconds())/float64(n), "ms/initialize")
 }
+
+// lessonsDBFrom imports a JSONL lesson file into a new database at path
+// with the stand-in embedder.
+func lessonsDBFrom(tb testing.TB, path, file string) string {
+	tb.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ls, err := parseJSONL(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := storage.Open(ctx, path, storage.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	k, err := kb.New(kb.Config{Store: db, Embedder: fakeUSE{}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := k.Add(ctx, ls, nil); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}

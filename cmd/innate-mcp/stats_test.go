@@ -137,3 +137,59 @@ func writeTemp(t *testing.T, name, content string) string {
 	}
 	return p
 }
+
+// TestStats_cursorrulesPlusReplay builds a database from the 967 real rule
+// files of ../shared/eval/lessons (with a stand-in embedder, for speed),
+// replays recalls, records, appraisals and hesitations over it, and checks
+// that stats prints every section and that --json matches the schema.
+func TestStats_cursorrulesPlusReplay(t *testing.T) {
+	const data = "../../../shared/eval/lessons/cursorrules.jsonl"
+	if _, err := os.Stat(data); err != nil || testing.Short() {
+		t.Skip("needs ../shared/eval/lessons/cursorrules.jsonl")
+	}
+	env := testEnv(t)
+	// The stand-in embedder: build the database through kb directly.
+	db := lessonsDBFrom(t, env["INNATE_DB"], data)
+	_ = db
+	queries := []string{"writing React components with hooks", "configuring Tailwind CSS", "Python type hints and docstrings",
+		"Next.js app router data fetching", "writing unit tests in Go", "bake a chocolate cake"}
+	for i := range 60 {
+		q := queries[i%len(queries)]
+		out, err := run(t, env, "", "recall", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r kb.RecallResult
+		json.Unmarshal([]byte(out), &r)
+		if len(r.Lessons) > 0 {
+			outcome := "success"
+			if i%4 == 0 {
+				outcome = "failure"
+			}
+			if _, err := run(t, env, "", "record", "--trace", r.TraceID, "--outcome", outcome, "--used", r.Lessons[0].ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i%5 == 0 {
+			run(t, env, "", "appraise", "--query", q, "--candidate", "Use the framework's defaults.", "--message", q+"?")
+			run(t, env, "It definitely works now, all tests pass.", "hesitate", "--action", "commit")
+		}
+	}
+	out, err := run(t, env, "", "stats", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	validateStats(t, out)
+	var rep Report
+	json.Unmarshal([]byte(out), &rep)
+	if rep.Lessons.Total < 900 || rep.Recall.Calls != 60 || rep.Appraise.Verdicts != 12 || rep.Hesitation.Calls != 12 || rep.Routing.Decisions != 12 {
+		t.Fatalf("report: lessons %d, recalls %d, verdicts %d, hesitations %d, routes %d", rep.Lessons.Total, rep.Recall.Calls,
+			rep.Appraise.Verdicts, rep.Hesitation.Calls, rep.Routing.Decisions)
+	}
+	table, _ := run(t, env, "", "stats")
+	for _, section := range []string{"LESSONS", "RECALL", "APPRAISE", "ROUTING", "REGULATOR", "HESITATION", "CONTRADICTIONS", "HEALTH"} {
+		if !strings.Contains(table, section) {
+			t.Fatalf("stats lacks %s:\n%s", section, table)
+		}
+	}
+}
