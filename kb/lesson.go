@@ -11,6 +11,7 @@ package kb
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -101,6 +102,24 @@ type Lesson struct {
 	// Conf is the lesson's confidence state (package confidence): the
 	// evidence and timestamps its Confidence, Tier and State derive from.
 	Conf confidence.State `json:"confidence_state"`
+	// ConfRaw is the stored confidence state when a store defers decoding
+	// it (search candidates, most of which are never returned): Conf is
+	// then zero until decodeConf runs. Confidence, Tier and State are
+	// always set.
+	ConfRaw []byte `json:"-"`
+}
+
+// decodeConf decodes a deferred confidence state.
+func (l *Lesson) decodeConf() error {
+	if len(l.ConfRaw) == 0 {
+		return nil
+	}
+	raw := l.ConfRaw
+	l.ConfRaw = nil
+	if err := json.Unmarshal(raw, &l.Conf); err != nil {
+		return fmt.Errorf("lesson %s: bad confidence state: %w", l.ID, err)
+	}
+	return nil
 }
 
 // NewLesson is a lesson to add, before it has an identity in the store.

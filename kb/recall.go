@@ -83,7 +83,7 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 		return RecallResult{}, err
 	}
 	req.Query, req.Error = sit.Query, sit.Error // redacted by rank
-	chosen := k.choose(ranked, top)
+	chosen := k.choose(ranked, top, info)
 	res := RecallResult{TraceID: newID("t_"), Project: sit.Project, Lessons: []RecalledLesson{}}
 	budget := req.BudgetTokens
 	for _, s := range chosen {
@@ -141,7 +141,7 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 		return nil, nil, fmt.Errorf("embed situation: %w", err)
 	}
 	qterms := sit.queryTerms()
-	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, Pool: max(16, 2*top+6), SituationKey: sit.key()})
+	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, Pool: max(16, 2*top+6), LexicalPool: max(24, 3*top), SituationKey: sit.key()})
 	if err != nil {
 		return nil, nil, fmt.Errorf("search: %w", err)
 	}
@@ -160,11 +160,6 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 	now := k.now()
 	ranked := make([]Scored, 0, len(cands))
 	for _, c := range cands {
-		// Decay is computed from timestamps on every read; lessons whose
-		// state moved are written back with the trace.
-		if len(k.settle(&c.Lesson, now)) > 0 {
-			info.settled = append(info.settled, c.Lesson.ID)
-		}
 		if c.Lesson.State == StateArchived {
 			continue
 		}
@@ -189,13 +184,35 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 // most one pending lesson, at most top lessons; core lessons come first,
 // and among lessons of about the same score a pending or agent-inferred
 // lesson never outranks one the user stated.
-func (k *KB) choose(ranked []Scored, top int) []Scored {
+func (k *KB) choose(ranked []Scored, top int, info *situationInfo) []Scored {
 	var out []Scored
 	pending := 0
+	now := k.now()
 	for _, s := range ranked {
 		r := s.Breakdown.Resonance
 		floor, ok := k.weights.floorFor(s.Lesson.Tier)
-		if !ok || r < floor {
+		if !ok {
+			// Tracked, never injected; but read, so its decay (and its
+			// archiving after 30 days deprecated) is brought up to date.
+			if s.Lesson.decodeConf() == nil && len(k.settle(&s.Lesson, now)) > 0 {
+				info.settled = append(info.settled, s.Lesson.ID)
+			}
+			continue
+		}
+		if r < floor {
+			continue
+		}
+		// Decay is computed from timestamps when a lesson is read: the
+		// lessons about to be returned are brought up to date (and written
+		// back with the trace), and looked at again.
+		if err := s.Lesson.decodeConf(); err != nil {
+			k.log.Warn("lesson confidence state", "lesson", s.Lesson.ID, "err", err)
+			continue
+		}
+		if len(k.settle(&s.Lesson, now)) > 0 {
+			info.settled = append(info.settled, s.Lesson.ID)
+		}
+		if floor, ok := k.weights.floorFor(s.Lesson.Tier); !ok || r < floor || s.Lesson.State == StateArchived {
 			continue
 		}
 		if s.OtherProject && r < k.weights.StrongMatch {

@@ -105,7 +105,8 @@ type Tx interface {
 type Probe struct {
 	Vector       []float32 // the situation's embedding
 	Terms        []string  // the situation's lexical terms
-	Pool         int       // candidates taken from each channel
+	Pool         int       // candidates taken from the dense channel (and the lexical one unless LexicalPool)
+	LexicalPool  int       // candidates taken from the lexical channel; Pool when zero
 	SituationKey string    // for per-situation outcome history
 	// LexicalOnly skips the dense scan: candidates come from the full-text
 	// index alone (their dense similarities are still computed).

@@ -27,7 +27,11 @@ const lessonColumns = `l.seq, l.id, l.content, l.trigger, l.anti_trigger, l.tags
 type rowScanner interface{ Scan(dest ...any) error }
 
 // scanLesson reads one row of lessonColumns.
-func scanLesson(r rowScanner) (kb.Lesson, int64, error) {
+func scanLesson(r rowScanner) (kb.Lesson, int64, error) { return scanLessonMode(r, false) }
+
+// scanLessonMode reads one row of lessonColumns; with lazy, the confidence
+// state is left raw in ConfRaw for the caller to decode when needed.
+func scanLessonMode(r rowScanner, lazy bool) (kb.Lesson, int64, error) {
 	var (
 		l                      kb.Lesson
 		seq                    int64
@@ -52,7 +56,9 @@ func scanLesson(r rowScanner) (kb.Lesson, int64, error) {
 	}
 	l.CreatedAt, l.UpdatedAt = parseTime(created), parseTime(updated)
 	l.Tier = confidence.Tier(tier)
-	if confState != "" {
+	if confState != "" && lazy {
+		l.ConfRaw = []byte(confState)
+	} else if confState != "" {
 		if err := json.Unmarshal([]byte(confState), &l.Conf); err != nil {
 			return kb.Lesson{}, 0, fmt.Errorf("lesson %s: bad confidence state: %w", l.ID, err)
 		}

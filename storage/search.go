@@ -33,13 +33,17 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 		seen  map[int64]bool
 		err   error
 	}
+	lexPool := p.LexicalPool
+	if lexPool <= 0 {
+		lexPool = pool
+	}
 	lexc := make(chan lexResult, 1)
 	go func() {
 		var r lexResult
 		r.lq, r.err = db.prepareLexical(ctx, p.Terms)
 		if r.err == nil {
 			var seqs []int64
-			seqs, r.err = r.lq.candidates(ctx, db, pool)
+			seqs, r.err = r.lq.candidates(ctx, db, lexPool)
 			r.seen = make(map[int64]bool, len(seqs))
 			for _, s := range seqs {
 				r.seen[s] = true
@@ -169,7 +173,7 @@ func (db *DB) fillContext(ctx context.Context, cands []kb.Candidate, key string)
 
 // scanLessonWith scans lessonColumns followed by extra columns.
 func scanLessonWith(r rowScanner, extra ...any) (kb.Lesson, int64, error) {
-	return scanLesson(extendedScanner{r, extra})
+	return scanLessonMode(extendedScanner{r, extra}, true)
 }
 
 // extendedScanner appends destinations to a Scan call.
