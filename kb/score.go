@@ -157,7 +157,7 @@ func (w Weights) score(c Candidate, sit *situationInfo, now time.Time) Scored {
 		den += w.Trigger
 	}
 	if sit.hasTerms {
-		b.Lexical = clamp01(c.Lexical)
+		b.Lexical = saturate(c.Lexical)
 		num += w.Lexical * b.Lexical
 		den += w.Lexical
 	}
@@ -204,14 +204,24 @@ func activation(l Lesson, now time.Time) float64 {
 	return freq * math.Exp2(-days/30)
 }
 
-func clamp01(x float64) float64 {
+// lexicalKnee is where the lexical channel starts to saturate: BM25 up to
+// the knee (as a share of the query's reference score) counts as is, and
+// above it approaches 1 smoothly, so that lessons matching the query more
+// than fully still rank among themselves instead of tying at 1.
+const lexicalKnee = 0.8
+
+// saturate maps an absolute lexical score in [0, ∞) to [0, 1): the identity
+// up to lexicalKnee, then 1 − (1−knee)·exp(−(x−knee)/(1−knee)), which
+// continues it with the same slope and is strictly increasing.
+func saturate(x float64) float64 {
 	switch {
-	case math.IsNaN(x) || x < 0:
+	case math.IsNaN(x) || x <= 0:
 		return 0
-	case x > 1:
-		return 1
+	case x <= lexicalKnee:
+		return x
 	}
-	return x
+	const span = 1 - lexicalKnee
+	return 1 - span*math.Exp(-(x-lexicalKnee)/span)
 }
 
 // situationInfo is what scoring needs to know of the situation, computed

@@ -224,7 +224,7 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 // statistics to the collection's.
 func (t *tx) indexText(ctx context.Context, seq int64, content, trigger string) error {
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO lessons_fts (rowid, title_terms, content_terms, trigger_terms) VALUES (?, ?, ?, ?)`,
-		seq, terms.Join(title(content)), terms.Join(content), terms.Join(trigger))
+		seq, terms.Join(describe(content)), terms.Join(content), terms.Join(trigger))
 	if err != nil {
 		return fmt.Errorf("index lesson text: %w", err)
 	}

@@ -35,11 +35,12 @@ type docStats struct {
 }
 
 // lessonStats computes the term statistics of a lesson's text over the
-// three indexed columns: title (the content's first line), content and
-// trigger. A title term thus counts twice, as in the full-text index.
+// three indexed columns: title (the lesson's descriptive text, see
+// describe), content and trigger. A descriptive term thus counts twice, as
+// in the full-text index.
 func lessonStats(content, trigger string) docStats {
 	ds := docStats{tf: map[string]int{}}
-	for _, text := range []string{title(content), content, trigger} {
+	for _, text := range []string{describe(content), content, trigger} {
 		for _, t := range terms.Tokens(text) {
 			ds.tf[t]++
 			ds.length++
@@ -48,16 +49,71 @@ func lessonStats(content, trigger string) docStats {
 	return ds
 }
 
-// title is the first non-empty line of a lesson's content.
-func title(content string) string {
-	for len(content) > 0 {
-		line, rest, _ := strings.Cut(content, "\n")
-		if line = strings.TrimSpace(line); line != "" {
-			return line
+// describe returns the parts of a lesson's content that say what the rest
+// is about, which BM25 weighs twice as BM25F weighs a title field: the first
+// non-empty line (a rule file's heading, a function's signature), lines
+// starting with '#' (Markdown headings; shell, Python, YAML and Ruby
+// comments) or "//" (C-family comments), block comments (/* … */) and
+// Python docstrings ("""…""" or ”'…”'). Prose without such marks
+// describes itself: only its first line counts.
+func describe(content string) string {
+	var parts []string
+	first := true
+	closing := "" // inside a block: the mark that ends it
+	for _, raw := range strings.Split(content, "\n") {
+		line := strings.TrimSpace(raw)
+		if closing != "" {
+			body, _, found := strings.Cut(line, closing)
+			if body != "" {
+				parts = append(parts, body)
+			}
+			if found {
+				closing = ""
+			}
+			continue
 		}
-		content = rest
+		if line == "" {
+			continue
+		}
+		if first {
+			first = false
+			parts = append(parts, line)
+		} else if strings.HasPrefix(line, "#") {
+			parts = append(parts, strings.TrimLeft(line, "#"))
+			continue
+		} else if c, ok := strings.CutPrefix(line, "//"); ok {
+			parts = append(parts, c)
+			continue
+		}
+		open, end := blockMark(line)
+		if open < 0 {
+			continue
+		}
+		body, _, found := strings.Cut(line[open:], end)
+		parts = append(parts, body)
+		if !found {
+			closing = end
+		}
 	}
-	return ""
+	return strings.Join(parts, "\n")
+}
+
+// blockMarks are the marks that open a block of descriptive text, each with
+// the mark that closes it.
+var blockMarks = [...][2]string{{`"""`, `"""`}, {"'''", "'''"}, {"/*", "*/"}}
+
+// blockMark returns where the text after the first block-opening mark in
+// line starts, and the mark that closes that block; open is −1 when line
+// opens no block.
+func blockMark(line string) (open int, end string) {
+	open = -1
+	at := -1
+	for _, m := range blockMarks {
+		if i := strings.Index(line, m[0]); i >= 0 && (at < 0 || i < at) {
+			at, open, end = i, i+len(m[0]), m[1]
+		}
+	}
+	return open, end
 }
 
 // encodeStats packs term frequencies as varint count, then per term a
@@ -132,7 +188,7 @@ func addStats(ctx context.Context, tx *sql.Tx, seq int64, ds docStats, sign int)
 	return nil
 }
 
-// backfillLexical is migration 3's data step: the rebuilt full-text index
+// backfillLexical is the data step of migrations 3 and 8: the rebuilt full-text index
 // and the term statistics for every recallable lesson.
 func backfillLexical(ctx context.Context, sqlTx *sql.Tx) error {
 	rows, err := sqlTx.QueryContext(ctx, `SELECT seq, content, trigger FROM lessons WHERE state != 'archived'`)
@@ -289,10 +345,58 @@ func (q *lexQuery) candidates(ctx context.Context, db *DB, pool int) ([]int64, e
 		}
 		return seqs[a] < seqs[b]
 	})
-	if len(seqs) > pool {
-		seqs = seqs[:pool]
+	if len(seqs) <= pool {
+		return seqs, nil
 	}
-	return seqs, nil
+	// The summed idf ignores term frequency and length; the best
+	// shortlistFactor·pool of it are ranked again by their exact BM25 from
+	// the term statistics, which are small to read, and the best pool kept.
+	if len(seqs) > shortlistFactor*pool {
+		seqs = seqs[:shortlistFactor*pool]
+	}
+	exact, err := q.exact(ctx, db, seqs)
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(seqs, func(a, b int) bool { return exact[seqs[a]] > exact[seqs[b]] })
+	return seqs[:pool], nil
+}
+
+// shortlistFactor is how many times the pool the lexical candidate search
+// ranks by exact BM25.
+const shortlistFactor = 4
+
+// exact returns the BM25 score (relative to the query's reference) of each
+// of seqs, read from their term statistics.
+func (q *lexQuery) exact(ctx context.Context, db *DB, seqs []int64) (map[int64]float64, error) {
+	args := make([]any, len(seqs))
+	for i, s := range seqs {
+		args[i] = s
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT seq, len, tf FROM lesson_terms WHERE seq IN (`+placeholders(len(seqs))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read term statistics: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[int64]float64, len(seqs))
+	tf := make([]int, len(q.terms))
+	for rows.Next() {
+		var seq int64
+		var length int
+		var blob []byte
+		if err := rows.Scan(&seq, &length, &blob); err != nil {
+			return nil, fmt.Errorf("read term statistics: %w", err)
+		}
+		clear(tf)
+		if err := statsTF(blob, q.index, tf); err != nil {
+			return nil, fmt.Errorf("lesson #%d: %w", seq, err)
+		}
+		out[seq] = q.score(tf, length)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read term statistics: %w", err)
+	}
+	return out, nil
 }
 
 // idf is FTS5's BM25 inverse document frequency, floored as FTS5 floors it.

@@ -56,6 +56,7 @@ func migrations() ([]migration, error) {
 var goSteps = map[int]func(context.Context, *sql.Tx) error{
 	3: backfillLexical,
 	6: backfillConfidence,
+	8: backfillLexical,
 }
 
 // SchemaVersion is the schema version this build migrates databases to.

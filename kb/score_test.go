@@ -1,0 +1,51 @@
+package kb
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+// TestSaturate: the lexical map is the identity up to the knee, continuous
+// and strictly increasing beyond it, and stays below 1, so that lessons
+// matching a query more than fully keep their order.
+func TestSaturate(t *testing.T) {
+	for _, x := range []float64{0, 0.1, 0.5, lexicalKnee} {
+		if got := saturate(x); got != x {
+			t.Errorf("saturate(%v) = %v, want the identity below the knee", x, got)
+		}
+	}
+	for _, x := range []float64{-1, math.NaN()} {
+		if got := saturate(x); got != 0 {
+			t.Errorf("saturate(%v) = %v, want 0", x, got)
+		}
+	}
+	if d := saturate(lexicalKnee+1e-9) - lexicalKnee; d < 0 || d > 2e-9 {
+		t.Errorf("saturate jumps at the knee by %v", d)
+	}
+	prev := saturate(lexicalKnee)
+	for x := lexicalKnee + 0.05; x < 4; x += 0.05 {
+		got := saturate(x)
+		if got <= prev || got >= 1 {
+			t.Fatalf("saturate(%v) = %v after %v: want strictly increasing and below 1", x, got, prev)
+		}
+		prev = got
+	}
+}
+
+// TestScore_fullLexicalMatchesKeepOrder: two lessons that both hold every
+// query term, one more than the other, do not tie.
+func TestScore_fullLexicalMatchesKeepOrder(t *testing.T) {
+	w := DefaultWeights()
+	info := &situationInfo{hasTerms: true}
+	now := time.Now()
+	lesson := Lesson{ID: "a", State: StateActive, Confidence: 0.5}
+	more := w.score(Candidate{Lesson: lesson, Lexical: 1.6}, info, now)
+	less := w.score(Candidate{Lesson: lesson, Lexical: 1.1}, info, now)
+	if more.Score <= less.Score {
+		t.Errorf("lexical 1.6 scores %v, lexical 1.1 scores %v: want the stronger match first", more.Score, less.Score)
+	}
+	if more.Breakdown.Lexical >= 1 || less.Breakdown.Lexical < lexicalKnee {
+		t.Errorf("breakdowns %v and %v: want values in [knee, 1)", more.Breakdown.Lexical, less.Breakdown.Lexical)
+	}
+}
