@@ -71,20 +71,47 @@ func benchText(r *rand.Rand, z *rand.Zipf, n int) string {
 }
 
 // benchDB returns a database of n synthetic lessons (half with a trigger),
-// built once per size and reused across benchmark runs in the same process.
+// built once per size and reused across benchmark runs in the same process;
+// TestMain removes them when the process ends. INNATE_BENCH_DIR keeps them
+// in that directory instead, reused across processes (for profiling).
 var benchDBs sync.Map
+
+// TestMain runs the package's tests and benchmarks, then removes the
+// benchmark databases it built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if os.Getenv("INNATE_BENCH_DIR") == "" {
+		benchDBs.Range(func(_, p any) bool {
+			os.RemoveAll(filepath.Dir(p.(string)))
+			return true
+		})
+	}
+	os.Exit(code)
+}
 
 func benchDB(b testing.TB, n int) string {
 	b.Helper()
 	if p, ok := benchDBs.Load(n); ok {
 		return p.(string)
 	}
+	if keep := os.Getenv("INNATE_BENCH_DIR"); keep != "" {
+		path := filepath.Join(keep, fmt.Sprintf("bench-%d.db", n))
+		if _, err := os.Stat(path); err == nil {
+			benchDBs.Store(n, path)
+			return path
+		}
+		return buildBenchDB(b, n, path)
+	}
 	dir, err := os.MkdirTemp("", "innate-bench-*")
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() {})
-	path := filepath.Join(dir, "bench.db")
+	return buildBenchDB(b, n, filepath.Join(dir, "bench.db"))
+}
+
+// buildBenchDB fills a new database at path with n synthetic lessons.
+func buildBenchDB(b testing.TB, n int, path string) string {
+	b.Helper()
 	ctx := context.Background()
 	db, err := storage.Open(ctx, path, storage.Options{})
 	if err != nil {

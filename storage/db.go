@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
@@ -37,6 +38,9 @@ type DB struct {
 	path  string
 	log   *slog.Logger
 	index *index
+	// ftsMatch is the full-text lookup of one term, prepared once: the
+	// lexical search runs it for every query term.
+	ftsMatch func() (*sql.Stmt, error)
 }
 
 // Options configure Open.
@@ -82,6 +86,9 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 	sdb.SetConnMaxIdleTime(5 * time.Minute)
 	db := &DB{sql: sdb, path: path, log: opts.Logger.With("component", "storage")}
 	db.index = newIndex(db)
+	db.ftsMatch = sync.OnceValues(func() (*sql.Stmt, error) {
+		return sdb.Prepare(`SELECT rowid FROM lessons_fts WHERE lessons_fts MATCH ?`)
+	})
 	if !opts.ReadOnly {
 		// Two processes opening a new database race to switch it to WAL
 		// mode, which SQLite refuses with SQLITE_BUSY without waiting on the
@@ -136,7 +143,12 @@ func dsn(path string, opts Options) string {
 func (db *DB) Path() string { return db.path }
 
 // Close closes the database.
-func (db *DB) Close() error { return db.sql.Close() }
+func (db *DB) Close() error {
+	if st, err := db.ftsMatch(); err == nil {
+		st.Close()
+	}
+	return db.sql.Close()
+}
 
 // SQL returns the underlying *sql.DB, for the log and statistics readers of
 // other packages in this module.

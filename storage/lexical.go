@@ -1,12 +1,14 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -309,6 +311,10 @@ func (q *lexQuery) candidates(ctx context.Context, db *DB, pool int) ([]int64, e
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return q.df[order[a]] < q.df[order[b]] })
+	match, err := db.ftsMatch()
+	if err != nil {
+		return nil, fmt.Errorf("full-text search: %w", err)
+	}
 	acc := map[int64]float64{}
 	read := 0
 	for k, i := range order {
@@ -317,8 +323,7 @@ func (q *lexQuery) candidates(ctx context.Context, db *DB, pool int) ([]int64, e
 		}
 		read += q.df[i]
 		w := idf(q.n, q.df[i])
-		rows, err := db.sql.QueryContext(ctx, `SELECT rowid FROM lessons_fts WHERE lessons_fts MATCH ?`,
-			`"`+strings.ReplaceAll(q.terms[i], `"`, `""`)+`"`)
+		rows, err := match.QueryContext(ctx, `"`+strings.ReplaceAll(q.terms[i], `"`, `""`)+`"`)
 		if err != nil {
 			return nil, fmt.Errorf("full-text search: %w", err)
 		}
@@ -335,16 +340,24 @@ func (q *lexQuery) candidates(ctx context.Context, db *DB, pool int) ([]int64, e
 			return nil, fmt.Errorf("full-text search: %w", err)
 		}
 	}
-	seqs := make([]int64, 0, len(acc))
-	for s := range acc {
-		seqs = append(seqs, s)
+	type hit struct {
+		seq int64
+		w   float64
 	}
-	sort.Slice(seqs, func(a, b int) bool {
-		if acc[seqs[a]] != acc[seqs[b]] {
-			return acc[seqs[a]] > acc[seqs[b]]
+	hits := make([]hit, 0, len(acc))
+	for s, w := range acc {
+		hits = append(hits, hit{s, w})
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		if c := cmp.Compare(b.w, a.w); c != 0 {
+			return c
 		}
-		return seqs[a] < seqs[b]
+		return cmp.Compare(a.seq, b.seq)
 	})
+	seqs := make([]int64, len(hits))
+	for i, h := range hits {
+		seqs[i] = h.seq
+	}
 	if len(seqs) <= pool {
 		return seqs, nil
 	}
@@ -364,7 +377,7 @@ func (q *lexQuery) candidates(ctx context.Context, db *DB, pool int) ([]int64, e
 
 // shortlistFactor is how many times the pool the lexical candidate search
 // ranks by exact BM25.
-const shortlistFactor = 4
+const shortlistFactor = 2
 
 // exact returns the BM25 score (relative to the query's reference) of each
 // of seqs, read from their term statistics.
