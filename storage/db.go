@@ -40,7 +40,7 @@ type DB struct {
 	index *index
 	// ftsMatch is the full-text lookup of one term, prepared once: the
 	// lexical search runs it for every query term.
-	ftsMatch func() (*sql.Stmt, error)
+	ftsMatch *lazyStmt
 }
 
 // Options configure Open.
@@ -86,9 +86,7 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 	sdb.SetConnMaxIdleTime(5 * time.Minute)
 	db := &DB{sql: sdb, path: path, log: opts.Logger.With("component", "storage")}
 	db.index = newIndex(db)
-	db.ftsMatch = sync.OnceValues(func() (*sql.Stmt, error) {
-		return sdb.Prepare(`SELECT rowid FROM lessons_fts WHERE lessons_fts MATCH ?`)
-	})
+	db.ftsMatch = &lazyStmt{db: sdb, query: `SELECT rowid FROM lessons_fts WHERE lessons_fts MATCH ?`}
 	if !opts.ReadOnly {
 		// Two processes opening a new database race to switch it to WAL
 		// mode, which SQLite refuses with SQLITE_BUSY without waiting on the
@@ -144,10 +142,42 @@ func (db *DB) Path() string { return db.path }
 
 // Close closes the database.
 func (db *DB) Close() error {
-	if st, err := db.ftsMatch(); err == nil {
-		st.Close()
-	}
+	db.ftsMatch.close()
 	return db.sql.Close()
+}
+
+// lazyStmt is a statement prepared on first use (after migrations have
+// created its tables) and kept; a failed preparation is retried on the next
+// use rather than remembered. Safe for concurrent use.
+type lazyStmt struct {
+	db    *sql.DB
+	query string
+	mu    sync.Mutex
+	stmt  *sql.Stmt
+}
+
+// get returns the prepared statement, preparing it when needed.
+func (l *lazyStmt) get(ctx context.Context) (*sql.Stmt, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stmt == nil {
+		st, err := l.db.PrepareContext(ctx, l.query)
+		if err != nil {
+			return nil, fmt.Errorf("prepare statement: %w", err)
+		}
+		l.stmt = st
+	}
+	return l.stmt, nil
+}
+
+// close releases the statement if it was prepared.
+func (l *lazyStmt) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stmt != nil {
+		l.stmt.Close()
+		l.stmt = nil
+	}
 }
 
 // SQL returns the underlying *sql.DB, for the log and statistics readers of

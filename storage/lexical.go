@@ -56,8 +56,8 @@ func lessonStats(content, trigger string) docStats {
 // non-empty line (a rule file's heading, a function's signature), lines
 // starting with '#' (Markdown headings; shell, Python, YAML and Ruby
 // comments) or "//" (C-family comments), block comments (/* … */) and
-// Python docstrings ("""…""" or ”'…”'). Prose without such marks
-// describes itself: only its first line counts.
+// Python docstrings (in triple double or triple single quotes). Prose
+// without such marks describes itself: only its first line counts.
 func describe(content string) string {
 	var parts []string
 	first := true
@@ -311,7 +311,7 @@ func (q *lexQuery) candidates(ctx context.Context, db *DB, pool int) ([]int64, e
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return q.df[order[a]] < q.df[order[b]] })
-	match, err := db.ftsMatch()
+	match, err := db.ftsMatch.get(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
