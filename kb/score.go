@@ -26,7 +26,7 @@ import (
 // l is BM25 over the situation's terms divided by the score of a
 // typical-length document holding every query term once (an absolute scale:
 // 1 means "all the query's terms, as usually used", independent of what
-// else the query found), context is the lesson's outcome balance in the same
+// else the query found; see saturate for values above lexicalKnee), context is the lesson's outcome balance in the same
 // kind of situation in (−1, 1) and activation its recency and frequency of
 // use in [0, 1]. The penalties multiply: a pending lesson, a lesson whose
 // anti-trigger matches the situation, a lesson from another project.
