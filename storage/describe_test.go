@@ -92,24 +92,7 @@ func TestBM25MatchesFTS5_descriptive(t *testing.T) {
 		if err != nil || lq == nil {
 			t.Fatalf("prepare %q: %v", q, err)
 		}
-		quoted := make([]string, len(qt))
-		for i, x := range qt {
-			quoted[i] = `"` + x + `"`
-		}
-		rows, err := db.sql.QueryContext(ctx, `SELECT rowid, -bm25(lessons_fts) FROM lessons_fts WHERE lessons_fts MATCH ?`, strings.Join(quoted, " OR "))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := map[int64]float64{}
-		for rows.Next() {
-			var seq int64
-			var s float64
-			if err := rows.Scan(&seq, &s); err != nil {
-				t.Fatal(err)
-			}
-			want[seq] = s / lq.ref
-		}
-		rows.Close()
+		want := fts5Scores(t, db, qt, lq.ref)
 		got, err := lq.exact(ctx, db, []int64{1, 2, 3})
 		if err != nil {
 			t.Fatal(err)

@@ -83,22 +83,7 @@ func TestBM25MatchesFTS5(t *testing.T) {
 		if err != nil || lq == nil {
 			t.Fatalf("prepare %q: %v", q, err)
 		}
-		quoted := make([]string, len(qt))
-		for i, x := range qt {
-			quoted[i] = `"` + x + `"`
-		}
-		rows, err := db.sql.QueryContext(ctx, `SELECT rowid, -bm25(lessons_fts) FROM lessons_fts WHERE lessons_fts MATCH ?`, strings.Join(quoted, " OR "))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := map[int64]float64{}
-		for rows.Next() {
-			var seq int64
-			var s float64
-			rows.Scan(&seq, &s)
-			want[seq] = s / lq.ref
-		}
-		rows.Close()
+		want := fts5Scores(t, db, qt, lq.ref)
 		cands, err := db.candidates(ctx, []int64{1, 2, 3, 4}, kb.Probe{Vector: vec(0)}, lq)
 		if err != nil {
 			t.Fatal(err)
@@ -110,6 +95,34 @@ func TestBM25MatchesFTS5(t *testing.T) {
 			}
 		}
 	}
+}
+
+// fts5Scores returns SQLite FTS5's bm25() of every lesson matching any of
+// the query terms, divided by ref.
+func fts5Scores(t *testing.T, db *DB, qt []string, ref float64) map[int64]float64 {
+	t.Helper()
+	quoted := make([]string, len(qt))
+	for i, x := range qt {
+		quoted[i] = `"` + x + `"`
+	}
+	rows, err := db.sql.QueryContext(context.Background(), `SELECT rowid, -bm25(lessons_fts) FROM lessons_fts WHERE lessons_fts MATCH ?`, strings.Join(quoted, " OR "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	want := map[int64]float64{}
+	for rows.Next() {
+		var seq int64
+		var s float64
+		if err := rows.Scan(&seq, &s); err != nil {
+			t.Fatal(err)
+		}
+		want[seq] = s / ref
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return want
 }
 
 func uniq(s []string) []string {

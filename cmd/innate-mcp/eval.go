@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -322,20 +320,16 @@ func readQueries(path string) ([]retrievalQuery, error) {
 		return nil, err
 	}
 	var out []retrievalQuery
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
+	err = eachJSONLine(data, func(_ int, b []byte) error {
 		var q retrievalQuery
 		if err := json.Unmarshal(b, &q); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", path, line, err)
+			return err
 		}
 		out = append(out, q)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return out, sc.Err()
+	return out, nil
 }

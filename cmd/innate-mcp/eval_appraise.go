@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -379,26 +377,19 @@ func readQA(path string) ([]qaRecord, error) {
 		return nil, err
 	}
 	var out []qaRecord
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
+	err = eachJSONLine(data, func(_ int, b []byte) error {
 		var r qaRecord
 		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", path, line, err)
+			return err
 		}
 		if r.Knowledge == "" || r.Question == "" {
-			return nil, fmt.Errorf("%s line %d: knowledge and question are required", path, line)
+			return errors.New("knowledge and question are required")
 		}
 		out = append(out, r)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(out) == 0 {
 		return nil, errors.New(path + ": no records")

@@ -81,25 +81,15 @@ func sourceSuffix(s string) string {
 // skipped and errors name the line.
 func parseJSONL(data []byte) ([]kb.NewLesson, error) {
 	var out []kb.NewLesson
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
+	err := eachJSONLine(data, func(_ int, b []byte) error {
 		var l importLine
 		if err := decodeStrict(bytes.NewReader(b), &l); err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+			return err
 		}
 		out = append(out, l.newLesson())
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("line %d: %w", line+1, err)
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
 func (m *Main) runImport(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
