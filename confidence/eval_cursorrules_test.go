@@ -1,53 +1,34 @@
 package confidence
 
 import (
-	"bufio"
-	"encoding/json"
-	"hash/fnv"
-	"os"
 	"strings"
 	"testing"
+
 	"unicode"
 	"unicode/utf8"
-)
 
-// cursorRulesPath is the real rule-file corpus in the shared evaluation
-// data (see /work/shared/eval/README.md); the eval tests skip without it.
-const cursorRulesPath = "../../shared/eval/lessons/cursorrules.jsonl"
+	"github.com/innate-mcp/innate-mcp/internal/evaldata"
+)
 
 type evalSentence struct {
 	file string
 	text string
-	half int // 0 = tuning half, 1 = check half, by FNV hash of the file id
+	half int // 0 = tuning half, 1 = check half (evaldata.Half of the file id)
 }
 
+// loadCursorRules splits the real rule files of the shared evaluation data
+// into sentences; the eval tests skip without it.
 func loadCursorRules(tb testing.TB) []evalSentence {
 	tb.Helper()
-	path := cursorRulesPath
-	if p := os.Getenv("INNATE_CURSORRULES"); p != "" {
-		path = p
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Skipf("eval data not available: %v", err)
-	}
-	defer f.Close()
 	var out []evalSentence
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var r struct{ ID, Content string }
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			tb.Fatalf("parse %s: %v", path, err)
+	for _, r := range evaldata.CursorRules(tb) {
+		half := 0
+		if evaldata.Half(r.ID) == evaldata.Check {
+			half = 1
 		}
-		h := fnv.New32a()
-		h.Write([]byte(r.ID))
 		for _, s := range sentences(r.Content) {
-			out = append(out, evalSentence{file: r.ID, text: s, half: int(h.Sum32() % 2)})
+			out = append(out, evalSentence{file: r.ID, text: s, half: half})
 		}
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatalf("read %s: %v", path, err)
 	}
 	return out
 }

@@ -1,18 +1,13 @@
 package embed
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
-)
 
-// evalDir is the project's shared evaluation data, beside the repository
-// (../shared/eval from the repository root).
-const evalDir = "../../shared/eval/retrieval"
+	"github.com/innate-mcp/innate-mcp/internal/evaldata"
+)
 
 type evalDoc struct {
 	ID      string `json:"id"`
@@ -24,37 +19,14 @@ type evalQuery struct {
 	RelevantIDs []string `json:"relevant_ids"`
 }
 
-func readJSONL[T any](tb testing.TB, path string) []T {
-	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Skipf("eval data not available: %v", err)
-	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			tb.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, v)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	return out
-}
-
 type retrievalScore struct{ mrr10, r1, r10 float64 }
 
 // denseRetrieval embeds corpus and queries with the built-in model and
 // scores cosine ranking, separately for the first and second half of the
 // queries (nothing is tuned here; the halves show the spread).
 func denseRetrieval(t *testing.T, set string) [2]retrievalScore {
-	docs := readJSONL[evalDoc](t, filepath.Join(evalDir, corpusName(set)))
-	queries := readJSONL[evalQuery](t, filepath.Join(evalDir, set+"-queries.jsonl"))
+	docs := evaldata.Lines[evalDoc](t, "retrieval", corpusName(set))
+	queries := evaldata.Lines[evalQuery](t, "retrieval", set+"-queries.jsonl")
 	e := Builtin()
 	ctx := context.Background()
 	texts := make([]string, len(docs))

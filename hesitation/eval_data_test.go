@@ -1,52 +1,37 @@
 package hesitation
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"hash/crc32"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/innate-mcp/innate-mcp/internal/evaldata"
 )
 
-// evalDir is where the shared evaluation data lives when present.
-const evalDir = "/work/shared/eval"
-
-// splitHalves reads a JSONL file and splits its lines into a tuning half and
-// a check half by the CRC-32 of key(line) (even = tune, odd = check).
-func splitHalves(tb testing.TB, path string, key func(map[string]any) string) (tune, check []byte) {
+// splitHalves reads a JSONL file of the shared evaluation data and splits
+// its lines into the tuning half and the check half by evaldata.Half of
+// key(line); the test skips without the data.
+func splitHalves(tb testing.TB, key func(map[string]any) string, elem ...string) (tune, check []byte) {
 	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Skipf("eval data not present: %v", err)
-	}
-	defer f.Close()
 	var a, b bytes.Buffer
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), maxEvalLine)
-	for sc.Scan() {
+	for _, raw := range evaldata.Lines[json.RawMessage](tb, elem...) {
 		var rec map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			tb.Fatalf("parse %s: %v", path, err)
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			tb.Fatal(err)
 		}
 		dst := &a
-		if crc32.ChecksumIEEE([]byte(key(rec)))%2 == 1 {
+		if evaldata.Half(key(rec)) == evaldata.Check {
 			dst = &b
 		}
-		dst.Write(sc.Bytes())
+		dst.Write(raw)
 		dst.WriteByte('\n')
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
 	}
 	return a.Bytes(), b.Bytes()
 }
 
 func TestEvalHedging_WikiWeasel(t *testing.T) {
-	path := filepath.Join(evalDir, "hedging", "wikiweasel-train.jsonl")
-	tune, check := splitHalves(t, path, func(r map[string]any) string { return fmt.Sprint(r["text"]) })
+	tune, check := splitHalves(t, func(r map[string]any) string { return fmt.Sprint(r["text"]) }, "hedging", "wikiweasel-train.jsonl")
 	for _, part := range []struct {
 		name string
 		data []byte
@@ -63,8 +48,7 @@ func TestEvalHedging_WikiWeasel(t *testing.T) {
 }
 
 func TestEvalHesitation_HaluEval(t *testing.T) {
-	path := filepath.Join(evalDir, "hesitation", "halueval-general-dev.jsonl")
-	tune, check := splitHalves(t, path, func(r map[string]any) string { return fmt.Sprint(r["id"]) })
+	tune, check := splitHalves(t, func(r map[string]any) string { return fmt.Sprint(r["id"]) }, "hesitation", "halueval-general-dev.jsonl")
 	for _, part := range []struct {
 		name string
 		data []byte

@@ -1,62 +1,31 @@
 package route
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"hash/fnv"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/innate-mcp/innate-mcp/internal/evaldata"
 )
 
-// evalDir is where the shared evaluation data lives relative to this package
-// (the repository sits next to shared/). Tests that need it skip without it.
-func evalDir(tb testing.TB) string {
+// readField reads one string field from every line of a JSONL file of the
+// shared evaluation data; the test skips without it.
+func readField(tb testing.TB, field string, elem ...string) []string {
 	tb.Helper()
-	dir := os.Getenv("INNATE_EVAL_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "eval")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		tb.Skipf("no evaluation data at %s (set INNATE_EVAL_DIR)", dir)
-	}
-	return dir
-}
-
-// readField reads one string field from every line of a JSONL file.
-func readField(tb testing.TB, path, field string) []string {
-	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Skipf("open %s: %v", path, err)
-	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var rec map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			tb.Fatalf("parse %s: %v", path, err)
-		}
+	for _, rec := range evaldata.Lines[map[string]any](tb, elem...) {
 		if s, ok := rec[field].(string); ok {
 			out = append(out, s)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		tb.Fatalf("read %s: %v", path, err)
-	}
 	return out
 }
 
-// split puts each text in the tuning part or the check part by a hash of its
-// text, so the split is stable and independent of file order.
+// split puts each text in the tuning part or the check part by
+// evaldata.Half of its text, so the split is stable and independent of file
+// order.
 func split(texts []string) (tune, check []string) {
 	for _, s := range texts {
-		h := fnv.New32a()
-		h.Write([]byte(s))
-		if h.Sum32()%2 == 0 {
+		if evaldata.Half(s) == evaldata.Tune {
 			tune = append(tune, s)
 		} else {
 			check = append(check, s)
@@ -74,12 +43,11 @@ func split(texts []string) (tune, check []string) {
 func asks(s Signals) bool { return s.Question || s.Interrogatives > 0 }
 
 func TestEval_QuestionForm(t *testing.T) {
-	dir := evalDir(t)
 	// Positives: HaluEval QA questions (500 real multi-hop questions).
 	// Negatives: WikiWeasel sentences and STS-B sentences (declaratives).
-	pos := readField(t, filepath.Join(dir, "appraise", "halueval-qa-dev.jsonl"), "question")
-	neg := append(readField(t, filepath.Join(dir, "hedging", "wikiweasel-train.jsonl"), "text"),
-		readField(t, filepath.Join(dir, "retrieval", "stsb-dev-queries.jsonl"), "query")...)
+	pos := readField(t, "question", "appraise", "halueval-qa-dev.jsonl")
+	neg := append(readField(t, "text", "hedging", "wikiweasel-train.jsonl"),
+		readField(t, "query", "retrieval", "stsb-dev-queries.jsonl")...)
 	pt, pc := split(pos)
 	nt, nc := split(neg)
 	for _, part := range []struct {
@@ -108,14 +76,13 @@ func TestEval_QuestionForm(t *testing.T) {
 }
 
 func TestEval_RealRequestsAreNotSocial(t *testing.T) {
-	dir := evalDir(t)
 	// None of these texts is a greeting or thanks; a router that sends them
 	// to acknowledge or ignore drops real requests.
 	sets := map[string][]string{
-		"halueval-general prompts": readField(t, filepath.Join(dir, "hesitation", "halueval-general-dev.jsonl"), "prompt"),
-		"cosqa queries":            readField(t, filepath.Join(dir, "retrieval", "cosqa-dev-queries.jsonl"), "query"),
-		"halueval-qa questions":    readField(t, filepath.Join(dir, "appraise", "halueval-qa-dev.jsonl"), "question"),
-		"wikiweasel sentences":     readField(t, filepath.Join(dir, "hedging", "wikiweasel-train.jsonl"), "text"),
+		"halueval-general prompts": readField(t, "prompt", "hesitation", "halueval-general-dev.jsonl"),
+		"cosqa queries":            readField(t, "query", "retrieval", "cosqa-dev-queries.jsonl"),
+		"halueval-qa questions":    readField(t, "question", "appraise", "halueval-qa-dev.jsonl"),
+		"wikiweasel sentences":     readField(t, "text", "hedging", "wikiweasel-train.jsonl"),
 	}
 	for name, texts := range sets {
 		_, check := split(texts)
@@ -141,13 +108,12 @@ func TestEval_RealRequestsAreNotSocial(t *testing.T) {
 }
 
 func TestEval_ModeDistribution(t *testing.T) {
-	dir := evalDir(t)
 	// Real user requests (Alpaca-style instructions and questions to ChatGPT,
 	// and web code-search queries) routed at three warmth levels. The seed's
 	// healthy ranges describe a live mix of warmth, not one level, so this
 	// reports the shift and asserts only its direction.
-	texts := append(readField(t, filepath.Join(dir, "hesitation", "halueval-general-dev.jsonl"), "prompt"),
-		readField(t, filepath.Join(dir, "retrieval", "cosqa-dev-queries.jsonl"), "query")...)
+	texts := append(readField(t, "prompt", "hesitation", "halueval-general-dev.jsonl"),
+		readField(t, "query", "retrieval", "cosqa-dev-queries.jsonl")...)
 	_, check := split(texts)
 	share := map[string]map[Mode]float64{}
 	for _, lvl := range []struct {

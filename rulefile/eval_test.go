@@ -1,72 +1,25 @@
 package rulefile
 
 import (
-	"bufio"
-	"encoding/json"
-	"hash/fnv"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/innate-mcp/innate-mcp/internal/evaldata"
 )
-
-type evalRecord struct {
-	ID      string `json:"id"`
-	Content string `json:"content"`
-	Source  string `json:"source"`
-}
-
-// loadCursorRules reads shared/eval/lessons/cursorrules.jsonl from beside
-// the repository, or from $INNATE_EVAL_DIR; the test is skipped without it.
-func loadCursorRules(tb testing.TB) []evalRecord {
-	tb.Helper()
-	dir := os.Getenv("INNATE_EVAL_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "eval")
-	}
-	f, err := os.Open(filepath.Join(dir, "lessons", "cursorrules.jsonl"))
-	if err != nil {
-		tb.Skipf("eval data not available: %v", err)
-	}
-	defer f.Close()
-	var recs []evalRecord
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
-	for sc.Scan() {
-		var r evalRecord
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			tb.Fatalf("parse record: %v", err)
-		}
-		recs = append(recs, r)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatalf("read eval data: %v", err)
-	}
-	return recs
-}
-
-func evalHalf(id string) string {
-	h := fnv.New32a()
-	h.Write([]byte(id))
-	if h.Sum32()%2 == 0 {
-		return "tune"
-	}
-	return "check"
-}
 
 // TestParse_CursorRules parses the 967 real rule files (each as the file
 // named by its source) and reports, per half, the number of rules, the
 // median rule length and the files that yield none. Every file must parse;
 // at most 1% may yield no rule.
 func TestParse_CursorRules(t *testing.T) {
-	recs := loadCursorRules(t)
+	recs := evaldata.CursorRules(t)
 	type stats struct {
 		files, rules, empty int
 		lengths             []int
 	}
 	halves := map[string]*stats{"tune": {}, "check": {}}
 	for _, r := range recs {
-		st := halves[evalHalf(r.ID)]
+		st := halves[evaldata.Half(r.ID)]
 		st.files++
 		rules, err := Parse(r.Source, []byte(r.Content))
 		if err != nil {

@@ -1,70 +1,20 @@
 package sanitize
 
 import (
-	"bufio"
-	"encoding/json"
-	"hash/fnv"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/innate-mcp/innate-mcp/internal/evaldata"
 )
-
-// evalRecord is one line of shared/eval/lessons/cursorrules.jsonl.
-type evalRecord struct {
-	ID      string `json:"id"`
-	Content string `json:"content"`
-	Source  string `json:"source"`
-}
-
-// loadCursorRules reads the real rule files used to measure false positives.
-// The file lives beside the repository (../../shared/eval from a package
-// directory) or under $INNATE_EVAL_DIR; the test is skipped without it.
-func loadCursorRules(tb testing.TB) []evalRecord {
-	tb.Helper()
-	dir := os.Getenv("INNATE_EVAL_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "eval")
-	}
-	f, err := os.Open(filepath.Join(dir, "lessons", "cursorrules.jsonl"))
-	if err != nil {
-		tb.Skipf("eval data not available: %v", err)
-	}
-	defer f.Close()
-	var recs []evalRecord
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
-	for sc.Scan() {
-		var r evalRecord
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			tb.Fatalf("parse record: %v", err)
-		}
-		recs = append(recs, r)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatalf("read eval data: %v", err)
-	}
-	return recs
-}
-
-// evalHalf splits records by a hash of their id: "tune" and "check".
-func evalHalf(id string) string {
-	h := fnv.New32a()
-	h.Write([]byte(id))
-	if h.Sum32()%2 == 0 {
-		return "tune"
-	}
-	return "check"
-}
 
 // TestInjection_CursorRulesFalsePositives measures how many of the 967 real
 // rule files written for coding agents are flagged. Every flag is logged for
 // review; more than 0.5% flagged fails.
 func TestInjection_CursorRulesFalsePositives(t *testing.T) {
-	recs := loadCursorRules(t)
+	recs := evaldata.CursorRules(t)
 	flagged := map[string]int{}
 	total := map[string]int{}
 	for _, r := range recs {
-		half := evalHalf(r.ID)
+		half := evaldata.Half(r.ID)
 		total[half]++
 		fs := Injections(r.Content)
 		if len(fs) == 0 {
@@ -87,11 +37,11 @@ func TestInjection_CursorRulesFalsePositives(t *testing.T) {
 // files; they are documentation, so a redaction must be a credential-shaped
 // literal. More than 1% of files redacted fails.
 func TestRedact_CursorRules(t *testing.T) {
-	recs := loadCursorRules(t)
+	recs := evaldata.CursorRules(t)
 	files := map[string]int{}
 	total := map[string]int{}
 	for _, r := range recs {
-		half := evalHalf(r.ID)
+		half := evaldata.Half(r.ID)
 		total[half]++
 		out, rs := Redact(r.Content)
 		if len(rs) == 0 {
@@ -119,10 +69,10 @@ func TestRedact_CursorRules(t *testing.T) {
 // the same rule to find it there: surrounding Markdown, code and length must
 // not hide an injection.
 func TestInjection_FoundInsideRealFiles(t *testing.T) {
-	recs := loadCursorRules(t)
+	recs := evaldata.CursorRules(t)
 	var hosts []string
 	for _, r := range recs {
-		if evalHalf(r.ID) == "check" && len(r.Content) > 400 {
+		if evaldata.Half(r.ID) == "check" && len(r.Content) > 400 {
 			hosts = append(hosts, r.Content)
 		}
 	}

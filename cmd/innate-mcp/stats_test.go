@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/innate-mcp/innate-mcp/internal/evaldata"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	validator "github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -143,10 +145,10 @@ func writeTemp(t *testing.T, name, content string) string {
 // replays recalls, records, appraisals and hesitations over it, and checks
 // that stats prints every section and that --json matches the schema.
 func TestStats_cursorrulesPlusReplay(t *testing.T) {
-	const data = "../../../shared/eval/lessons/cursorrules.jsonl"
-	if _, err := os.Stat(data); err != nil || testing.Short() {
-		t.Skip("needs ../shared/eval/lessons/cursorrules.jsonl")
+	if testing.Short() {
+		t.Skip("builds a database of 967 lessons")
 	}
+	data := evaldata.Path(t, "lessons", "cursorrules.jsonl")
 	env := testEnv(t)
 	// The stand-in embedder: build the database through kb directly.
 	db := lessonsDBFrom(t, env["INNATE_DB"], data)
