@@ -7,7 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"unicode"
+
+	"github.com/innate-mcp/innate-mcp/internal/answerfree"
 
 	"github.com/innate-mcp/innate-mcp/appraise"
 	"github.com/innate-mcp/innate-mcp/kb"
@@ -87,7 +88,7 @@ func TestAppraise_candidateFootingAndNoEcho(t *testing.T) {
 // included: no field or key is named like an answer, and a flagged summary
 // built from a lesson that quotes the candidate does not contain it.
 func TestAppraiseResult_answerFree(t *testing.T) {
-	checkType(t, reflect.TypeFor[kb.AppraiseResult](), "AppraiseResult", map[reflect.Type]bool{})
+	answerfree.CheckType(t, reflect.TypeFor[kb.AppraiseResult]())
 	e := newEnv(t)
 	candidate := "use fmt.Errorf with %w to wrap the error"
 	e.add(t, kb.NewLesson{ID: "wrap", Origin: kb.OriginUserStated, Kind: kb.KindCaution,
@@ -102,75 +103,9 @@ func TestAppraiseResult_answerFree(t *testing.T) {
 			t.Fatalf("summary %q contains the candidate", p.Summary)
 		}
 	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var generic any
-	if err := json.Unmarshal(b, &generic); err != nil {
-		t.Fatal(err)
-	}
-	checkJSON(t, generic, "result")
+	b := answerfree.CheckJSON(t, res)
 	if res.Advisory != appraise.Advisory || res.TraceID == "" || res.Route.Mode == "" || len(res.Route.Scores) != 5 {
 		t.Fatalf("advisory, trace or route missing: %s", b)
-	}
-}
-
-func answerBearing(name string) bool {
-	var words []string
-	cur := []rune{}
-	for i, r := range name {
-		if r == '_' || r == '-' || (unicode.IsUpper(r) && i > 0) {
-			words, cur = append(words, strings.ToLower(string(cur))), cur[:0]
-		}
-		if r != '_' && r != '-' {
-			cur = append(cur, r)
-		}
-	}
-	words = append(words, strings.ToLower(string(cur)))
-	for _, w := range words {
-		for _, s := range []string{"answer", "fix", "solution", "correct", "suggest"} {
-			if strings.HasPrefix(w, s) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func checkType(tb testing.TB, t reflect.Type, path string, seen map[reflect.Type]bool) {
-	tb.Helper()
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct || seen[t] {
-		return
-	}
-	seen[t] = true
-	for i := range t.NumField() {
-		f := t.Field(i)
-		jn, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if answerBearing(f.Name) || answerBearing(jn) {
-			tb.Errorf("%s.%s (json %q) is named like an answer-bearing field", path, f.Name, jn)
-		}
-		checkType(tb, f.Type, path+"."+f.Name, seen)
-	}
-}
-
-func checkJSON(tb testing.TB, v any, path string) {
-	tb.Helper()
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if answerBearing(k) {
-				tb.Errorf("JSON key %s.%s is answer-bearing", path, k)
-			}
-			checkJSON(tb, e, path+"."+k)
-		}
-	case []any:
-		for _, e := range x {
-			checkJSON(tb, e, path+"[]")
-		}
 	}
 }
 
