@@ -48,10 +48,11 @@ type rankMetrics struct {
 	RecallAt10 float64 `json:"recall_at_10"`
 }
 
-// add accumulates one query's ranking: ranked holds, for each returned
+// add accumulates one query's ranking and returns its reciprocal rank (0
+// when nothing relevant is in the top 10): ranked holds, for each returned
 // lesson in order, the corpus ids it stands for (several when the corpus
 // holds duplicates, which the knowledge base stores once).
-func (r *rankMetrics) add(ranked [][]string, relevant map[string]bool) {
+func (r *rankMetrics) add(ranked [][]string, relevant map[string]bool) float64 {
 	r.N++
 	first := 0
 	found := map[int]int{}
@@ -76,13 +77,16 @@ func (r *rankMetrics) add(ranked [][]string, relevant map[string]bool) {
 			}
 		}
 	}
+	var rr float64
 	if first > 0 {
-		r.MRRAt10 += 1 / float64(first)
+		rr = 1 / float64(first)
 	}
+	r.MRRAt10 += rr
 	n := float64(len(relevant))
 	r.RecallAt1 += float64(found[1]) / n
 	r.RecallAt5 += float64(found[5]) / n
 	r.RecallAt10 += float64(found[10]) / n
+	return rr
 }
 
 // done turns sums into means, rounded to four places.
@@ -107,6 +111,15 @@ type retrievalReport struct {
 	ImportSecs float64                `json:"import_seconds"`
 	QuerySecs  float64                `json:"query_seconds"`
 	Channels   map[string]rankMetrics `json:"channels,omitempty"`
+	// FusedVsLexical counts the queries whose relevant lesson the fused
+	// ranking (no floor) puts higher, and lower, than BM25 alone.
+	FusedVsLexical *versus `json:"fused_vs_lexical,omitempty"`
+}
+
+// versus counts queries one ranking wins and loses against another.
+type versus struct {
+	Better int `json:"better"`
+	Worse  int `json:"worse"`
 }
 
 func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, stdout, stderr io.Writer) error {
@@ -197,6 +210,7 @@ func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, std
 	var fused rankMetrics
 	chans := map[string]*rankMetrics{"content": {}, "trigger": {}, "lexical": {}, "fused_no_floor": {}}
 	empty := 0
+	var vs versus
 	var dump *json.Encoder
 	if *dumpPath != "" {
 		f, err := os.Create(*dumpPath)
@@ -227,11 +241,13 @@ func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, std
 			ids = append(ids, orID(alias, l.ID))
 		}
 		fused.add(ids, rel)
-		if dump != nil {
-			ranked, err := k.Rank(ctx, kb.Situation{Query: q.Query})
-			if err != nil {
+		var ranked []kb.Scored
+		if dump != nil || channels {
+			if ranked, err = k.Rank(ctx, kb.Situation{Query: q.Query}); err != nil {
 				return err
 			}
+		}
+		if dump != nil {
 			type cand struct {
 				ID        []string     `json:"id"`
 				Relevant  bool         `json:"relevant"`
@@ -253,10 +269,7 @@ func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, std
 			}
 		}
 		if channels {
-			ranked, err := k.Rank(ctx, kb.Situation{Query: q.Query})
-			if err != nil {
-				return err
-			}
+			rr := map[string]float64{}
 			for name, key := range map[string]func(kb.Scored) float64{
 				"content":        func(s kb.Scored) float64 { return s.Breakdown.ContentCos },
 				"trigger":        func(s kb.Scored) float64 { return s.Breakdown.TriggerCos },
@@ -266,7 +279,13 @@ func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, std
 				if name == "trigger" && !hasTrigger {
 					continue
 				}
-				chans[name].add(rankBy(ranked, key, alias), rel)
+				rr[name] = chans[name].add(rankBy(ranked, key, alias), rel)
+			}
+			switch {
+			case rr["fused_no_floor"] > rr["lexical"]:
+				vs.Better++
+			case rr["fused_no_floor"] < rr["lexical"]:
+				vs.Worse++
 			}
 		}
 	}
@@ -276,6 +295,7 @@ func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, std
 		out.EmptyRate = round4(float64(empty) / float64(out.N))
 	}
 	if channels {
+		out.FusedVsLexical = &vs
 		out.Channels = map[string]rankMetrics{}
 		for name, r := range chans {
 			if r.N > 0 {
