@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/internal/clip"
 )
 
 // flag is a caution to raise: the lesson and whether the candidate goes
@@ -109,16 +111,16 @@ const maxSummaryBytes = 160
 // sentence of its caution text), with any of the candidate's text removed:
 // a flagged point names a risk, it never carries or echoes an answer.
 func summarize(l Lesson, against bool, candidate string) string {
-	base := clip(oneLine(l.Trigger), maxSummaryBytes)
+	base := clip.Bytes(oneLine(l.Trigger), maxSummaryBytes)
 	if base == "" {
-		base = clip(firstSentence(l.Content), maxSummaryBytes)
+		base = clip.Bytes(firstSentence(l.Content), maxSummaryBytes)
 	}
 	var s string
 	switch {
 	case against:
 		s = "Watch out: this may go against a lesson: \"" + base + "\""
 	case l.AntiTriggerHit:
-		s = "Watch out: \"" + base + "\" may not apply here (" + clip(oneLine(l.AntiTrigger), maxSummaryBytes/2) + ")"
+		s = "Watch out: \"" + base + "\" may not apply here (" + clip.Bytes(oneLine(l.AntiTrigger), maxSummaryBytes/2) + ")"
 	case l.Caution:
 		s = "Watch out for: " + base
 	default:
@@ -190,15 +192,4 @@ func firstSentence(s string) string {
 		}
 	}
 	return oneLine(s)
-}
-
-// clip cuts s to at most n bytes on a rune boundary, adding "…".
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return strings.TrimSpace(s[:n]) + "…"
 }

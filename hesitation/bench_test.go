@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/internal/clip"
 )
 
 // benchParagraph is realistic agent prose: claims, code names, numbers,
@@ -20,7 +22,7 @@ func draftOfSize(n int) string {
 	for b.Len() < n {
 		b.WriteString(benchParagraph)
 	}
-	return truncate(b.String(), n)
+	return clip.Bytes(b.String(), n)
 }
 
 // benchPatterns builds n distinct patterns from synthetic corrections.

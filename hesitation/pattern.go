@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/internal/clip"
 )
 
 // ErrNoKeywords is returned by NewPattern when neither the correction nor
@@ -103,7 +105,7 @@ func NewPattern(correction, correctedDraft string, src Source, now time.Time) (P
 	return Pattern{
 		ID:              PatternID(kw),
 		Keywords:        kw,
-		Description:     truncate(strings.TrimSpace(correction), maxDescription),
+		Description:     clip.Bytes(strings.TrimSpace(correction), maxDescription),
 		Source:          src,
 		Strength:        initialStrength(src),
 		Corrections:     1,
@@ -313,17 +315,3 @@ func matchPatterns(draftTokens *tokenSet, patterns []Pattern, now time.Time, cfg
 	return out
 }
 
-// truncate shortens s to at most n bytes on a rune boundary, adding "…".
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !isRuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-// isRuneStart reports whether b starts a UTF-8 sequence.
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/internal/clip"
 )
 
 // SignalType names a hesitation signal.
@@ -77,7 +79,7 @@ func (in *detectInput) isQuestion(sp Span) bool {
 }
 
 // quote returns s shortened for a detail string.
-func quote(s string) string { return fmt.Sprintf("%q", truncate(s, 40)) }
+func quote(s string) string { return fmt.Sprintf("%q", clip.Bytes(s, 40)) }
 
 // absoluteClaims: absolute wording with no source anywhere.
 func absoluteClaims(in *detectInput) *Signal {
@@ -251,7 +253,7 @@ func errorPatterns(in *detectInput, patterns []Pattern) (*Signal, []string) {
 	}
 	top := hits[0]
 	return &Signal{Type: SignalErrorPattern, Weight: in.cfg.Weights.ErrorPattern * top.strength,
-		Detail: fmt.Sprintf("matches past error %s (%d keyword(s), strength %.2f): %s", top.id, top.hits, top.strength, truncate(top.desc, 80))}, ids
+		Detail: fmt.Sprintf("matches past error %s (%d keyword(s), strength %.2f): %s", top.id, top.hits, top.strength, clip.Bytes(top.desc, 80))}, ids
 }
 
 // longer reports whether s has at least n runes, without counting past n.

@@ -17,6 +17,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/innate-mcp/innate-mcp/internal/clip"
+
 	"github.com/innate-mcp/innate-mcp/confidence"
 )
 
@@ -268,9 +270,5 @@ func initialConfidence(o Origin) float64 {
 
 // String gives a short description of a lesson for logs.
 func (l Lesson) String() string {
-	c := l.Content
-	if len(c) > 60 {
-		c = c[:60] + "…"
-	}
-	return fmt.Sprintf("%s(%s %s %.2f): %s", l.ID, l.State, l.Origin, l.Confidence, c)
+	return fmt.Sprintf("%s(%s %s %.2f): %s", l.ID, l.State, l.Origin, l.Confidence, clip.Line(l.Content, 60))
 }

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/internal/clip"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/sanitize"
@@ -98,7 +99,7 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 				if len(res.Lessons) > 0 {
 					break
 				}
-				rl.Content = truncateBytes(rl.Content, max(0, budget-16-approxTokens(rl.Trigger))*4)
+				rl.Content = clip.Bytes(rl.Content, max(0, budget-16-approxTokens(rl.Trigger))*4)
 				rl.Truncated = true
 				cost = budget
 			}
@@ -305,17 +306,6 @@ func copysignHalf(x float64) float64 {
 
 // approxTokens estimates the tokens of text at four bytes a token.
 func approxTokens(s string) int { return (len(s) + 3) / 4 }
-
-// truncateBytes cuts s to at most n bytes on a rune boundary, adding "…".
-func truncateBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
 
 // persistSettled writes back the decay of lessons a read found out of date,
 // re-reading each inside the transaction so no concurrent write is lost.

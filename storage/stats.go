@@ -3,9 +3,9 @@ package storage
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/internal/clip"
 
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -54,7 +54,7 @@ func (db *DB) RecallStats(ctx context.Context, since time.Time, top int) (Recall
 		if err := rows.Scan(&u.LessonID, &u.Content, &u.Count); err != nil {
 			return st, fmt.Errorf("read recall selections: %w", err)
 		}
-		u.Content = excerpt(u.Content, 80)
+		u.Content = clip.Line(u.Content, 80)
 		if st.Selections > 0 {
 			u.Share = float64(u.Count) / float64(st.Selections)
 		}
@@ -204,18 +204,4 @@ func (db *DB) ModeCounts(ctx context.Context, since time.Time) (map[string]int, 
 		out[mode] = n
 	}
 	return out, rows.Err()
-}
-
-// excerpt is text on one line (runs of white space collapsed), cut to at
-// most n bytes on a rune boundary with "…" when longer.
-func excerpt(text string, n int) string {
-	text = strings.Join(strings.Fields(text), " ")
-	if len(text) <= n {
-		return text
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(text[cut]) {
-		cut--
-	}
-	return text[:cut] + "…"
 }

@@ -8,6 +8,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/internal/clip"
+
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -118,11 +120,7 @@ func (m *Main) listLessons(ctx context.Context, a *app, state, tier, project str
 	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATE\tTIER\tCONF\tORIGIN\tCONTENT")
 	for _, r := range rows {
-		c := strings.Join(strings.Fields(r.Content), " ")
-		if len(c) > 70 {
-			c = c[:70] + "…"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\t%s\n", r.ID, r.State, r.Tier, r.Confidence, r.Origin, c)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\t%s\n", r.ID, r.State, r.Tier, r.Confidence, r.Origin, clip.Line(r.Content, 70))
 	}
 	return tw.Flush()
 }

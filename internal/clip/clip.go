@@ -1,0 +1,30 @@
+// Package clip shortens text for display and for token budgets: to at most
+// a number of bytes, cut on a rune boundary so the result stays valid
+// UTF-8, with "…" marking a cut. Pure functions, safe for concurrent use.
+package clip
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Bytes returns s when it fits in n bytes, else its longest prefix of at
+// most n bytes that ends on a rune boundary, without trailing white space,
+// followed by "…" (so a cut result is up to n+3 bytes).
+func Bytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	n = max(n, 0)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strings.TrimRightFunc(s[:n], unicode.IsSpace) + "…"
+}
+
+// Line is Bytes of s on one line: runs of white space, newlines included,
+// become one space first.
+func Line(s string, n int) string {
+	return Bytes(strings.Join(strings.Fields(s), " "), n)
+}
