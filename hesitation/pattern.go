@@ -314,4 +314,3 @@ func matchPatterns(draftTokens *tokenSet, patterns []Pattern, now time.Time, cfg
 	})
 	return out
 }
-
