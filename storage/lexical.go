@@ -231,6 +231,9 @@ type lexQuery struct {
 	n     int     // indexed lessons
 	avgdl float64 // average lesson length in terms
 	ref   float64 // BM25 of an average-length lesson holding every term once
+	// scored holds the scores the candidate search already computed, so
+	// that loading those candidates does not compute them again.
+	scored map[int64]float64
 }
 
 // prepareLexical reads the statistics a query's terms need.
@@ -372,7 +375,18 @@ func (q *lexQuery) candidates(ctx context.Context, db *DB, pool int) ([]int64, e
 		return nil, err
 	}
 	sort.SliceStable(seqs, func(a, b int) bool { return exact[seqs[a]] > exact[seqs[b]] })
+	q.scored = exact
 	return seqs[:pool], nil
+}
+
+// scoredAlready returns the score the candidate search computed for a
+// lesson, if it did.
+func (q *lexQuery) scoredAlready(seq int64) (float64, bool) {
+	if q == nil {
+		return 0, false
+	}
+	v, ok := q.scored[seq]
+	return v, ok
 }
 
 // shortlistFactor is how many times the pool the lexical candidate search

@@ -114,12 +114,14 @@ func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lq *lexQ
 	for rows.Next() {
 		var cb, tb, stats []byte
 		var length sql.NullInt64
-		l, _, err := scanLessonWith(rows, &cb, &tb, &length, &stats)
+		l, seq, err := scanLessonWith(rows, &cb, &tb, &length, &stats)
 		if err != nil {
 			return nil, err
 		}
 		c := kb.Candidate{Lesson: l}
-		if lq != nil && stats != nil {
+		if v, ok := lq.scoredAlready(seq); ok {
+			c.Lexical = v
+		} else if lq != nil && stats != nil {
 			clear(tf)
 			if err := statsTF(stats, lq.index, tf); err != nil {
 				return nil, fmt.Errorf("lesson %s: %w", l.ID, err)
