@@ -262,3 +262,27 @@ func TestKB_reembedFixesMismatch(t *testing.T) {
 		t.Fatalf("old embedder after reembed: %v", err)
 	}
 }
+
+// TestRecall_readsTyposAgainstTheVocabulary: a query whose only
+// distinctive word is misspelt, or two words run together, still finds the
+// lesson that holds them, and the result says how the query was read.
+func TestRecall_readsTyposAgainstTheVocabulary(t *testing.T) {
+	e := newEnv(t)
+	e.add(t, baseLessons...)
+	for _, tc := range []struct{ query, want, term string }{
+		{"transactoins", "sql-tx", "transactoin"},
+		{"reactlist", "react-keys", "reactlist"},
+	} {
+		res := e.recall(t, kb.RecallRequest{Query: tc.query})
+		if res.Empty || res.Lessons[0].ID != tc.want {
+			t.Errorf("recall %q = %v (empty %v), want %s first", tc.query, ids(res), res.Empty, tc.want)
+		}
+		if len(res.ReadAs) != 1 || res.ReadAs[0].Term != tc.term || len(res.ReadAs[0].As) == 0 {
+			t.Errorf("recall %q read as %+v, want one repair of %q", tc.query, res.ReadAs, tc.term)
+		}
+	}
+	// Known words are never rewritten.
+	if res := e.recall(t, kb.RecallRequest{Query: "sqlite transactions"}); len(res.ReadAs) != 0 {
+		t.Errorf("known words read as %+v", res.ReadAs)
+	}
+}

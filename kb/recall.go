@@ -51,7 +51,10 @@ type RecallResult struct {
 	Empty   bool             `json:"empty"`
 	Lessons []RecalledLesson `json:"lessons"`
 	Project string           `json:"project,omitempty"`
-	Note    string           `json:"note,omitempty"`
+	// ReadAs lists the query's terms that no lesson holds and that were
+	// read as a likely typo or run-together words (see repairTerms).
+	ReadAs []Repair `json:"read_as,omitempty"`
+	Note   string   `json:"note,omitempty"`
 }
 
 // DefaultTop is how many lessons recall returns when top is not given.
@@ -85,7 +88,7 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 	}
 	req.Query, req.Error = sit.Query, sit.Error // redacted by rank
 	chosen := k.choose(ranked, top, info)
-	res := RecallResult{TraceID: newID("t_"), Project: sit.Project, Lessons: []RecalledLesson{}}
+	res := RecallResult{TraceID: newID("t_"), Project: sit.Project, Lessons: []RecalledLesson{}, ReadAs: info.repairs}
 	budget := req.BudgetTokens
 	for _, s := range chosen {
 		rl := RecalledLesson{
@@ -141,12 +144,15 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 	if err != nil {
 		return nil, nil, fmt.Errorf("embed situation: %w", err)
 	}
-	qterms := sit.queryTerms()
+	qterms, repairs, err := repairTerms(ctx, k.store, sit.queryTerms())
+	if err != nil {
+		return nil, nil, err
+	}
 	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, Pool: max(16, 2*top+6), LexicalPool: max(24, 3*top), SituationKey: sit.key()})
 	if err != nil {
 		return nil, nil, fmt.Errorf("search: %w", err)
 	}
-	info := &situationInfo{project: sit.Project, terms: make(map[string]struct{}, len(qterms)), hasTerms: len(qterms) > 0}
+	info := &situationInfo{project: sit.Project, terms: make(map[string]struct{}, len(qterms)), hasTerms: len(qterms) > 0, repairs: repairs}
 	for _, t := range qterms {
 		info.terms[t] = struct{}{}
 	}

@@ -17,7 +17,7 @@ import (
 //
 // The fused score of a lesson for a situation is
 //
-//	resonance   = (Content·c + Trigger·t + Lexical·l) / (sum of the weights of the channels present)
+//	resonance   = saturate((Content·c + Trigger·t + Lexical·l) / (sum of the weights of the channels present))
 //	calibration = Confidence·confidence + Context·context + Activation·activation
 //	fused       = (resonance + calibration) · penalties
 //
@@ -26,7 +26,8 @@ import (
 // l is BM25 over the situation's terms divided by the score of a
 // typical-length document holding every query term once (an absolute scale:
 // 1 means "all the query's terms, as usually used", independent of what
-// else the query found; see saturate for values above lexicalKnee), context is the lesson's outcome balance in the same
+// else the query found, and unbounded above), saturate maps the weighted
+// sum to [0, 1) without changing its order, context is the lesson's outcome balance in the same
 // kind of situation in (−1, 1) and activation its recency and frequency of
 // use in [0, 1]. The penalties multiply: a pending lesson, a lesson whose
 // anti-trigger matches the situation, a lesson from another project.
@@ -158,11 +159,15 @@ func (w Weights) score(c Candidate, sit *situationInfo, now time.Time) Scored {
 	}
 	if sit.hasTerms {
 		b.Lexical = saturate(c.Lexical)
-		num += w.Lexical * b.Lexical
+		// The weighted sum takes the absolute lexical score as is and
+		// saturates as a whole: saturating the channel first would shrink
+		// the differences between lessons that match the query more than
+		// fully, until dense noise reorders them.
+		num += w.Lexical * max(c.Lexical, 0)
 		den += w.Lexical
 	}
 	if den > 0 {
-		b.Resonance = num / den
+		b.Resonance = saturate(num / den)
 	}
 	l := c.Lesson
 	b.Confidence = l.Confidence
@@ -204,13 +209,13 @@ func activation(l Lesson, now time.Time) float64 {
 	return freq * math.Exp2(-days/30)
 }
 
-// lexicalKnee is where the lexical channel starts to saturate: BM25 up to
-// the knee (as a share of the query's reference score) counts as is, and
-// above it approaches 1 smoothly, so that lessons matching the query more
-// than fully still rank among themselves instead of tying at 1.
+// lexicalKnee is where resonance (and the lexical channel as reported in a
+// breakdown) starts to saturate: up to the knee it counts as is, and above
+// it approaches 1 smoothly, so that lessons matching the query more than
+// fully still rank among themselves instead of tying at 1.
 const lexicalKnee = 0.8
 
-// saturate maps an absolute lexical score in [0, ∞) to [0, 1): the identity
+// saturate maps a score in [0, ∞) to [0, 1): the identity
 // up to lexicalKnee, then 1 − (1−knee)·exp(−(x−knee)/(1−knee)), which
 // continues it with the same slope and is strictly increasing.
 func saturate(x float64) float64 {
@@ -236,6 +241,8 @@ type situationInfo struct {
 	// a dense match counts by how far it stands above the situation's
 	// neighbourhood, the query-side term of CSLS hubness correction.
 	hoodContent, hoodTrigger float64
+	// repairs are the unknown query terms read as vocabulary terms.
+	repairs []Repair
 }
 
 // neighbourhoodSize is how many nearest lessons define a situation's

@@ -49,3 +49,30 @@ func TestScore_fullLexicalMatchesKeepOrder(t *testing.T) {
 		t.Errorf("breakdowns %v and %v: want values in [knee, 1)", more.Breakdown.Lexical, less.Breakdown.Lexical)
 	}
 }
+
+// TestScore_denseWeighsAgainstTheWholeLexicalScore: resonance saturates the
+// weighted sum, not the lexical channel before weighing, so a lesson that
+// matches the query's terms far better is not overtaken by a slightly
+// better dense similarity (saturating first shrank a 1.4 against 1.1
+// lexical lead to 0.06, less than a 0.2 dense relevance).
+func TestScore_denseWeighsAgainstTheWholeLexicalScore(t *testing.T) {
+	w := DefaultWeights()
+	info := &situationInfo{hasTerms: true}
+	now := time.Now()
+	lesson := Lesson{ID: "a", State: StateActive, Confidence: 0.5}
+	lexical := w.score(Candidate{Lesson: lesson, Lexical: 1.4}, info, now)
+	dense := w.score(Candidate{Lesson: lesson, Lexical: 1.1, Content: 0.2}, info, now)
+	if lexical.Score <= dense.Score {
+		t.Errorf("lexical 1.4 scores %v, lexical 1.1 with dense 0.2 scores %v: want the stronger lexical match first", lexical.Score, dense.Score)
+	}
+	for _, s := range []Scored{lexical, dense} {
+		if r := s.Breakdown.Resonance; r >= 1 || r <= 0 {
+			t.Errorf("resonance %v: want a value in (0, 1)", r)
+		}
+	}
+	// Below the knee nothing saturates: resonance is the weighted mean.
+	low := w.score(Candidate{Lesson: lesson, Lexical: 0.3, Content: 0.4}, info, now)
+	if want := (w.Lexical*0.3 + w.Content*0.4) / (w.Lexical + w.Content); math.Abs(low.Breakdown.Resonance-want) > 1e-12 {
+		t.Errorf("resonance %v, want the weighted mean %v", low.Breakdown.Resonance, want)
+	}
+}

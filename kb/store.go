@@ -36,6 +36,9 @@ type Store interface {
 	// Search returns the lessons found by the dense and lexical channels
 	// for probe, with each channel's value filled in for every candidate.
 	Search(ctx context.Context, probe Probe) ([]Candidate, error)
+	// DocFreqs returns how many recallable lessons hold each lexical term
+	// (as package terms makes them); terms no lesson holds are absent.
+	DocFreqs(ctx context.Context, terms []string) (map[string]int, error)
 	// Update runs fn in one short write transaction (BEGIN IMMEDIATE): all of
 	// fn's writes land together or not at all.
 	Update(ctx context.Context, fn func(Tx) error) error

@@ -426,6 +426,42 @@ func (q *lexQuery) exact(ctx context.Context, db *DB, seqs []int64) (map[int64]f
 	return out, nil
 }
 
+// lookupBatch is how many terms one document-frequency lookup asks for.
+const lookupBatch = 500
+
+// DocFreqs implements kb.Store: the number of recallable lessons holding
+// each of the terms; a term no lesson holds is absent from the map.
+func (db *DB) DocFreqs(ctx context.Context, ts []string) (map[string]int, error) {
+	out := make(map[string]int, len(ts))
+	args := make([]any, 0, min(len(ts), lookupBatch))
+	for len(ts) > 0 {
+		n := min(len(ts), lookupBatch)
+		args = args[:0]
+		for _, t := range ts[:n] {
+			args = append(args, t)
+		}
+		rows, err := db.sql.QueryContext(ctx, `SELECT term, df FROM term_df WHERE df > 0 AND term IN (`+placeholders(n)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("read document frequencies: %w", err)
+		}
+		for rows.Next() {
+			var t string
+			var df int
+			if err := rows.Scan(&t, &df); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("read document frequencies: %w", err)
+			}
+			out[t] = df
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("read document frequencies: %w", err)
+		}
+		ts = ts[n:]
+	}
+	return out, nil
+}
+
 // idf is FTS5's BM25 inverse document frequency, floored as FTS5 floors it.
 func idf(n, df int) float64 {
 	v := math.Log((float64(n) - float64(df) + 0.5) / (float64(df) + 0.5))

@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"math"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -311,5 +313,41 @@ func TestDB_embedderInfoAndMeta(t *testing.T) {
 	}
 	if _, err := db.Lesson(ctx, "nope"); !errors.Is(err, kb.ErrNotFound) {
 		t.Fatalf("missing lesson err = %v", err)
+	}
+}
+
+// TestDocFreqs: document frequencies of the terms lessons hold, over more
+// terms than one lookup asks for; unknown terms and archived lessons'
+// terms are absent.
+func TestDocFreqs(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	ls := insert(t, db, docs...)
+	ask := []string{"http", "request", "snake", "nosuchterm"}
+	for i := range 2 * lookupBatch {
+		ask = append(ask, fmt.Sprintf("filler%d", i))
+	}
+	ask = append(ask, "race")
+	got, err := db.DocFreqs(ctx, ask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"http": 3, "request": 2, "snake": 1, "race": 1}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("DocFreqs = %v, want %v", got, want)
+	}
+	err = db.Update(ctx, func(tx kb.Tx) error {
+		l, err := tx.Lesson(ctx, ls[3].ID)
+		if err != nil {
+			return err
+		}
+		l.State = kb.StateArchived
+		return tx.UpdateLesson(ctx, l)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.DocFreqs(ctx, []string{"race", "http"}); !reflect.DeepEqual(got, map[string]int{"http": 2}) {
+		t.Errorf("after archiving the race lesson: %v, want http 2 and no race", got)
 	}
 }
