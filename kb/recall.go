@@ -144,11 +144,11 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 	if err != nil {
 		return nil, nil, fmt.Errorf("embed situation: %w", err)
 	}
-	qterms, repairs, err := repairTerms(ctx, k.store, sit.queryTerms())
+	qterms, dfs, repairs, err := repairTerms(ctx, k.store, sit.queryTerms())
 	if err != nil {
 		return nil, nil, err
 	}
-	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, Pool: max(16, 2*top+6), LexicalPool: max(24, 3*top), SituationKey: sit.key()})
+	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, DocFreqs: dfs, Pool: max(16, 2*top+6), LexicalPool: max(24, 3*top), SituationKey: sit.key()})
 	if err != nil {
 		return nil, nil, fmt.Errorf("search: %w", err)
 	}

@@ -106,18 +106,18 @@ func splitsOf(t string) [][]string {
 }
 
 // repairTerms returns the query's terms with its unknown terms repaired,
-// and the repairs made. Among one term's readings — every vocabulary term
+// their document frequencies, and the repairs made. Among one term's readings — every vocabulary term
 // one edit away, every split into two known words — the one whose rarest
 // term the most lessons hold wins: the reading the knowledge base's own
 // writing makes likeliest. Ties go to the alphabetically first reading, so
 // the result is deterministic.
-func repairTerms(ctx context.Context, store Store, qterms []string) ([]string, []Repair, error) {
+func repairTerms(ctx context.Context, store Store, qterms []string) ([]string, map[string]int, []Repair, error) {
 	if len(qterms) == 0 {
-		return qterms, nil, nil
+		return qterms, nil, nil, nil
 	}
 	known, err := store.DocFreqs(ctx, qterms)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read vocabulary: %w", err)
+		return nil, nil, nil, fmt.Errorf("read vocabulary: %w", err)
 	}
 	type reading struct {
 		edits  []string
@@ -141,7 +141,7 @@ func repairTerms(ctx context.Context, store Store, qterms []string) ([]string, [
 		readings[t] = r
 	}
 	if len(readings) == 0 {
-		return qterms, nil, nil
+		return qterms, known, nil, nil
 	}
 	list := make([]string, 0, len(want))
 	for t := range want {
@@ -150,7 +150,7 @@ func repairTerms(ctx context.Context, store Store, qterms []string) ([]string, [
 	sort.Strings(list)
 	df, err := store.DocFreqs(ctx, list)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read vocabulary: %w", err)
+		return nil, nil, nil, fmt.Errorf("read vocabulary: %w", err)
 	}
 	var (
 		out  []string
@@ -176,10 +176,11 @@ func repairTerms(ctx context.Context, store Store, qterms []string) ([]string, [
 		}
 		for _, a := range as {
 			add(a)
+			known[a] = df[a]
 		}
 		reps = append(reps, Repair{Term: t, As: as})
 	}
-	return out, reps, nil
+	return out, known, reps, nil
 }
 
 // bestReading returns the terms of the reading whose rarest term is most

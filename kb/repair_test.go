@@ -56,7 +56,7 @@ func TestRepairTerms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, reps, err := repairTerms(context.Background(), &vocabStore{df: testVocab}, tt.in)
+			got, _, reps, err := repairTerms(context.Background(), &vocabStore{df: testVocab}, tt.in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +82,7 @@ func TestRepairTerms(t *testing.T) {
 // maxRepairs of them.
 func TestRepairTerms_boundedLookups(t *testing.T) {
 	s := &vocabStore{df: testVocab}
-	if _, _, err := repairTerms(context.Background(), s, []string{"python", "string"}); err != nil || s.lookups != 1 {
+	if _, _, _, err := repairTerms(context.Background(), s, []string{"python", "string"}); err != nil || s.lookups != 1 {
 		t.Fatalf("known query: %d lookups (err %v), want 1", s.lookups, err)
 	}
 	var in []string
@@ -90,7 +90,7 @@ func TestRepairTerms_boundedLookups(t *testing.T) {
 		in = append(in, fmt.Sprintf("stirng%c", 'a'+i%26)+strings.Repeat("q", i/26))
 	}
 	s.lookups = 0
-	_, reps, err := repairTerms(context.Background(), s, in)
+	_, _, reps, err := repairTerms(context.Background(), s, in)
 	if err != nil || s.lookups != 2 {
 		t.Fatalf("unknown query: %d lookups (err %v), want 2", s.lookups, err)
 	}
@@ -100,7 +100,8 @@ func TestRepairTerms_boundedLookups(t *testing.T) {
 }
 
 // FuzzRepairTerms: whatever the query, repairs are deterministic, every
-// output term is a query term or a vocabulary term, and known terms survive.
+// output term is a query term or a vocabulary term with its document
+// frequency, and known terms survive.
 func FuzzRepairTerms(f *testing.F) {
 	for _, s := range []string{"arguement heatmap", "stirng string", "", "ééé zzzzzzzz", "listswith 12345"} {
 		f.Add(s)
@@ -108,11 +109,16 @@ func FuzzRepairTerms(f *testing.F) {
 	f.Fuzz(func(t *testing.T, q string) {
 		in := strings.Fields(q)
 		s := &vocabStore{df: testVocab}
-		a, _, err := repairTerms(context.Background(), s, in)
+		a, dfs, _, err := repairTerms(context.Background(), s, in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _, _ := repairTerms(context.Background(), s, in)
+		for _, x := range a {
+			if dfs[x] != testVocab[x] {
+				t.Fatalf("document frequency of %q is %d, the vocabulary says %d", x, dfs[x], testVocab[x])
+			}
+		}
+		b, _, _, _ := repairTerms(context.Background(), s, in)
 		if !slices.Equal(a, b) {
 			t.Fatalf("not deterministic: %v then %v", a, b)
 		}

@@ -106,11 +106,14 @@ type Tx interface {
 
 // Probe is what Store.Search looks for.
 type Probe struct {
-	Vector       []float32 // the situation's embedding
-	Terms        []string  // the situation's lexical terms
-	Pool         int       // candidates taken from the dense channel (and the lexical one unless LexicalPool)
-	LexicalPool  int       // candidates taken from the lexical channel; Pool when zero
-	SituationKey string    // for per-situation outcome history
+	Vector []float32 // the situation's embedding
+	Terms  []string  // the situation's lexical terms
+	// DocFreqs, when not nil, holds the terms' document frequencies as
+	// DocFreqs returned them, so the search need not read them again.
+	DocFreqs     map[string]int
+	Pool         int    // candidates taken from the dense channel (and the lexical one unless LexicalPool)
+	LexicalPool  int    // candidates taken from the lexical channel; Pool when zero
+	SituationKey string // for per-situation outcome history
 	// LexicalOnly skips the dense scan: candidates come from the full-text
 	// index alone (their dense similarities are still computed).
 	LexicalOnly bool

@@ -88,7 +88,7 @@ func TestBM25MatchesFTS5_descriptive(t *testing.T) {
 	ctx := context.Background()
 	for _, q := range []string{"clipboard contents", "write text clipboard", "display session"} {
 		qt := uniq(terms.Tokens(q))
-		lq, err := db.prepareLexical(ctx, qt)
+		lq, err := db.prepareLexical(ctx, qt, nil)
 		if err != nil || lq == nil {
 			t.Fatalf("prepare %q: %v", q, err)
 		}

@@ -236,8 +236,10 @@ type lexQuery struct {
 	scored map[int64]float64
 }
 
-// prepareLexical reads the statistics a query's terms need.
-func (db *DB) prepareLexical(ctx context.Context, qterms []string) (*lexQuery, error) {
+// prepareLexical reads the statistics a query's terms need; known, when
+// not nil, holds the terms' document frequencies already read (a term
+// absent from it is held by no lesson).
+func (db *DB) prepareLexical(ctx context.Context, qterms []string, known map[string]int) (*lexQuery, error) {
 	if len(qterms) == 0 {
 		return nil, nil
 	}
@@ -252,26 +254,15 @@ func (db *DB) prepareLexical(ctx context.Context, qterms []string) (*lexQuery, e
 	}
 	q := &lexQuery{terms: qterms, index: make(map[string]int, len(qterms)), df: make([]int, len(qterms)),
 		n: int(docs), avgdl: float64(total) / float64(docs)}
-	args := make([]any, len(qterms))
+	if known == nil {
+		var err error
+		if known, err = db.DocFreqs(ctx, qterms); err != nil {
+			return nil, err
+		}
+	}
 	for i, t := range qterms {
 		q.index[t] = i
-		args[i] = t
-	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT term, df FROM term_df WHERE term IN (`+placeholders(len(qterms))+`)`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read document frequencies: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var t string
-		var df int
-		if err := rows.Scan(&t, &df); err != nil {
-			return nil, fmt.Errorf("read document frequencies: %w", err)
-		}
-		q.df[q.index[t]] = df
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+		q.df[i] = known[t]
 	}
 	// Terms no lesson holds count in the reference as if one lesson did, so
 	// a query whose distinctive words the knowledge base lacks does not

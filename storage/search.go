@@ -40,7 +40,7 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 	lexc := make(chan lexResult, 1)
 	go func() {
 		var r lexResult
-		r.lq, r.err = db.prepareLexical(ctx, p.Terms)
+		r.lq, r.err = db.prepareLexical(ctx, p.Terms, p.DocFreqs)
 		if r.err == nil {
 			var seqs []int64
 			seqs, r.err = r.lq.candidates(ctx, db, lexPool)

@@ -81,7 +81,7 @@ func TestBM25MatchesFTS5(t *testing.T) {
 	ctx := context.Background()
 	for _, q := range []string{"http request", "parse request body", "snake case name", "race detector http handler test"} {
 		qt := uniq(terms.Tokens(q))
-		lq, err := db.prepareLexical(ctx, qt)
+		lq, err := db.prepareLexical(ctx, qt, nil)
 		if err != nil || lq == nil {
 			t.Fatalf("prepare %q: %v", q, err)
 		}

@@ -105,7 +105,10 @@ func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
 // retrievalReport is what eval retrieval prints.
 type retrievalReport struct {
 	rankMetrics
-	EmptyRate  float64                `json:"empty_rate"`
+	EmptyRate float64 `json:"empty_rate"`
+	// ReadAs counts the queries with a word no lesson holds that recall
+	// read as a typo or as words run together (see kb.RecallResult.ReadAs).
+	ReadAs     int                    `json:"read_as_queries"`
 	Corpus     int                    `json:"corpus"`
 	Embedder   string                 `json:"embedder"`
 	ImportSecs float64                `json:"import_seconds"`
@@ -235,6 +238,9 @@ func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, std
 		}
 		if res.Empty {
 			empty++
+		}
+		if len(res.ReadAs) > 0 {
+			out.ReadAs++
 		}
 		var ids [][]string
 		for _, l := range res.Lessons {
