@@ -185,6 +185,27 @@ func BenchmarkRecall(b *testing.B) {
 			reportP50(b, d)
 		})
 
+		// The same queries, each with three words no lesson holds, which
+		// recall tries to read as typos or run-together words first.
+		b.Run(fmt.Sprintf("lessons=%d/recall-unknown-words", n), func(b *testing.B) {
+			var d []time.Duration
+			i := 0
+			for b.Loop() {
+				q := queries[i%len(queries)] + " transactoins heatmapcolors stirngify"
+				start := time.Now()
+				res, err := k.Recall(ctx, kb.RecallRequest{Query: q})
+				if err != nil {
+					b.Fatal(err)
+				}
+				d = append(d, time.Since(start))
+				if i == 0 && len(res.ReadAs) != 0 {
+					b.Fatalf("read %+v in a vocabulary without English words", res.ReadAs)
+				}
+				i++
+			}
+			reportP50(b, d)
+		})
+
 		// chromem-go alone over the same content vectors.
 		cdb := chromem.NewDB()
 		coll, err := cdb.CreateCollection("bench", nil, func(context.Context, string) ([]float32, error) {

@@ -19,7 +19,10 @@ import (
 const (
 	// minEditLen is the shortest term an edit may repair: shorter terms
 	// have too many neighbours one edit away to guess which was meant.
-	minEditLen = 5
+	// maxRepairLen is the longest: longer unknown terms are identifiers
+	// and hashes more often than typos, and their readings cost more.
+	minEditLen   = 5
+	maxRepairLen = 24
 	// minSplitLen and minPartLen bound compound splitting: only terms of
 	// at least minSplitLen bytes are split, into parts of at least
 	// minPartLen bytes.
@@ -40,7 +43,7 @@ type Repair struct {
 // lower-case ASCII letters (identifiers' parts, English words), not digits,
 // CJK bigrams or hashes.
 func repairable(t string) bool {
-	if len(t) < minEditLen || len(t) > terms.MaxTermBytes {
+	if len(t) < minEditLen || len(t) > maxRepairLen {
 		return false
 	}
 	for i := 0; i < len(t); i++ {

@@ -52,6 +52,7 @@ func TestRepairTerms(t *testing.T) {
 		{"the most used reading wins", []string{"sement"}, []string{"segment"}, map[string][]string{"sement": {"segment"}}},
 		{"short terms are left alone", []string{"numy"}, []string{"numy"}, nil},
 		{"no reading: kept as typed", []string{"zzyzxq"}, []string{"zzyzxq"}, nil},
+		{"long terms are left alone", []string{"stirngstirngstirngstirngs"}, []string{"stirngstirngstirngstirngs"}, nil},
 		{"digits and non-ASCII are left alone", []string{"argum3nt", "strïng"}, []string{"argum3nt", "strïng"}, nil},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -417,38 +418,35 @@ func (q *lexQuery) exact(ctx context.Context, db *DB, seqs []int64) (map[int64]f
 	return out, nil
 }
 
-// lookupBatch is how many terms one document-frequency lookup asks for.
-const lookupBatch = 500
-
 // DocFreqs implements kb.Store: the number of recallable lessons holding
-// each of the terms; a term no lesson holds is absent from the map.
+// each of the terms; a term no lesson holds is absent from the map. The
+// terms go to SQLite as one JSON array, so a long list (a query's unknown
+// words' possible readings) is one statement, not thousands of bound
+// parameters.
 func (db *DB) DocFreqs(ctx context.Context, ts []string) (map[string]int, error) {
 	out := make(map[string]int, len(ts))
-	args := make([]any, 0, min(len(ts), lookupBatch))
-	for len(ts) > 0 {
-		n := min(len(ts), lookupBatch)
-		args = args[:0]
-		for _, t := range ts[:n] {
-			args = append(args, t)
-		}
-		rows, err := db.sql.QueryContext(ctx, `SELECT term, df FROM term_df WHERE df > 0 AND term IN (`+placeholders(n)+`)`, args...)
-		if err != nil {
+	if len(ts) == 0 {
+		return out, nil
+	}
+	list, err := json.Marshal(ts)
+	if err != nil {
+		return nil, fmt.Errorf("read document frequencies: %w", err)
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT term, df FROM term_df WHERE df > 0 AND term IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("read document frequencies: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t string
+		var df int
+		if err := rows.Scan(&t, &df); err != nil {
 			return nil, fmt.Errorf("read document frequencies: %w", err)
 		}
-		for rows.Next() {
-			var t string
-			var df int
-			if err := rows.Scan(&t, &df); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("read document frequencies: %w", err)
-			}
-			out[t] = df
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("read document frequencies: %w", err)
-		}
-		ts = ts[n:]
+		out[t] = df
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read document frequencies: %w", err)
 	}
 	return out, nil
 }
