@@ -171,40 +171,31 @@ func BenchmarkRecall(b *testing.B) {
 		if _, err := k.Recall(ctx, kb.RecallRequest{Query: queries[0]}); err != nil {
 			b.Fatal(err)
 		}
-		b.Run(fmt.Sprintf("lessons=%d/recall", n), func(b *testing.B) {
-			var d []time.Duration
-			i := 0
-			for b.Loop() {
-				start := time.Now()
-				if _, err := k.Recall(ctx, kb.RecallRequest{Query: queries[i%len(queries)]}); err != nil {
-					b.Fatal(err)
+		// The plain queries, then the same queries each with three words no
+		// lesson holds, which recall first tries to read as typos or
+		// run-together words.
+		for _, bc := range []struct{ name, extra string }{
+			{"recall", ""},
+			{"recall-unknown-words", " transactoins heatmapcolors stirngify"},
+		} {
+			b.Run(fmt.Sprintf("lessons=%d/%s", n, bc.name), func(b *testing.B) {
+				var d []time.Duration
+				i := 0
+				for b.Loop() {
+					start := time.Now()
+					res, err := k.Recall(ctx, kb.RecallRequest{Query: queries[i%len(queries)] + bc.extra})
+					if err != nil {
+						b.Fatal(err)
+					}
+					d = append(d, time.Since(start))
+					if len(res.ReadAs) != 0 {
+						b.Fatalf("read %+v in a vocabulary without English words", res.ReadAs)
+					}
+					i++
 				}
-				d = append(d, time.Since(start))
-				i++
-			}
-			reportP50(b, d)
-		})
-
-		// The same queries, each with three words no lesson holds, which
-		// recall tries to read as typos or run-together words first.
-		b.Run(fmt.Sprintf("lessons=%d/recall-unknown-words", n), func(b *testing.B) {
-			var d []time.Duration
-			i := 0
-			for b.Loop() {
-				q := queries[i%len(queries)] + " transactoins heatmapcolors stirngify"
-				start := time.Now()
-				res, err := k.Recall(ctx, kb.RecallRequest{Query: q})
-				if err != nil {
-					b.Fatal(err)
-				}
-				d = append(d, time.Since(start))
-				if i == 0 && len(res.ReadAs) != 0 {
-					b.Fatalf("read %+v in a vocabulary without English words", res.ReadAs)
-				}
-				i++
-			}
-			reportP50(b, d)
-		})
+				reportP50(b, d)
+			})
+		}
 
 		// chromem-go alone over the same content vectors.
 		cdb := chromem.NewDB()

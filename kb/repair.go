@@ -195,7 +195,7 @@ func bestReading(edits []string, splits [][]string, df map[string]int) []string 
 		if n != best {
 			return n > best
 		}
-		return n > 0 && fmt.Sprint(cand) < fmt.Sprint(as)
+		return n > 0 && slices.Compare(cand, as) < 0
 	}
 	for _, e := range edits {
 		if n := df[e]; n > 0 && better(n, []string{e}) {
