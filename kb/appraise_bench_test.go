@@ -8,7 +8,6 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/kb"
-	"github.com/innate-mcp/innate-mcp/storage"
 )
 
 // BenchmarkAppraise measures appraise beside recall on the same 10k-lesson
@@ -20,16 +19,8 @@ import (
 // to the built-in embedder's work.
 func BenchmarkAppraise(b *testing.B) {
 	for _, n := range []int{10_000} {
-		path := benchDB(b, n)
 		ctx := context.Background()
-		db, err := storage.Open(ctx, path, storage.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		k, err := kb.New(kb.Config{Store: db, Embedder: vecEmbedder{512}})
-		if err != nil {
-			b.Fatal(err)
-		}
+		db, k := openBenchKB(b, n)
 		r := rand.New(rand.NewPCG(9, 9))
 		z := rand.NewZipf(rand.New(rand.NewPCG(10, 10)), 1.1, 2, 20000)
 		queries := make([]string, 64)

@@ -142,6 +142,21 @@ func buildBenchDB(b testing.TB, n int, path string) string {
 	return path
 }
 
+// openBenchKB opens the benchmark database of n lessons (see benchDB) and a
+// knowledge base over it with the benchmark's hash embedder.
+func openBenchKB(b *testing.B, n int) (*storage.DB, *kb.KB) {
+	b.Helper()
+	db, err := storage.Open(context.Background(), benchDB(b, n), storage.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	k, err := kb.New(kb.Config{Store: db, Embedder: vecEmbedder{512}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return db, k
+}
+
 // BenchmarkRecall measures recall at 10k and 100k lessons side by side with
 // chromem-go's own QueryEmbedding over the same lessons' 512-d vectors, in
 // the same run. Query embedding is excluded (the benchmark embedder is a
@@ -151,16 +166,8 @@ func BenchmarkRecall(b *testing.B) {
 		if testing.Short() && n > 10_000 {
 			continue
 		}
-		path := benchDB(b, n)
 		ctx := context.Background()
-		db, err := storage.Open(ctx, path, storage.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		k, err := kb.New(kb.Config{Store: db, Embedder: vecEmbedder{512}})
-		if err != nil {
-			b.Fatal(err)
-		}
+		db, k := openBenchKB(b, n)
 		r := rand.New(rand.NewPCG(9, 9))
 		z := rand.NewZipf(rand.New(rand.NewPCG(10, 10)), 1.1, 2, 20000)
 		queries := make([]string, 64)
