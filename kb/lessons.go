@@ -71,3 +71,22 @@ func (k *KB) Settled(l Lesson) Lesson {
 	k.settle(&l, k.now().UTC())
 	return l
 }
+
+// Lesson returns one lesson by id, its decay brought up to now (not
+// written); an error wrapping ErrNotFound when there is none.
+func (k *KB) Lesson(ctx context.Context, id string) (Lesson, error) {
+	l, err := k.store.Lesson(ctx, id)
+	if err != nil {
+		return Lesson{}, fmt.Errorf("lesson %s: %w", id, err)
+	}
+	if err := l.decodeConf(); err != nil {
+		return Lesson{}, err
+	}
+	return k.Settled(l), nil
+}
+
+// Lessons calls fn with every lesson filter selects, in id order, as
+// stored (call Settled for its decay as of now).
+func (k *KB) Lessons(ctx context.Context, filter LessonFilter, fn func(Lesson) error) error {
+	return k.store.Lessons(ctx, filter, fn)
+}

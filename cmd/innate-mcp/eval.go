@@ -18,7 +18,7 @@ import (
 
 func (m *Main) runEval(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: eval needs a kind: retrieval, appraise, hedging or hesitation", errUsage)
+		return fmt.Errorf("%w: eval needs a kind: retrieval, appraise, hedging, hesitation or rules", errUsage)
 	}
 	switch args[0] {
 	case "retrieval":
@@ -29,8 +29,10 @@ func (m *Main) runEval(ctx context.Context, g *globals, args []string, stdin io.
 		return m.evalHedging(args[1:], stdout, stderr, g)
 	case "hesitation":
 		return m.evalHesitation(args[1:], stdout, stderr, g)
+	case "rules":
+		return m.evalRules(ctx, g, args[1:], stdout, stderr)
 	}
-	return fmt.Errorf("%w: unknown eval kind %q: use retrieval, appraise, hedging or hesitation", errUsage, args[0])
+	return fmt.Errorf("%w: unknown eval kind %q: use retrieval, appraise, hedging, hesitation or rules", errUsage, args[0])
 }
 
 // retrievalQuery is one line of a retrieval query file.

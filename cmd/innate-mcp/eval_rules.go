@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/embed"
+	"github.com/innate-mcp/innate-mcp/eval"
+	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/storage"
+)
+
+// evalRules runs the rules set (eval.Rules) on a fresh temporary knowledge
+// base and prints its figures.
+func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("eval rules", g, stderr, "--data DIR [--noise FILE] [--dump FILE]")
+	dataDir := fs.String("data", "", "the rules set: DIR/rules/<project>.md and DIR/scenarios.jsonl")
+	noisePath := fs.String("noise", "", "JSONL lessons imported globally first, to crowd the projects' rules")
+	dumpPath := fs.String("dump", "", "write what recall and appraise returned for every scenario to this JSONL file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *dataDir == "" {
+		return fmt.Errorf("%w: eval rules needs --data DIR", errUsage)
+	}
+	var opts eval.RulesOptions
+	if *noisePath != "" {
+		data, err := os.ReadFile(*noisePath)
+		if err != nil {
+			return err
+		}
+		if opts.Noise, err = parseJSONL(data); err != nil {
+			return fmt.Errorf("noise %s: %w", *noisePath, err)
+		}
+		for i := range opts.Noise {
+			opts.Noise[i].Project = ""
+		}
+	}
+	if *dumpPath != "" {
+		f, err := os.Create(*dumpPath)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		opts.Dump = f
+	}
+	log, closeLog, err := m.logger(g, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	dir, err := os.MkdirTemp("", "innate-eval-rules-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	db, err := storage.Open(ctx, filepath.Join(dir, "eval.db"), storage.Options{Logger: log})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	emb, err := embed.New(embed.ConfigFromEnv(m.Getenv))
+	if err != nil {
+		return err
+	}
+	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Session: "eval", Logger: log})
+	if err != nil {
+		return err
+	}
+	last := ""
+	opts.Progress = func(stage string, done, total int) {
+		if stage != last || done == total {
+			fmt.Fprintf(stderr, "eval rules: %s %d/%d\n", stage, done, total)
+			last = stage
+		}
+	}
+	start := time.Now()
+	rep, err := eval.Rules(ctx, k, *dataDir, opts)
+	if err != nil {
+		return err
+	}
+	return writeJSON(stdout, struct {
+		eval.RulesReport
+		Embedder string  `json:"embedder"`
+		Seconds  float64 `json:"seconds"`
+	}{rep, emb.Name(), round4(time.Since(start).Seconds())})
+}

@@ -1,0 +1,39 @@
+package kb
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/innate-mcp/innate-mcp/rulefile"
+)
+
+// RuleFileLessons parses an agent rule file (CLAUDE.md, AGENTS.md,
+// .cursorrules, *.mdc, other Markdown) into lessons for project ("" for
+// global rules), one per rule, with the file's path in their source.
+func RuleFileLessons(path, project string, data []byte) ([]NewLesson, error) {
+	rules, err := rulefile.Parse(filepath.Base(path), data)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	out := make([]NewLesson, 0, len(rules))
+	for _, r := range rules {
+		src := path
+		if r.Source != "" {
+			src += "#" + r.Source
+		}
+		out = append(out, NewLesson{Content: r.Content, Trigger: r.Trigger, Tags: r.Tags, Project: project,
+			Origin: OriginImported, Source: src})
+	}
+	return out, nil
+}
+
+// ImportRuleFile parses an agent rule file and adds its rules to the
+// knowledge base under project ("" for global rules).
+func (k *KB) ImportRuleFile(ctx context.Context, path, project string, data []byte) (AddReport, error) {
+	ls, err := RuleFileLessons(path, project, data)
+	if err != nil {
+		return AddReport{}, err
+	}
+	return k.Add(ctx, ls, nil)
+}
