@@ -316,13 +316,16 @@ func isTableDelim(t string) bool {
 }
 
 // boldHeading recognises a line that is all bold, like "**Testing:**" or
-// "__Style__", used as a heading in many rule files.
+// "__Style__", used as a heading in many rule files; a bold sentence is not
+// a heading.
 func boldHeading(t string) (string, bool) {
 	t = strings.TrimSuffix(t, ":")
 	for _, m := range []string{"**", "__"} {
 		if len(t) > 2*len(m) && strings.HasPrefix(t, m) && strings.HasSuffix(t, m) {
 			inner := strings.TrimSpace(strings.TrimSuffix(t[len(m):len(t)-len(m)], ":"))
-			if inner != "" && !strings.Contains(inner, m) && len(inner) <= 80 {
+			// A bold sentence ("**Always use backticks. Add `()` for
+			// methods:**") is a rule, not a heading.
+			if inner != "" && !strings.Contains(inner, m) && len(inner) <= 80 && !strings.Contains(inner, ". ") && words(inner) <= 8 {
 				return inner, true
 			}
 		}

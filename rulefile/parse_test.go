@@ -101,6 +101,21 @@ func TestParse_Structure(t *testing.T) {
 			[]string{"Check for an existing component in:\n- packages/ui\n- apps/web\nand reuse it.", "Otherwise create one with tests and stories."},
 		},
 		{
+			"nested rules under a label item are rules of their own", "AGENTS.md",
+			"- **Tailwind Only**:\n  - Do not write custom CSS\n  - Do not use scoped CSS\n- Backend\n  - Keep controllers thin and fast.\n",
+			[]string{"Do not write custom CSS", "Do not use scoped CSS", "Keep controllers thin and fast."},
+		},
+		{
+			"a bold sentence is a rule with its example, a bold label a heading", "CLAUDE.md",
+			"**Always use backticks for code. Add `()` for methods:**\n\n```php\nit('uses `foo()`')\n```\n\n**Testing:**\n\nRun the whole suite before pushing.\n",
+			[]string{"**Always use backticks for code. Add `()` for methods:**\n\n```php\nit('uses `foo()`')\n```", "Run the whole suite before pushing."},
+		},
+		{
+			"a rule with nested items stays whole", "AGENTS.md",
+			"- All existing tests must pass.\n  - Use `make test` to run unit tests.\n  - If your change breaks a test, fix it.\n",
+			[]string{"All existing tests must pass.\n- Use `make test` to run unit tests.\n- If your change breaks a test, fix it."},
+		},
+		{
 			"lazy continuation", "AGENTS.md",
 			"- Keep handlers thin: parse,\ncall the domain, encode.\n- Return errors, do not panic.\n",
 			[]string{"Keep handlers thin: parse,\ncall the domain, encode.", "Return errors, do not panic."},
@@ -180,6 +195,19 @@ func TestParse_TriggerTagsSource(t *testing.T) {
 	}
 	if want := "backend/.cursor/rules/testing.mdc#table-tests:11"; r.Source != want {
 		t.Errorf("source=%q, want %q", r.Source, want)
+	}
+}
+
+func TestParse_NestedLabelTriggerAndLine(t *testing.T) {
+	rules, err := Parse("AGENTS.md", []byte("## Styling\n\n- **Tailwind Only**:\n  - Do not write custom CSS\n  - Do not use scoped CSS\n"))
+	if err != nil || len(rules) != 2 {
+		t.Fatalf("Parse = %q, %v; want two rules", contents(rules), err)
+	}
+	if want := "Styling > Tailwind Only"; rules[1].Trigger != want {
+		t.Errorf("trigger=%q, want %q", rules[1].Trigger, want)
+	}
+	if want := "AGENTS.md#styling:5"; rules[1].Source != want {
+		t.Errorf("source=%q, want %q", rules[1].Source, want)
 	}
 }
 

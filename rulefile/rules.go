@@ -32,7 +32,15 @@ type builder struct {
 	leadList int
 	short    []block // pending short items or paragraphs
 	skip     bool    // inside a table of contents
+	// leads are the heads of the list items whose nested items are being
+	// read: "Tailwind Only" for "- **Tailwind Only**:\n  - Do not use
+	// scoped CSS". They join the nested rules' trigger, as headings do.
+	leads []string
 }
+
+// maxLabelWords is the most words an item head may have and still be a
+// label for its nested items rather than a rule of its own.
+const maxLabelWords = 4
 
 func buildRules(ctx context, blocks []block) []Rule {
 	b := &builder{ctx: ctx, last: -1}
@@ -100,6 +108,12 @@ func (b *builder) add(bl block, next *block) {
 		if words(text) == 0 || pureLinks(text) {
 			return
 		}
+		if head, nested, ok := splitNested(text); ok {
+			if l, ok := itemLabel(head); ok {
+				b.nested(l, nested, bl.line)
+				return
+			}
+		}
 		if words(text) <= maxShortWords && !strings.Contains(text, "\n") {
 			b.short = append(b.short, bl)
 			return
@@ -120,6 +134,90 @@ func (b *builder) add(bl block, next *block) {
 		}
 		b.emit(text, bl.line)
 	}
+}
+
+// splitNested splits a list item at its first nested list item: the head
+// (the item's own text, with continuation lines and code) and the nested
+// blocks. ok is false for an item without nested items, and for one whose
+// nested items are all a word or two long.
+func splitNested(text string) (head string, nested []block, ok bool) {
+	lines := strings.Split(text, "\n")
+	inFence := ""
+	for k, l := range lines {
+		t := strings.TrimSpace(l)
+		if f := fenceOf(t); f != "" {
+			switch {
+			case inFence == "":
+				inFence = f
+			case f[0] == inFence[0] && len(f) >= len(inFence):
+				inFence = ""
+			}
+			continue
+		}
+		if k == 0 || inFence != "" || listMarker(l) == 0 {
+			continue
+		}
+		nested = parseBlocks(lines[k:], k)
+		for _, nb := range nested {
+			if first, _, _ := strings.Cut(nb.text, "\n"); nb.kind == blockItem && words(first) > maxShortWords {
+				return strings.TrimSpace(strings.Join(lines[:k], "\n")), nested, true
+			}
+		}
+		// Nested items of a word or two are values of the item's sentence
+		// ("in:\n- packages/ui\n- apps/web"): the item stays whole.
+		return "", nil, false
+	}
+	return "", nil, false
+}
+
+// nested emits the rules of a list item whose head is a label ("**Testing**:",
+// "Backend") for its nested items: each nested item is a rule of its own,
+// with the label in its trigger, as a heading would be.
+func (b *builder) nested(label string, blocks []block, line int) {
+	b.flushShort()
+	b.leads = append(b.leads, label)
+	saveLead, saveList := b.lead, b.leadList
+	b.lead, b.leadList = "", -1
+	b.last = -1
+	for i, nb := range blocks {
+		nb.line += line
+		var next *block
+		if i+1 < len(blocks) {
+			next = &blocks[i+1]
+		}
+		if nb.kind == blockHeading {
+			// A heading-like line inside an item (a bold line) is text.
+			nb.kind, nb.text = blockParagraph, "**"+nb.text+"**"
+		}
+		b.add(nb, next)
+	}
+	b.flushShort()
+	b.leads = b.leads[:len(b.leads)-1]
+	b.lead, b.leadList = saveLead, saveList
+	b.last = -1
+}
+
+// itemLabel returns what an item head names when it only names what its nested
+// items are about: a line of at most maxLabelWords words that is not a
+// sentence ("**Testing**:", "Backend", "Tailwind only:"). ok is false for
+// a head that is a rule itself ("All tests must pass.", "Keep files small.
+// Split by concern:"), which keeps its nested items.
+func itemLabel(head string) (string, bool) {
+	h := strings.TrimSpace(stripInline(head))
+	if strings.Contains(h, "\n") || words(h) > maxLabelWords || strings.HasSuffix(h, ".") || strings.HasSuffix(h, "!") {
+		return "", false
+	}
+	h = strings.TrimSpace(strings.TrimSuffix(h, ":"))
+	return h, h != ""
+}
+
+// clipWords keeps the first n words of s, on one line.
+func clipWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) > n {
+		f = append(f[:n], "…")
+	}
+	return strings.Join(f, " ")
 }
 
 // emit appends a rule with the current context.
@@ -146,6 +244,9 @@ func (b *builder) flushShort() {
 		}
 	}
 	label := b.lead
+	if label == "" && len(b.leads) > 0 {
+		label = b.leads[len(b.leads)-1]
+	}
 	if label == "" && len(b.stack) > 0 {
 		label = b.stack[len(b.stack)-1].text
 	}
@@ -171,6 +272,9 @@ func (b *builder) trigger() string {
 	var path []string
 	for _, h := range b.stack {
 		path = append(path, stripInline(h.text))
+	}
+	for _, l := range b.leads {
+		path = append(path, stripInline(l))
 	}
 	if b.lead != "" {
 		path = append(path, stripInline(b.lead))
