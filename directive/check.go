@@ -1,0 +1,522 @@
+package directive
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/innate-mcp/innate-mcp/terms"
+)
+
+// Result is what a candidate does with a rule.
+type Result string
+
+// The results of Check.
+const (
+	// Unknown: the candidate names none of the rule's objects.
+	Unknown Result = "unknown"
+	// Complies: the candidate does what the rule asks.
+	Complies Result = "complies"
+	// Violates: the candidate does what the rule rules out, or declines
+	// what it requires ("without running the formatter").
+	Violates Result = "violates"
+	// Lacks: the rule requires something concrete (a command, a tool, a
+	// path) and the candidate, which does something concrete, does not do
+	// it. Weaker than Violates: the caller decides whether the rule applies.
+	Lacks Result = "lacks"
+	// Avoids: the rule rules out something concrete and the candidate, which
+	// does something concrete, does not do it. Weaker than Complies: the
+	// caller decides whether the rule applies.
+	Avoids Result = "avoids"
+)
+
+// Finding is the outcome of Check: the result, the object it turned on and
+// the words of the candidate that did it. Plain data.
+type Finding struct {
+	Result Result `json:"result"`
+	// Object is the rule's object the result turned on ("" for Unknown).
+	Object Object `json:"object,omitempty"`
+	// Evidence is the candidate's text that does (or declines) the object.
+	Evidence string `json:"evidence,omitempty"`
+}
+
+// Check reads a candidate plan or answer against a directive. A context
+// directive gives Unknown. Safe for concurrent use.
+func Check(d Directive, candidate string) Finding {
+	if !d.Directs() || strings.TrimSpace(candidate) == "" {
+		return Finding{Result: Unknown}
+	}
+	if len(candidate) > maxCandidateBytes {
+		candidate = candidate[:maxCandidateBytes]
+	}
+	c := newCandidate(candidate)
+	var did, declined *occurrence
+	var didObj, declinedObj Object
+	for _, o := range d.Dont {
+		occ := c.find(o)
+		if occ == nil || occ.negated {
+			continue
+		}
+		// "run `make fix-repo` to regenerate `modeling_x.py`": the ruled-out
+		// object named after a required one in the same clause is what the
+		// required step takes care of.
+		if c.doneBefore(d.Do, occ) {
+			continue
+		}
+		return Finding{Result: Violates, Object: o, Evidence: occ.text}
+	}
+	for _, o := range d.Do {
+		occ := c.find(o)
+		if occ == nil {
+			continue
+		}
+		if occ.negated {
+			if declined == nil {
+				declined, declinedObj = occ, o
+			}
+			continue
+		}
+		if did == nil {
+			did, didObj = occ, o
+		}
+	}
+	switch {
+	case did != nil:
+		return Finding{Result: Complies, Object: didObj, Evidence: did.text}
+	case declined != nil:
+		return Finding{Result: Violates, Object: declinedObj, Evidence: declined.text}
+	}
+	if !c.concrete() {
+		return Finding{Result: Unknown}
+	}
+	if o := concreteDo(d); o.Text != "" {
+		return Finding{Result: Lacks, Object: o}
+	}
+	if o := concreteDont(d); o.Text != "" {
+		return Finding{Result: Avoids, Object: o}
+	}
+	return Finding{Result: Unknown}
+}
+
+// maxCandidateBytes bounds the candidate text read: a plan's first 16 KiB.
+const maxCandidateBytes = 16 << 10
+
+// concreteDont returns the first ruled-out object whose absence from a plan
+// is telling (code, a flag, a path, a name), or the zero Object.
+func concreteDont(d Directive) Object {
+	for _, o := range d.Dont {
+		if o.Kind != KindPhrase && !hasPlaceholder(o.Text) {
+			return o
+		}
+	}
+	return Object{}
+}
+
+// concreteDo returns the first required object that a plan either runs or
+// does not (a command, a tool, a flag, a path), or the zero Object.
+func concreteDo(d Directive) Object {
+	if d.Polarity != Require && d.Polarity != Prefer {
+		return Object{}
+	}
+	for _, o := range d.Do {
+		switch {
+		case hasPlaceholder(o.Text):
+		case o.Kind == KindCode || o.Kind == KindFlag || o.Kind == KindPath:
+			return o
+		case o.Kind == KindName && (o.Verb == "use" || o.Verb == "run"):
+			// "Use Zod for form validation": a plan that validates by hand
+			// does not use it. "Follow JSDoc format" can be followed
+			// without naming it.
+			return o
+		}
+	}
+	return Object{}
+}
+
+// candidate is a candidate's text prepared for matching.
+type candidate struct {
+	text    string
+	lower   string
+	clauses []clauseSpan
+	toks    []tokenAt
+}
+
+type clauseSpan struct {
+	start, end int
+	negated    []int // offsets after which the clause is negated ("without …")
+}
+
+type tokenAt struct {
+	term  string
+	start int
+}
+
+type occurrence struct {
+	text    string
+	at      int
+	negated bool
+}
+
+// doneBefore reports whether one of objects occurs, not negated, before occ
+// in occ's clause.
+func (c *candidate) doneBefore(objects []Object, occ *occurrence) bool {
+	cl := c.clauseAt(occ.at)
+	for _, o := range objects {
+		for _, loc := range c.locate(o) {
+			if loc[0] < occ.at && loc[0] >= cl.start && !c.negatedAt(loc[0]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// clauseAt returns the clause holding offset i.
+func (c *candidate) clauseAt(i int) clauseSpan {
+	for _, cl := range c.clauses {
+		if i >= cl.start && i < max(cl.end, cl.start+1) {
+			return cl
+		}
+	}
+	return clauseSpan{start: 0, end: len(c.text)}
+}
+
+var candClauseSplit = regexp.MustCompile(`[.!?;](?:\s+|$)|\n+|,\s+(?:then|and then|but)\s+|\s+and then\s+|\s+then\s+`)
+
+// negationCue makes the rest of a candidate's clause a thing not done.
+var negationCue = regexp.MustCompile(`(?i)\b(without|don'?t|do not|does not|won'?t|will not|never|not|no|skip|skipping|skipped|avoid|avoiding|instead of|rather than|untouched|leave out|leaving out|omit|omitting|refuse|refrain from|not going to|no need to|isn'?t|aren'?t|shouldn'?t|must not)\b|不要|不|别|しない|ない`)
+
+// leaveAlone marks a clause that leaves its object alone.
+var leaveAlone = regexp.MustCompile(`(?i)\b(leave|leaving|keep|keeping|left)\b.*\b(untouched|alone|as is|as-is|unchanged|out)\b`)
+
+func newCandidate(s string) *candidate {
+	c := &candidate{text: s, lower: asciiLower(s)}
+	start := 0
+	for _, loc := range append(candClauseSplit.FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
+		cl := clauseSpan{start: start, end: loc[0]}
+		for _, m := range negationCue.FindAllStringIndex(s[start:loc[0]], -1) {
+			if !insideCode(s, start+m[0]) {
+				cl.negated = append(cl.negated, start+m[0])
+			}
+		}
+		// "leave X untouched", "keep X out": the clause does nothing to X.
+		if leaveAlone.MatchString(s[start:loc[0]]) {
+			cl.negated = append(cl.negated, start)
+		}
+		c.clauses = append(c.clauses, cl)
+		start = loc[1]
+	}
+	for _, m := range wordRE.FindAllStringIndex(s, -1) {
+		for _, t := range terms.Tokens(s[m[0]:m[1]]) {
+			c.toks = append(c.toks, tokenAt{term: t, start: m[0]})
+		}
+	}
+	return c
+}
+
+// asciiLower lower-cases ASCII letters only, so that byte offsets into the
+// result are offsets into s (strings.ToLower may change lengths).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// insideCode reports whether offset i of s is inside a `code` span.
+func insideCode(s string, i int) bool {
+	return strings.Count(s[:i], "`")%2 == 1
+}
+
+// negatedAt reports whether the text at offset i is in a negated part of its
+// clause.
+func (c *candidate) negatedAt(i int) bool {
+	for _, cl := range c.clauses {
+		if i < cl.start || i >= cl.end && cl.end > cl.start {
+			continue
+		}
+		for _, n := range cl.negated {
+			if n <= i {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// find returns the first occurrence of o in the candidate, preferring one
+// that is not negated; nil when there is none.
+func (c *candidate) find(o Object) *occurrence {
+	var first *occurrence
+	for _, loc := range c.locate(o) {
+		occ := &occurrence{text: c.text[loc[0]:loc[1]], at: loc[0], negated: c.negatedAt(loc[0])}
+		if !occ.negated {
+			return occ
+		}
+		if first == nil {
+			first = occ
+		}
+	}
+	return first
+}
+
+// locate returns where o occurs in the candidate.
+func (c *candidate) locate(o Object) [][]int {
+	switch o.Kind {
+	case KindPhrase:
+		return c.locatePhrase(o.Text)
+	case KindName:
+		if locs := c.locateName(o.Text); len(locs) > 0 {
+			return locs
+		}
+		if locs := c.locatePhrase(o.Text); len(locs) > 0 {
+			return locs
+		}
+	}
+	re := objectPattern(o)
+	if re == nil {
+		return nil
+	}
+	return re.FindAllStringIndex(c.text, 8)
+}
+
+// locateName finds a name as a word or as a part of a CamelCase
+// identifier, singular or plural: "ViewModels" in "ListsViewModel".
+func (c *candidate) locateName(name string) [][]int {
+	base := name
+	if len(base) > 4 && strings.HasSuffix(base, "s") && !strings.HasSuffix(base, "ss") {
+		base = base[:len(base)-1]
+	}
+	lb := asciiLower(base)
+	var out [][]int
+	for i := 0; i+len(lb) <= len(c.lower) && len(out) < 8; {
+		j := strings.Index(c.lower[i:], lb)
+		if j < 0 {
+			break
+		}
+		at := i + j
+		end := at + len(lb)
+		if end < len(c.lower) && c.lower[end] == 's' {
+			end++
+		}
+		leftOK := at == 0 || !isWordByte(c.text[at-1]) || isUpperByte(c.text[at]) && !isUpperByte(c.text[at-1])
+		rightOK := end == len(c.text) || !isWordByte(c.text[end]) || isUpperByte(c.text[end])
+		if leftOK && rightOK {
+			out = append(out, []int{at, end})
+		}
+		i = at + 1
+	}
+	return out
+}
+
+func isUpperByte(b byte) bool { return b >= 'A' && b <= 'Z' }
+
+// locatePhrase finds the phrase's content terms together in one clause.
+func (c *candidate) locatePhrase(phrase string) [][]int {
+	want := terms.Tokens(phrase)
+	if len(want) == 0 {
+		return nil
+	}
+	var out [][]int
+	for _, cl := range c.clauses {
+		first, found := -1, 0
+		for _, w := range want {
+			for _, t := range c.toks {
+				if t.start >= cl.start && t.start < max(cl.end, cl.start+1) && t.term == w {
+					if first < 0 || t.start < first {
+						first = t.start
+					}
+					found++
+					break
+				}
+			}
+		}
+		if found == len(want) && first >= 0 {
+			end := first + len(want[0])
+			out = append(out, []int{first, min(end, len(c.text))})
+		}
+	}
+	return out
+}
+
+// concrete reports whether the candidate does something concrete: it holds
+// code, a command or a path, or names an action.
+func (c *candidate) concrete() bool {
+	if strings.Contains(c.text, "`") || pathRE.MatchString(c.text) || flagRE.MatchString(c.text) {
+		return true
+	}
+	for _, w := range wordRE.FindAllString(c.lower, -1) {
+		if imperatives[w] || actions[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// actions are verbs of doing in a plan, besides the imperatives rules open
+// with.
+var actions = set("hand", "handing", "skip", "skipping", "go", "move", "moving", "submit", "submitting", "merge",
+	"merging", "ship", "shipping", "patch", "patching", "pushing", "committing", "running", "adding", "creating",
+	"writing", "editing", "deleting", "installing", "building", "opening", "calling", "declare", "declaring",
+	"implement", "implementing", "hard-code", "hardcode", "copy", "paste", "bump", "upgrade", "downgrade", "catch",
+	"cast", "insert", "append", "rename", "put", "save", "pipe", "kick", "attach", "wrap", "title", "name")
+
+// placeholderWords stand for any value in a rule's example: "type(scope):
+// message", `<name>`, "tests/<dir>/XxxTest.php".
+var placeholderWords = set("type", "scope", "message", "msg", "description", "desc", "summary", "subject", "name",
+	"module", "feature", "username", "user", "package", "pkg", "file", "filename", "path", "dir", "directory",
+	"value", "val", "key", "id", "version", "number", "num", "foo", "bar", "baz", "thing", "something", "component",
+	"classname", "class", "function", "func", "method", "arg", "args", "param", "params", "title", "text", "branch",
+	"issue", "ticket", "data", "x", "y", "z", "n", "item", "items", "my", "example", "your", "project", "service",
+	"resource", "model", "table", "field", "tag", "env", "command", "cmd", "app", "lib", "test", "tests", "target")
+
+// placeholderCount counts the lower-case placeholder words of s.
+func placeholderCount(s string) int {
+	n := 0
+	for _, w := range wordRE.FindAllString(s, -1) {
+		if placeholderWords[w] {
+			n++
+		}
+	}
+	return n
+}
+
+// htmlTags are tag names that are code, not placeholders, in `<tag>`.
+var htmlTags = set("a", "b", "i", "p", "br", "hr", "div", "span", "img", "script", "style", "template", "html",
+	"head", "body", "slot", "button", "input", "form", "table", "tr", "td", "th", "ul", "ol", "li", "section",
+	"main", "header", "footer", "nav", "h1", "h2", "h3", "h4", "h5", "h6", "meta", "link", "title", "label",
+	"select", "option", "textarea", "svg", "path", "code", "pre", "em", "strong", "iframe", "video", "audio",
+	"canvas", "article", "aside", "details", "summary", "dialog", "picture", "source", "env")
+
+// isPlaceholderTag reports whether s opens with a placeholder such as
+// `<name>` or `<ClassName>`, as opposed to markup such as `<script setup>`
+// or `<div>`.
+func isPlaceholderTag(s string) bool {
+	j := strings.IndexByte(s, '>')
+	if j < 2 {
+		return false
+	}
+	inner := s[1:j]
+	if strings.ContainsAny(inner, " \t=\"'/<") {
+		return false
+	}
+	return !htmlTags[strings.ToLower(inner)]
+}
+
+// hasPlaceholder reports whether an object's text holds a placeholder:
+// "...", a glob star, `<name>`, `{package}` or XxxName.
+func hasPlaceholder(s string) bool {
+	if strings.ContainsAny(s, "*…") || strings.Contains(s, "...") || strings.Contains(s, "Xxx") || braceWord.MatchString(s) {
+		return true
+	}
+	for i := strings.IndexByte(s, '<'); i >= 0; {
+		if isPlaceholderTag(s[i:]) {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '<')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return false
+}
+
+// braceWord is a `{placeholder}` in a path or command.
+var braceWord = regexp.MustCompile(`\{[\w-]+\}`)
+
+// objectPattern compiles an object into a case-insensitive pattern:
+// placeholders match any text of their shape, white space is flexible,
+// and a word at either end of the object must be a whole word.
+func objectPattern(o Object) *regexp.Regexp {
+	s := strings.TrimSpace(o.Text)
+	if s == "" || len(s) > 4*maxObjectBytes {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(`(?i)`)
+	if r := rune(s[0]); unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
+		b.WriteString(`(?:^|[^\w-])`)
+	}
+	// Common words stand for values only in an example built of several
+	// of them ("type(scope): message", `data["key"]`), never alone (`.test`).
+	structured := strings.ContainsAny(s, "()[]:=.{}<>/\\") && placeholderCount(s) >= 2
+	for i := 0; i < len(s); {
+		switch {
+		case s[i] == '<' && isPlaceholderTag(s[i:]):
+			j := strings.IndexByte(s[i:], '>')
+			b.WriteString(`[^\s]{1,60}?`)
+			i += j + 1
+		case strings.HasPrefix(s[i:], "()"):
+			// An empty call in a rule stands for a call with any arguments.
+			b.WriteString(`\([^()]*\)`)
+			i += 2
+		case s[i] == '{' && strings.IndexByte(s[i:], '}') > 1 && !strings.Contains(s[i:i+strings.IndexByte(s[i:], '}')], " "):
+			j := strings.IndexByte(s[i:], '}')
+			b.WriteString(`[^\s]{1,60}?`)
+			i += j + 1
+		case strings.HasPrefix(s[i:], "..."):
+			b.WriteString(`.{0,80}?`)
+			i += 3
+		case strings.HasPrefix(s[i:], "…"):
+			b.WriteString(`.{0,80}?`)
+			i += len("…")
+		case s[i] == '*':
+			b.WriteString(`[^\s]{0,60}?`)
+			i++
+		case s[i] == '"' || s[i] == '\'':
+			// A string literal in an example stands for any argument.
+			q := s[i]
+			j := strings.IndexByte(s[i+1:], q)
+			if j < 0 {
+				b.WriteString(regexp.QuoteMeta(string(q)))
+				i++
+				continue
+			}
+			b.WriteString(`(?:"[^"]*"|'[^']*'|[\w.]+)`)
+			i += j + 2
+		case s[i] == '/' || s[i] == '\\':
+			b.WriteString(`[/\\]`)
+			i++
+		case s[i] == ' ' || s[i] == '\t':
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+				i++
+			}
+			b.WriteString(`\s*`)
+		case isWordByte(s[i]):
+			j := i
+			for j < len(s) && isWordByte(s[j]) {
+				j++
+			}
+			w := s[i:j]
+			switch {
+			case strings.HasPrefix(w, "Xxx") || strings.HasPrefix(w, "XXX"):
+				b.WriteString(`\w*` + regexp.QuoteMeta(w[3:]))
+			case structured && placeholderWords[strings.ToLower(w)] && strings.ToLower(w) == w:
+				b.WriteString(`[\w-]+`)
+			default:
+				b.WriteString(regexp.QuoteMeta(w))
+			}
+			i = j
+		default:
+			b.WriteString(regexp.QuoteMeta(s[i : i+1]))
+			i++
+		}
+	}
+	if r := rune(s[len(s)-1]); unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
+		b.WriteString(`(?:$|[^\w])`)
+	}
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil
+	}
+	return re
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}

@@ -1,0 +1,193 @@
+package directive
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func texts(os []Object) []string {
+	out := make([]string, 0, len(os))
+	for _, o := range os {
+		out = append(out, o.Text)
+	}
+	return out
+}
+
+func TestParse_Phrasings(t *testing.T) {
+	tests := []struct {
+		name     string
+		content  string
+		trigger  string
+		polarity Polarity
+		do, dont []string
+		when     string
+		unless   string
+	}{
+		{"use X, not Y", "Use `pnpm`, not npm or yarn", "", Prefer, []string{"pnpm"}, []string{"npm", "yarn"}, "", ""},
+		{"never", "Never push directly to `main`", "", Forbid, nil, []string{"main"}, "", ""},
+		{"prefer X over Y", "Prefer `select` over `include` in Prisma queries", "", Prefer, []string{"select"}, []string{"include"}, "", ""},
+		{"X instead of Y", "Always use `is null` or `is not null` instead of `== null` or `!= null`.", "", Prefer,
+			[]string{"is null", "is not null"}, []string{"== null", "!= null"}, "", ""},
+		{"instead of Y, X", "Instead of `fmt.Println`, use `slog`.", "", Prefer, []string{"slog"}, []string{"fmt.Println"}, "", ""},
+		{"rather than", "Return errors rather than `panic`.", "", Prefer, []string{"errors"}, []string{"panic"}, "", ""},
+		{"(not Y)", "Use debug builds (not `--release`) when developing.", "", Prefer, []string{"debug builds"}, []string{"--release"}, "when developing", ""},
+		{"X, never Y", "Put permission checks in `page.tsx`, never in `layout.tsx`", "", Prefer, []string{"page.tsx"}, []string{"layout.tsx"}, "", ""},
+		{"always X before Y", "Always run `make fmt` before committing.", "", Require, []string{"make fmt"}, nil, "before committing", ""},
+		{"run X after Y", "Run `make gen` after changing any `*.sql` query file.", "", Require, []string{"make gen"}, nil, "after changing any `*.sql` query file", ""},
+		{"don't Y unless Z", "Don't create commits unless explicitly asked", "", Forbid, nil, []string{"commits"}, "", "explicitly asked"},
+		{"without prior discussion", "Do not introduce new composer packages without prior discussion", "", Forbid, nil, []string{"introduce composer packages"}, "", "discussion"},
+		{"label with code", "Slow tests: `RUN_SLOW=1 pytest ...`", "", Require, []string{"RUN_SLOW=1 pytest ..."}, nil, "", ""},
+		{"code then description", "`pnpm test` - Run frontend tests", "", Require, []string{"pnpm test", "frontend tests"}, nil, "", ""},
+		{"dash alternative", "Do not edit `Cargo.toml` by hand — use `cargo add`.", "", Forbid, []string{"cargo add"}, []string{"Cargo.toml"}, "", ""},
+		{"tool name", "Use Zod for form validation", "", Require, []string{"Zod"}, nil, "", ""},
+		{"noun phrase", "Never use raw pointers", "", Forbid, nil, []string{"raw pointers"}, "", ""},
+		{"avoid; use instead", "Avoid enums; use maps instead", "", Forbid, []string{"maps"}, []string{"enums"}, "", ""},
+		{"heading forbids", "Modify files under `vendor/`", "Project; Never Touch", Forbid, nil, []string{"vendor/"}, "", ""},
+		{"heading forbids only the first clause", "Do not edit `openapi.json` manually — run `just gen`.", "Never", Forbid, []string{"just gen"}, []string{"openapi.json"}, "", ""},
+		{"long heading is not a polarity", "Only add dependencies when needed", "Avoid duplication and minimize dependencies", Require, []string{"add dependencies"}, nil, "when needed", ""},
+		{"object in both sides decides nothing", "Prefer let chains (`if let` with `&&`) over nested `if let`.", "", Prefer, []string{"&&"}, nil, "", ""},
+		{"e.g. inside a preference", "Use hyphens in flag names (e.g. `my-flag` instead of `my_flag`).", "", Prefer, []string{"my-flag"}, []string{"my_flag"}, "", ""},
+		{"description is context", "This is a Go 1.22 service that talks to PostgreSQL.", "", Context, nil, nil, "", ""},
+		{"persona is context", "You are an expert in TypeScript and React.", "", Context, nil, nil, "", ""},
+		{"statement of use is context", "Hilt is used for dependency injection throughout the app.", "", Context, nil, nil, "", ""},
+		{"emphasis", "**Never** add `Hadoop` dependencies.", "", Forbid, nil, []string{"Hadoop"}, "", ""},
+		{"chinese forbid", "不要使用 `var` 声明变量", "", Forbid, nil, []string{"var"}, "", ""},
+		{"japanese forbid", "`console.log` を使わないでください", "", Forbid, nil, []string{"console.log"}, "", ""},
+		{"example block is not read", "Use `app()` to resolve classes:\n\n```php\nnew Foo(); // bad\n```", "", Require, []string{"app()"}, nil, "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Parse(tc.content, tc.trigger)
+			if d.Polarity != tc.polarity {
+				t.Errorf("polarity=%s, want %s (%+v)", d.Polarity, tc.polarity, d)
+			}
+			if got := texts(d.Do); !slices.Equal(got, tc.do) && !(len(got) == 0 && len(tc.do) == 0) {
+				t.Errorf("do=%q, want %q", got, tc.do)
+			}
+			if got := texts(d.Dont); !slices.Equal(got, tc.dont) && !(len(got) == 0 && len(tc.dont) == 0) {
+				t.Errorf("dont=%q, want %q", got, tc.dont)
+			}
+			if d.When != tc.when {
+				t.Errorf("when=%q, want %q", d.When, tc.when)
+			}
+			if d.Unless != tc.unless {
+				t.Errorf("unless=%q, want %q", d.Unless, tc.unless)
+			}
+			if d.Version != Version {
+				t.Errorf("version=%d, want %d", d.Version, Version)
+			}
+		})
+	}
+}
+
+func TestParse_Globs(t *testing.T) {
+	d := Parse("Use table tests.", "Go testing rules; files: **/*_test.go, internal/**/*.go; Testing")
+	if want := []string{"**/*_test.go", "internal/**/*.go"}; !slices.Equal(d.Globs, want) {
+		t.Errorf("globs=%q, want %q", d.Globs, want)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name      string
+		rule      string
+		candidate string
+		want      Result
+		object    string
+	}{
+		{"forbidden tool", "Use `pnpm`, not npm or yarn", "npm install lodash", Violates, "npm"},
+		{"required tool", "Use `pnpm`, not npm or yarn", "pnpm add lodash", Complies, "pnpm"},
+		{"npm is not pnpm", "Never use `npm`", "Run `pnpm i` first.", Avoids, "npm"},
+		{"yarn add", "Use `pnpm`, not npm or yarn", "`yarn add lodash`", Violates, "yarn"},
+		{"push to main", "Never push directly to `main`", "git push origin main", Violates, "main"},
+		{"negated push", "Never push directly to `main`", "I won't push to main; I'll open a pull request.", Avoids, "main"},
+		{"without running", "Always run `make style` before you finish.", "Hand it over without running `make style`.", Violates, "make style"},
+		{"lacks the required command", "Always run `make style` before you finish.", "Hand it over now.", Lacks, "make style"},
+		{"does the required command", "Always run `make style` before you finish.", "Run `make style`, then hand it over.", Complies, "make style"},
+		{"flag", "Never use `--no-verify`", "git commit --no-verify -m wip", Violates, "--no-verify"},
+		{"code shape", "Never use `as any`", "const x = (y as any).apps", Violates, "as any"},
+		{"pipe", "Don't pipe output through `| tail`", "go test ./... | tail -20", Violates, "| tail"},
+		{"annotation", "Never use Jackson annotations like `@JsonProperty`", "Add `@JsonProperty(\"id\")` to the field.", Violates, "@JsonProperty"},
+		{"placeholders", "Format: `type(scope): message`", "git commit -m \"fix(site): correct dropdown\"", Complies, "type(scope): message"},
+		{"placeholders missing", "Format: `type(scope): message`", "git commit -m \"Fixed the dropdown bug.\"", Lacks, "type(scope): message"},
+		{"path glob", "Put queries in `db/queries/*.sql`; run `make gen` after.", "Add the query to `db/queries/users.sql`.", Complies, "db/queries/*.sql"},
+		{"backslash path", "Edit `db\\queries\\*.sql` files", "Edit db/queries/users.sql", Complies, "db\\queries\\*.sql"},
+		{"call with arguments", "Use `app()` instead of `new`", "`app(Joiner::class)->prepare()`", Complies, "app()"},
+		{"new is forbidden", "Use `app()` instead of `new`", "`(new Joiner())->prepare()`", Violates, "new"},
+		{"required step named after the forbidden file", "Do not edit generated `modeling_*.py` files. Run `make fix-repo`.",
+			"Fix `modular_x.py`, run `make fix-repo` to regenerate `modeling_x.py`.", Complies, "make fix-repo"},
+		{"forbidden file edited first", "Do not edit generated `modeling_*.py` files. Run `make fix-repo`.",
+			"Patch `modeling_x.py` directly, then run the tests.", Violates, "modeling_*.py"},
+		{"leave untouched", "Do not edit `CHANGELOG.md` directly.", "Create `.changelog/1.txt` and leave CHANGELOG.md untouched.", Avoids, "CHANGELOG.md"},
+		{"camel case part", "No ViewModels - use native SwiftUI state", "Create `ListsViewModel: ObservableObject`.", Violates, "ViewModels"},
+		{"html tag is not a placeholder", "Always use `<script setup>`", "Write `export default { data() {} }`.", Lacks, "<script setup>"},
+		{"html tag done", "Always use `<script setup>`", "Start with `<script setup>`.", Complies, "<script setup>"},
+		{"name used", "Use Zod for form validation", "Define `z.object()` with `zodResolver`.", Complies, "Zod"},
+		{"context rule says nothing", "This is a Go service.", "Run `go test ./...`.", Unknown, ""},
+		{"empty candidate", "Never use `npm`", "", Unknown, ""},
+		{"word boundary", "Never run `make gen`", "Run `make generate`.", Avoids, "make gen"},
+		{"suffix is another word", "Slow tests should use `.test_slow` instead of `.test`.", "Save it as `join_spill.test_slow`.", Complies, ".test_slow"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Parse(tc.rule, "")
+			f := Check(d, tc.candidate)
+			if f.Result != tc.want || f.Object.Text != tc.object {
+				t.Errorf("Check = %s on %q, want %s on %q (directive %+v)", f.Result, f.Object.Text, tc.want, tc.object, d)
+			}
+		})
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"Use `pnpm`, not npm or yarn", "Never push directly to main", "Prefer X over Y (e.g. `a` instead of `b`)",
+		"**Never** add `Hadoop` dependencies.", "`a` - b", "Label: `x`", "不要使用 `var`", "<x>`", "```\ncode\n```",
+		"Use `type(scope): message` and `<name>` with `{pkg}`...", "\x01\x02`\"", "Instead of",
+	} {
+		f.Add(s, "Don't > Never; files: **/*.go", "git push origin main --no-verify; then `npm i`")
+	}
+	f.Fuzz(func(t *testing.T, rule, trigger, candidate string) {
+		d := Parse(rule, trigger)
+		switch d.Polarity {
+		case Context, Require, Forbid, Prefer:
+		default:
+			t.Fatalf("polarity %q", d.Polarity)
+		}
+		if d.Polarity == Context && (len(d.Do) > 0 || len(d.Dont) > 0) {
+			t.Fatalf("context with objects: %+v", d)
+		}
+		for _, o := range append(append([]Object(nil), d.Do...), d.Dont...) {
+			if strings.TrimSpace(o.Text) == "" {
+				t.Fatalf("empty object in %+v", d)
+			}
+			if utf8.ValidString(rule) && !utf8.ValidString(o.Text) {
+				t.Fatalf("object %q is not valid UTF-8", o.Text)
+			}
+		}
+		f := Check(d, candidate)
+		switch f.Result {
+		case Unknown, Complies, Violates, Lacks, Avoids:
+		default:
+			t.Fatalf("result %q", f.Result)
+		}
+		if f.Result != Unknown && f.Object.Text == "" {
+			t.Fatalf("finding %+v without an object", f)
+		}
+	})
+}
+
+func TestParse_ConcurrentUse(t *testing.T) {
+	done := make(chan Directive, 8)
+	for range 8 {
+		go func() { done <- Parse("Use `pnpm`, not npm or yarn", "Tooling") }()
+	}
+	first := <-done
+	for range 7 {
+		if d := <-done; !slices.Equal(texts(d.Do), texts(first.Do)) || !slices.Equal(texts(d.Dont), texts(first.Dont)) {
+			t.Fatalf("concurrent Parse differs: %+v vs %+v", d, first)
+		}
+	}
+}

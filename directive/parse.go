@@ -1,0 +1,723 @@
+package directive
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/terms"
+)
+
+// Version is the version of the parser. A stored Directive of an older
+// version is read again from its rule when the parser has changed.
+const Version = 1
+
+// Polarity is what a rule does with its objects. Plain string, safe for
+// concurrent use.
+type Polarity string
+
+// The polarities.
+const (
+	// Context: the rule describes (the stack, the layout, who the agent
+	// is) rather than directs; it is recallable but never cautions or
+	// affirms.
+	Context Polarity = "context"
+	// Require: the rule asks for its Do objects ("use X", "run X", "always X").
+	Require Polarity = "require"
+	// Forbid: the rule rules out its Dont objects ("never Y", "don't Y",
+	// "avoid Y"); Do may hold the alternative it names.
+	Forbid Polarity = "forbid"
+	// Prefer: the rule asks for X over Y ("prefer X over Y", "X, not Y",
+	// "X instead of Y").
+	Prefer Polarity = "prefer"
+)
+
+// Kind is the form of an object, which decides how it is matched.
+type Kind string
+
+// The kinds of objects.
+const (
+	KindCode   Kind = "code"   // a `backticked` or "quoted" span: matched by shape, placeholders as wildcards
+	KindFlag   Kind = "flag"   // a command-line flag: --no-verify
+	KindPath   Kind = "path"   // a file or directory path or file name, possibly a glob
+	KindName   Kind = "name"   // a tool, library or identifier named in prose: Zod, Moq, Jackson
+	KindPhrase Kind = "phrase" // a short noun phrase: "raw pointers", "enums"
+)
+
+// Object is one thing a rule asks for or rules out. Plain data.
+type Object struct {
+	Text string `json:"text"`
+	Kind Kind   `json:"kind"`
+	// Verb is the imperative that governs the object in the rule ("use",
+	// "run", "edit"), when the clause opens with one.
+	Verb string `json:"verb,omitempty"`
+}
+
+// Directive is what a rule prescribes and forbids. The zero value is a
+// context rule. Plain data, safe to copy and to read concurrently.
+type Directive struct {
+	Version  int      `json:"version"`
+	Polarity Polarity `json:"polarity"`
+	// Do are the objects the rule asks for; Dont the ones it rules out.
+	Do   []Object `json:"do,omitempty"`
+	Dont []Object `json:"dont,omitempty"`
+	// When is the condition the rule applies under ("after making changes
+	// to queries", "before committing"); Unless its exception
+	// ("explicitly asked").
+	When   string `json:"when,omitempty"`
+	Unless string `json:"unless,omitempty"`
+	// Globs are the file patterns the rule is scoped to (a rule file's
+	// "globs" or "applyTo").
+	Globs []string `json:"globs,omitempty"`
+	// Subject is what the rule governs, in a few words: its objects and
+	// the words around them, for matching situations to the rule.
+	Subject string `json:"subject,omitempty"`
+}
+
+// Directs reports whether d prescribes or forbids something checkable.
+func (d Directive) Directs() bool {
+	return d.Polarity != Context && d.Polarity != "" && (len(d.Do) > 0 || len(d.Dont) > 0)
+}
+
+// maxRuleBytes bounds the text of a rule that is read: its statement, not
+// the examples and elaborations that follow.
+const maxRuleBytes = 2000
+
+// Parse reads a rule's content and its trigger (as package rulefile makes
+// it: description; "files: globs"; heading path "A > B") into a Directive.
+// It never fails: text it cannot read is context. Safe for concurrent use.
+func Parse(content, trigger string) Directive {
+	d := Directive{Version: Version, Polarity: Context}
+	heading, globs := readTrigger(trigger)
+	d.Globs = globs
+	text := statement(content)
+	if text == "" {
+		return d
+	}
+	p := parser{heading: headingPolarity(heading)}
+	p.run(text)
+	d.Do, d.Dont = dedupObjects(p.do), dedupObjects(p.dont)
+	// An object both asked for and ruled out ("prefer `if let` chains over
+	// nested `if let`") decides nothing.
+	both := func(os []Object, o Object) bool {
+		return slices.ContainsFunc(os, func(x Object) bool { return strings.EqualFold(x.Text, o.Text) })
+	}
+	do, dont := d.Do, d.Dont
+	d.Do = slices.DeleteFunc(slices.Clone(do), func(o Object) bool { return both(dont, o) })
+	d.Dont = slices.DeleteFunc(slices.Clone(dont), func(o Object) bool { return both(do, o) })
+	d.When, d.Unless = p.when, p.unless
+	if len(d.Do) > 0 || len(d.Dont) > 0 {
+		d.Polarity = p.first
+		if d.Polarity == Context {
+			d.Polarity = Require
+			if len(d.Do) == 0 {
+				d.Polarity = Forbid
+			}
+		}
+	}
+	d.Subject = subject(d, text)
+	return d
+}
+
+// readTrigger returns the heading path and the globs of a rulefile trigger.
+func readTrigger(trigger string) (heading []string, globs []string) {
+	for _, part := range strings.Split(trigger, "; ") {
+		part = strings.TrimSpace(part)
+		if g, ok := strings.CutPrefix(part, "files: "); ok {
+			for _, x := range strings.Split(g, ",") {
+				if x = strings.TrimSpace(x); x != "" {
+					globs = append(globs, x)
+				}
+			}
+			continue
+		}
+		if part != "" {
+			heading = strings.Split(part, " > ") // the heading path comes last
+		}
+	}
+	return heading, globs
+}
+
+// statement is the part of a rule's content that states it: the text
+// before its first fenced code block, at most maxRuleBytes.
+func statement(content string) string {
+	if i := strings.Index(content, "```"); i >= 0 {
+		content = content[:i]
+	}
+	if i := strings.Index(content, "~~~"); i >= 0 {
+		content = content[:i]
+	}
+	content = strings.TrimSpace(content)
+	if len(content) > maxRuleBytes {
+		cut := maxRuleBytes
+		for cut > 0 && !utf8.RuneStart(content[cut]) {
+			cut--
+		}
+		content = content[:cut]
+	}
+	return content
+}
+
+var (
+	forbidHeading  = regexp.MustCompile(`(?i)^\W*(don'?t|do not|never|avoid|prohibited|forbidden|not allowed|anti-?patterns?|bad|what not to do|never touch|must not|no-?go)\b`)
+	requireHeading = regexp.MustCompile(`(?i)^\W*(do|dos|always|must|required|mandatory|musts)\W*$`)
+)
+
+// headingPolarity reads the nearest heading of a rule: under "Don't",
+// "Never" or "Avoid" an imperative item forbids what it names.
+func headingPolarity(heading []string) Polarity {
+	for i := len(heading) - 1; i >= 0 && i >= len(heading)-2; i-- {
+		h := strings.TrimSpace(heading[i])
+		if wordCount(h) > 3 {
+			continue // "Avoid code duplication and minimize dependencies" directs itself
+		}
+		switch {
+		case forbidHeading.MatchString(h):
+			return Forbid
+		case requireHeading.MatchString(h):
+			return Require
+		}
+	}
+	return Context
+}
+
+// parser accumulates the objects of a rule's clauses.
+type parser struct {
+	heading      Polarity // the heading's polarity, for the rule's first clause
+	clauses      int      // clauses read so far
+	do, dont     []Object
+	when, unless string
+	first        Polarity // polarity of the first directing clause
+	spans        []string // masked code spans
+}
+
+// codeMark brackets the index of a masked code span in the text.
+const (
+	markOpen  = '\x01'
+	markClose = '\x02'
+)
+
+// mask replaces `code` spans and "quoted" strings with markers, so that
+// punctuation and cue words inside code are not read as prose.
+func (p *parser) mask(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == '`' || c == '"' {
+			close := c
+			n := 1
+			if c == '`' {
+				for i+n < len(s) && s[i+n] == '`' {
+					n++
+				}
+			}
+			end := -1
+			if c == '`' {
+				end = strings.Index(s[i+n:], strings.Repeat("`", n))
+			} else if j := strings.IndexByte(s[i+1:], close); j >= 0 && j <= 120 && !strings.Contains(s[i+1:i+1+j], "\n") {
+				end = j
+			}
+			if end > 0 {
+				inner := strings.TrimSpace(s[i+n : i+n+end])
+				if inner != "" {
+					b.WriteRune(markOpen)
+					b.WriteString(itoa(len(p.spans)))
+					b.WriteRune(markClose)
+					p.spans = append(p.spans, inner)
+					i += n + end + n
+					continue
+				}
+			}
+		}
+		b.WriteByte(c)
+		i++
+	}
+	return b.String()
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+var clauseSplit = regexp.MustCompile(`[.!?](?:\s+|$)|;\s*|\n+|\s+[-\x{2014}\x{2013}]\s+|。|；|！`)
+
+// latinAbbrev are abbreviations whose dots do not end a sentence.
+var latinAbbrev = strings.NewReplacer("e.g.", "eg", "E.g.", "Eg", "i.e.", "ie", "I.e.", "Ie", "etc.", "etc", "vs.", "vs", "cf.", "cf")
+
+// run reads every clause of the rule's statement.
+func (p *parser) run(text string) {
+	masked := latinAbbrev.Replace(p.mask(cleanMarkdown(text)))
+	for _, c := range clauseSplit.Split(masked, -1) {
+		p.clause(strings.TrimSpace(c))
+	}
+}
+
+// cleanMarkdown drops emphasis and list markers, keeping code spans.
+func cleanMarkdown(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		for _, m := range []string{"- ", "* ", "+ "} {
+			l = strings.TrimPrefix(l, m)
+		}
+		l = emphasis.ReplaceAllString(l, "$1$2$3")
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+var emphasis = regexp.MustCompile(`\*\*|__|(^|[\s(])[*_]([^*_\s][^*_\n]*?)[*_]($|[\s.,;:!?)])`)
+
+var (
+	// discourse are connectives that open a clause without directing.
+	discourse = regexp.MustCompile(`(?i)^(?:(?:otherwise|also|then|finally|additionally|next|instead|however|in general|generally),\s*|(?:and|but|so|please|also|then)\s+)`)
+	// alertPrefix is the shouting that opens some rules.
+	alertPrefix = regexp.MustCompile(`(?i)^(must do|important|note|critical|warning|rule)\s*[!:]+\s*`)
+	// forbidCue opens (or holds) a clause that rules something out.
+	forbidCue = regexp.MustCompile(`(?i)\b(never|don'?t|do not|does not|doesn'?t|must not|mustn'?t|should not|shouldn'?t|shall not|cannot|can'?t|may not|avoid|avoiding|refrain from|no longer|stop using|not allowed|prohibited|forbidden|disallowed|discouraged|is not used|are not used|not be)\b|^no\s|禁止|不要|不得|不能|别|勿|避免|ないで|ない|ません|避け`)
+	// requireCue marks a clause that asks for something.
+	requireCue = regexp.MustCompile(`(?i)\b(always|must|should|shall|need to|needs to|have to|has to|required?|requires|ensure|make sure|be sure|only)\b|必须|务必|一定要|应该|请|必ず|すること|してください`)
+	// preferMarker splits "X instead of Y", "X rather than Y", "X over Y"
+	// (after prefer-like verbs), "X, not Y", "X (not Y)".
+	preferMarker = regexp.MustCompile(`(?i)\s*(\binstead of\b|\brather than\b|\bin favou?r of\b|,\s*not\b|[,;]\s*never\b|\(not\b|\bnot\s+(?:\x01)|而不是|而非|ではなく)\s*`)
+	overMarker   = regexp.MustCompile(`(?i)\s+over\s+`)
+	preferVerb   = regexp.MustCompile(`(?i)\b(prefer|prefers|preferred|favou?r|favou?rs|choose)\b`)
+	unlessCue    = regexp.MustCompile(`(?i)\s*\b(unless|except when|except if|except for|without (?:prior |explicit )|without being asked)\b\s*`)
+	leadingCond  = regexp.MustCompile(`(?i)^(when|whenever|if|before|after|while|for|once|on)\b([^,\x01]*(?:\x01\d+\x02[^,\x01]*)*),\s*`)
+	trailingCond = regexp.MustCompile(`(?i)\s+\b(when|whenever|if|before|after|while|once)\b\s+(.*)$`)
+)
+
+// imperatives are verbs that open a directing sentence in rule files.
+var imperatives = set("use", "run", "add", "put", "keep", "write", "follow", "prefer", "create", "call", "wrap",
+	"store", "include", "pin", "set", "update", "import", "mark", "declare", "ensure", "make", "read", "check", "ask",
+	"avoid", "place", "name", "return", "throw", "handle", "test", "build", "commit", "push", "open", "leave", "generate",
+	"document", "validate", "log", "split", "extract", "define", "pass", "prefix", "start", "move", "delete", "remove",
+	"replace", "migrate", "install", "activate", "format", "lint", "review", "verify", "annotate", "export", "favor",
+	"favour", "leverage", "apply", "configure", "register", "implement", "reuse", "stick", "rely", "target", "mock",
+	"limit", "sort", "group", "preserve", "respect", "stay", "treat", "default", "emit", "edit", "modify", "change",
+	"bump", "regenerate", "fix", "lock", "tag", "label", "give", "provide", "require", "restrict", "separate", "mirror",
+	"wait", "refer", "consult", "look", "search", "locate", "don't", "do", "never", "always", "only", "try", "consider",
+	"specify", "pair", "colocate", "co-locate", "organize", "organise", "structure", "guard", "escape", "sanitize",
+	"inject", "await", "prevent", "enable", "disable", "reference", "link", "cite", "squash", "rebase", "amend", "sign",
+	"bundle", "source", "save", "load", "cache", "expose", "hide", "await", "compose", "publish", "release", "deploy",
+	"scope", "isolate", "encode", "decode", "parse", "serialize", "type", "annotate", "comment", "describe", "explain")
+
+func set(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// clause reads one clause into objects.
+func (p *parser) clause(c string) {
+	c = alertPrefix.ReplaceAllString(strings.TrimSpace(c), "")
+	c = strings.TrimLeft(c, "-*+>#| \t")
+	c = discourse.ReplaceAllString(c, "")
+	if c == "" {
+		return
+	}
+	// "Label: rest". A short label names the topic; the rest directs. A
+	// rest that is only code is what to use for the label's purpose
+	// ("Slow tests: `RUN_SLOW=1 pytest`").
+	if i := strings.Index(c, ":"); i > 0 && !strings.ContainsRune(c[:i], markOpen) && wordCount(c[:i]) <= 4 {
+		label, rest := strings.TrimSpace(c[:i]), strings.TrimSpace(c[i+1:])
+		if rest != "" && !forbidCue.MatchString(label) {
+			if onlyCode(rest) {
+				p.add(Require, p.objects(rest), nil)
+				return
+			}
+			c = rest
+		}
+	}
+	if onlyCode(c) {
+		// "`pnpm test`" opening "`pnpm test` - Run frontend tests".
+		p.add(Require, p.objects(c), nil)
+		return
+	}
+	// Exception: "unless explicitly asked", "without prior discussion".
+	if loc := unlessCue.FindStringIndex(c); loc != nil && loc[0] > 0 {
+		if p.unless == "" {
+			p.unless = p.unmask(strings.TrimSpace(c[loc[1]:]))
+			if p.unless == "" {
+				p.unless = p.unmask(strings.TrimSpace(c[loc[0]:]))
+			}
+		}
+		c = strings.TrimSpace(c[:loc[0]])
+	}
+	// Condition: "When X, do Y" / "Do Y after X".
+	if m := leadingCond.FindStringSubmatchIndex(c); m != nil && m[1] < len(c) {
+		if p.when == "" {
+			p.when = p.unmask(strings.TrimSpace(c[:m[1]-1]))
+		}
+		c = strings.TrimSpace(c[m[1]:])
+	} else if m := trailingCond.FindStringSubmatchIndex(c); m != nil && m[0] > 0 {
+		if p.when == "" {
+			p.when = p.unmask(strings.TrimSpace(c[m[0]:]))
+		}
+		c = strings.TrimSpace(c[:m[0]])
+	}
+	lower := strings.ToLower(c)
+	forbids := forbidCue.MatchString(lower)
+	requires := requireCue.MatchString(lower) || startsImperative(lower)
+	p.clauses++
+	if p.heading == Forbid && p.clauses == 1 && !forbids && startsImperative(lower) {
+		// Under "Don't" or "Never", the item's own statement forbids what
+		// it names; a later clause ("— use X instead") keeps its polarity.
+		forbids, requires = true, false
+	}
+	prefers := preferMarker.MatchString(c) && (strings.HasPrefix(lower, "instead") || strings.HasPrefix(lower, "rather"))
+	if !forbids && !requires && !prefers {
+		return // a statement, not a directive
+	}
+	// Preferences: "X instead of Y", "instead of Y, X", "prefer X over Y".
+	if loc := preferMarker.FindStringIndex(c); loc != nil {
+		left, right := c[:loc[0]], c[loc[1]:]
+		if strings.TrimSpace(left) == "" || strings.HasPrefix(strings.ToLower(strings.TrimSpace(c)), "instead") {
+			// "Instead of Y, X".
+			if j := strings.Index(right, ","); j > 0 {
+				left, right = right[j+1:], right[:j]
+			}
+		}
+		right = strings.TrimSuffix(strings.TrimSpace(right), ")")
+		if forbidCue.MatchString(strings.ToLower(left)) && !strings.Contains(strings.ToLower(c[loc[0]:loc[1]]), "not") {
+			// "Never X instead of Y" reads as "Y, not X".
+			left, right = right, left
+		}
+		p.add(Prefer, p.objects(left), p.objects(right))
+		return
+	}
+	if preferVerb.MatchString(lower) {
+		if loc := overMarker.FindStringIndex(c); loc != nil {
+			p.add(Prefer, p.objects(c[:loc[0]]), p.objects(c[loc[1]:]))
+			return
+		}
+	}
+	if forbids {
+		rest := afterCue(c)
+		p.add(Forbid, nil, withVerb(p.objects(rest), firstWord(strings.ToLower(strings.TrimSpace(rest)))))
+		return
+	}
+	p.add(Require, withVerb(p.objects(c), firstWord(lower)), nil)
+}
+
+// withVerb records the clause's opening verb on its objects.
+func withVerb(os []Object, verb string) []Object {
+	if !imperatives[verb] {
+		return os
+	}
+	for i := range os {
+		os[i].Verb = verb
+	}
+	return os
+}
+
+// add records a clause's objects and the polarity of the first clause
+// that directs.
+func (p *parser) add(pol Polarity, do, dont []Object) {
+	if len(do) == 0 && len(dont) == 0 {
+		return
+	}
+	if p.first == "" || p.first == Context {
+		p.first = pol
+	}
+	p.do = append(p.do, do...)
+	p.dont = append(p.dont, dont...)
+}
+
+// afterCue returns the part of a forbidding clause after its negation,
+// where the forbidden thing is named ("Do not edit `X` directly" → "edit
+// `X` directly").
+func afterCue(c string) string {
+	loc := forbidCue.FindStringIndex(c)
+	if loc == nil || loc[0] > len(c)/2 {
+		return c
+	}
+	if r, _ := utf8.DecodeRuneInString(c[loc[0]:]); r >= utf8.RuneSelf {
+		return c // Chinese and Japanese negate after the object too
+	}
+	return c[loc[1]:]
+}
+
+// startsImperative reports whether a lower-cased clause opens with an
+// imperative verb.
+func startsImperative(lower string) bool {
+	w := firstWord(lower)
+	return imperatives[w]
+}
+
+func firstWord(s string) string {
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })
+	end := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' })
+	if end < 0 {
+		end = len(s)
+	}
+	return s[:end]
+}
+
+// onlyCode reports whether a clause is nothing but code spans, with
+// separators ("`a` / `b`", "`a` or `b`").
+func onlyCode(c string) bool {
+	if !strings.ContainsRune(c, markOpen) {
+		return false
+	}
+	rest := maskedSpan.ReplaceAllString(c, " ")
+	for _, f := range strings.Fields(strings.ToLower(rest)) {
+		f = strings.Trim(f, ",/()&+|.")
+		if f != "" && f != "or" && f != "and" && f != "only" {
+			return false
+		}
+	}
+	return true
+}
+
+var maskedSpan = regexp.MustCompile("\x01(\\d+)\x02")
+
+// unmask restores code spans (in backticks) in a piece of clause.
+func (p *parser) unmask(s string) string {
+	return maskedSpan.ReplaceAllStringFunc(s, func(m string) string {
+		if i := spanIndex(m); i >= 0 && i < len(p.spans) {
+			return "`" + p.spans[i] + "`"
+		}
+		return ""
+	})
+}
+
+func spanIndex(m string) int {
+	n := 0
+	for _, r := range m[1 : len(m)-1] {
+		n = n*10 + int(r-'0')
+	}
+	return n
+}
+
+var (
+	flagRE = regexp.MustCompile(`(?:^|\s)(--?[a-zA-Z][\w-]*)`)
+	pathRE = regexp.MustCompile(`(?:(?:\.{0,2}/|[\w.@-]+[/\\])[\w.*{}<>@-]+[/\\][\w.*{}<>@/\\-]*|[\w.@-]*[/\\][\w.*{}<>@-]*\.[a-z]{1,5}\b|[\w.@-]+/(?:\s|$)|\b[\w-]+\.(?:json|ya?ml|md|mdx|toml|txt|go|py|ts|tsx|js|jsx|mjs|rb|php|rs|cs|kt|kts|java|swift|sql|sh|lock|xml|gradle|mdc|cfg|ini|env|dart|vue|css|scss|html|proto|tf|hcl))\b`)
+	wordRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}_'.+#-]*`)
+)
+
+// phraseStop ends a noun phrase: prepositions, conjunctions and the like.
+var phraseStop = set("for", "in", "to", "with", "when", "on", "at", "by", "from", "of", "into", "as", "and", "or",
+	"but", "so", "because", "unless", "if", "that", "which", "where", "than", "instead", "rather", "over", "before",
+	"after", "via", "without", "except", "while", "since", "e.g", "eg", "i.e", "ie", "etc", "like", "such", "have",
+	"has", "had", "is", "are", "was", "were", "be", "get", "gets", "so", "until", "unless", "whenever")
+
+// fillers are words that carry no object: cues, modals, determiners.
+var fillers = set("always", "never", "must", "should", "shall", "only", "not", "don't", "do", "does", "dont", "no",
+	"avoid", "avoiding", "use", "using", "used", "prefer", "a", "an", "the", "any", "all", "your", "our", "their", "its",
+	"this", "that", "these", "those", "be", "is", "are", "need", "needs", "to", "ensure", "make", "sure", "please",
+	"directly", "explicitly", "manually", "proper", "properly", "new", "existing", "instead", "it", "them", "you", "we",
+	"can", "may", "cannot", "can't", "allowed", "required", "require", "requires", "stop", "refrain", "longer",
+	"prohibited", "forbidden", "discouraged", "just", "also", "then", "both", "each", "every", "whenever", "possible",
+	"default", "by", "favor", "favour")
+
+// objects extracts the objects named in a piece of a clause: code spans,
+// flags and paths, capitalised tool names, otherwise the first noun phrase.
+func (p *parser) objects(seg string) []Object {
+	var out []Object
+	for _, m := range maskedSpan.FindAllString(seg, -1) {
+		if i := spanIndex(m); i < len(p.spans) && len(p.spans[i]) <= maxObjectBytes {
+			out = append(out, codeObject(p.spans[i]))
+		}
+	}
+	prose := maskedSpan.ReplaceAllString(seg, " , ")
+	for _, m := range flagRE.FindAllStringSubmatch(prose, -1) {
+		out = append(out, Object{Text: m[1], Kind: KindFlag})
+	}
+	for _, m := range pathRE.FindAllString(prose, -1) {
+		if strings.Trim(m, "/\\.") != "" && !strings.HasPrefix(m, "e.g") && !strings.HasPrefix(m, "i.e") {
+			out = append(out, Object{Text: strings.TrimRight(m, "."), Kind: KindPath})
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	ws := wordRE.FindAllString(prose, -1)
+	// Names: identifiers and capitalised words that are not the clause's
+	// first word ("use Zod", "Never use Jackson annotations").
+	for i, w := range ws {
+		w = strings.TrimRight(w, ".")
+		if abbreviations[strings.ToLower(w)] {
+			continue
+		}
+		if isIdentifier(w) || i > 0 && isProperName(w) {
+			out = append(out, Object{Text: w, Kind: KindName})
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	// The first noun phrase after the verb: "Never use raw pointers" →
+	// "raw pointers", "Avoid enums" → "enums".
+	var phrase []string
+	started := false
+	for i, w := range ws {
+		lw := strings.ToLower(strings.TrimRight(w, "."))
+		if !started {
+			if fillers[lw] || i == 0 && imperatives[lw] && len(ws) > 1 {
+				continue
+			}
+			started = true
+		}
+		if phraseStop[lw] || len(phrase) == 4 {
+			break
+		}
+		if !fillers[lw] {
+			phrase = append(phrase, w)
+		}
+	}
+	if len(phrase) > 0 && len(terms.Tokens(strings.Join(phrase, " "))) > 0 {
+		out = append(out, Object{Text: strings.Join(phrase, " "), Kind: KindPhrase})
+	}
+	// A coordinated list ("npm or yarn", "amend, squash, or rebase") names
+	// one object per item.
+	if items := coordinated(ws, len(phrase)); len(items) > 1 {
+		return items
+	}
+	return out
+}
+
+// coordinated reads "A, B or C" at the start of a noun phrase: the words of
+// the phrase, then items joined by ",", "or", "and" or "/". It returns the
+// items as phrases when there are at least two.
+func coordinated(ws []string, _ int) []Object {
+	var items []Object
+	var cur []string
+	started := false
+	flush := func() {
+		if len(cur) > 0 && len(cur) <= 3 {
+			items = append(items, Object{Text: strings.Join(cur, " "), Kind: KindPhrase})
+		}
+		cur = nil
+	}
+	for i, w := range ws {
+		lw := strings.ToLower(strings.TrimRight(w, ".,"))
+		if !started {
+			if fillers[lw] || i == 0 && imperatives[lw] && len(ws) > 1 {
+				continue
+			}
+			started = true
+		}
+		switch {
+		case lw == "or" || lw == "and":
+			flush()
+			continue
+		case phraseStop[lw]:
+			flush()
+			return items
+		}
+		if !fillers[lw] {
+			cur = append(cur, strings.TrimRight(w, ".,"))
+		}
+		if strings.HasSuffix(w, ",") {
+			flush()
+		}
+	}
+	flush()
+	return items
+}
+
+// maxObjectBytes bounds an object: longer code spans are examples, not
+// things to match.
+const maxObjectBytes = 160
+
+// codeObject classifies a code span.
+func codeObject(s string) Object {
+	switch {
+	case strings.HasPrefix(s, "-") && flagRE.MatchString(s) && !strings.Contains(s, " "):
+		return Object{Text: s, Kind: KindFlag}
+	case !strings.Contains(s, " ") && (strings.ContainsAny(s, "/\\") || pathRE.MatchString(s) && pathRE.FindString(s) == s):
+		return Object{Text: s, Kind: KindPath}
+	}
+	return Object{Text: s, Kind: KindCode}
+}
+
+// isIdentifier reports a word shaped like code: inner capitals, dots,
+// underscores or digits (XxxParser, useState, os.Open, GITHUB_TOKEN).
+func isIdentifier(w string) bool {
+	if len(w) < 3 || !strings.ContainsFunc(w, unicode.IsLetter) {
+		return false
+	}
+	if strings.ContainsAny(w, "_") || strings.Contains(strings.Trim(w, "."), ".") {
+		return true
+	}
+	upper := 0
+	for i, r := range w {
+		if unicode.IsUpper(r) && i > 0 {
+			upper++
+		}
+	}
+	return upper > 0 && !isAcronym(w)
+}
+
+// isProperName reports a capitalised word that names a tool or library
+// (Zod, Jackson, Hadoop), not an acronym of common words (CSS, PR, API).
+func isProperName(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	if !unicode.IsUpper(r) || isAcronym(w) || len(w) < 3 {
+		return false
+	}
+	return !commonCapitalised[strings.ToLower(w)]
+}
+
+// abbreviations are Latin abbreviations that look like identifiers.
+var abbreviations = set("e.g", "e.g.", "i.e", "i.e.", "etc", "etc.", "vs", "vs.", "cf", "cf.")
+
+// commonCapitalised are capitalised words that name nothing to match.
+var commonCapitalised = set("english", "i", "ai", "llm", "github", "git", "readme", "todo", "note", "notes", "see",
+	"http", "https", "json", "yaml")
+
+func isAcronym(w string) bool {
+	letters, upper := 0, 0
+	for _, r := range w {
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.IsUpper(r) {
+				upper++
+			}
+		}
+	}
+	if strings.HasSuffix(w, "s") && upper == letters-1 && upper >= 2 {
+		return letters <= 6 // PRs, APIs, URLs
+	}
+	return letters > 0 && upper == letters && letters <= 5
+}
+
+func wordCount(s string) int { return len(strings.Fields(s)) }
+
+func dedupObjects(os []Object) []Object {
+	var out []Object
+	for _, o := range os {
+		if !slices.ContainsFunc(out, func(x Object) bool { return strings.EqualFold(x.Text, o.Text) }) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// subject names what a rule governs in a few words: its objects, else its
+// first clause's words.
+func subject(d Directive, text string) string {
+	var parts []string
+	for _, o := range append(append([]Object(nil), d.Do...), d.Dont...) {
+		parts = append(parts, o.Text)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	s := strings.Join(parts, ", ")
+	if len(s) > 200 {
+		s = s[:200]
+		for len(s) > 0 && !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+	}
+	return s
+}
