@@ -40,6 +40,13 @@ func Appraise(in Input, cfg Config) Result {
 		r.Agreement = max(r.Agreement, agreement(l, cfg))
 	}
 	contrib := res[:min(len(res), count(cfg.Contributors))]
+	// The rule that applies to the candidate decides by compliance; it
+	// counts as a contributor even when it resonates below the floor (a
+	// paraphrased situation), because the candidate names its objects.
+	rl := applicableRule(in, cfg)
+	if rl.decided() && !slices.ContainsFunc(contrib, func(l Lesson) bool { return l.ID == rl.lesson.ID }) {
+		contrib = append([]Lesson{rl.lesson}, contrib[:min(len(contrib), count(cfg.Contributors)-1)]...)
+	}
 
 	v := Verdict{Valence: Neutral, Tier: Weak, Advisory: Advisory, FlaggedPoints: []FlaggedPoint{}, Contributors: []Contributor{}}
 	valences := make([]Valence, len(contrib))
@@ -47,9 +54,19 @@ func Appraise(in Input, cfg Config) Result {
 	cand := candidateClaims(in.Candidate)
 	var sAffirm, sCaution, wsum float64
 	for i, l := range contrib {
-		valences[i] = lessonValence(l, cfg)
-		if against[i] = goesAgainst(l, cand); against[i] {
-			valences[i] = Caution
+		switch {
+		case rl.decided() && l.ID == rl.lesson.ID:
+			valences[i] = rl.valence
+			against[i] = rl.valence == Caution
+		case r.HasCandidate && l.Directive != nil && !l.Caution && !l.AntiTriggerHit:
+			// Given a candidate, a rule speaks only through compliance (see
+			// applicableRule); one that describes never cautions or affirms.
+			valences[i] = Neutral
+		default:
+			valences[i] = lessonValence(l, cfg)
+			if against[i] = goesAgainst(l, cand); against[i] {
+				valences[i] = Caution
+			}
 		}
 		s := clamp01(l.Score)
 		v.Contributors = append(v.Contributors, Contributor{LessonID: l.ID, Valence: valences[i], Strength: round4(s)})
@@ -81,7 +98,12 @@ func Appraise(in Input, cfg Config) Result {
 	if r.HasCandidate {
 		r.Support = candidateSupport(in.Candidate, res, cfg)
 		strength *= r.Support
-		if r.Support < cfg.SupportAffirm {
+		if rl.decided() {
+			// Compliance with the applicable rule is the footing, whatever
+			// share of the candidate's words the lessons hold.
+			r.Directional = rl.valence
+			strength = clamp01(rl.lesson.Score)
+		} else if r.Support < cfg.SupportAffirm {
 			// The lessons speak to the situation but do not back the
 			// candidate: no footing to affirm it.
 			switch r.Directional {
@@ -95,6 +117,9 @@ func Appraise(in Input, cfg Config) Result {
 	v.Strength = round4(strength)
 
 	switch {
+	case rl.decided():
+		// The candidate does or breaks what a rule of the knowledge base
+		// asks: that is footing, not a weak or false resonance.
 	case len(res) == 0:
 		v.AbstainReason = WeakResonance
 	case r.Agreement < cfg.SignatureFloor:
@@ -120,7 +145,11 @@ func Appraise(in Input, cfg Config) Result {
 	var flags []flag
 	for i, l := range contrib {
 		if valences[i] == Caution {
-			flags = append(flags, flag{l, against[i]})
+			f := flag{l: l, against: against[i]}
+			if rl.decided() && l.ID == rl.lesson.ID {
+				f.rule = &rl
+			}
+			flags = append(flags, f)
 		}
 	}
 	v.FlaggedPoints, r.Raises = raise(flags, in, cfg)

@@ -29,6 +29,11 @@ type Config struct {
 	TierStrong   float64 // strength from which the tier is strong
 	Contributors float64 // most contributors a verdict lists (a count)
 
+	// Rules (lessons with a directive).
+	RuleFloor      float64 // raw resonance a directing lesson needs to be read against the candidate
+	RuleApplies    float64 // raw resonance from which the best rule decides by absence (lacks, avoids)
+	RuleCandidates float64 // most directing lessons read against the candidate (a count)
+
 	// Candidate support.
 	SupportLessons   float64 // resonating lessons whose text can back the candidate (a count)
 	SupportMissDecay float64 // factor per candidate term no backing lesson holds
@@ -105,6 +110,10 @@ var paramTable = []ParamSpec{
 	{"appraise.tier.medium", 0.30, 0.1, 0.6, 1, "strength from which the tier is medium", func(c *Config) *float64 { return &c.TierMedium }},
 	{"appraise.tier.strong", 0.55, 0.3, 0.9, 1, "strength from which the tier is strong", func(c *Config) *float64 { return &c.TierStrong }},
 	{"appraise.contributors", 5, 1, 20, 10, "most contributors a verdict lists", func(c *Config) *float64 { return &c.Contributors }},
+
+	{"appraise.rule.floor", 0.10, 0.02, 0.5, 1, "raw resonance a directing lesson (a rule) needs to be read against the candidate", func(c *Config) *float64 { return &c.RuleFloor }},
+	{"appraise.rule.applies", 0.20, 0.05, 0.6, 1, "raw resonance from which the best rule decides by what the candidate does not do", func(c *Config) *float64 { return &c.RuleApplies }},
+	{"appraise.rule.candidates", 3, 1, 10, 10, "most rules read against the candidate, best score first", func(c *Config) *float64 { return &c.RuleCandidates }},
 
 	{"appraise.support.lessons", 3, 1, 10, 10, "resonating lessons whose text can back the candidate", func(c *Config) *float64 { return &c.SupportLessons }},
 	{"appraise.support.miss_decay", 0.3, 0.2, 1, 1, "support factor per candidate term no backing lesson holds", func(c *Config) *float64 { return &c.SupportMissDecay }},

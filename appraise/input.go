@@ -1,5 +1,7 @@
 package appraise
 
+import "github.com/innate-mcp/innate-mcp/directive"
+
 // Origin says where a lesson came from; it weighs as evidence. The caller
 // maps its own origins onto these. A plain value, safe for concurrent use.
 type Origin string
@@ -50,6 +52,12 @@ type Lesson struct {
 	// Successes and Failures count observed outcomes of the lesson's use;
 	// Approvals and Rejects count people's judgements.
 	Successes, Failures, Approvals, Rejects int
+
+	// Directive is what the lesson requires and forbids (package
+	// directive); nil when not derived. A lesson with a directive speaks
+	// only through compliance: the candidate breaks it (caution) or does
+	// what it asks (affirm); one that describes never cautions or affirms.
+	Directive *directive.Directive
 }
 
 // History is what the session's recent appraisals raised, for novelty and

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/internal/clip"
 )
 
@@ -16,7 +17,15 @@ import (
 type flag struct {
 	l       Lesson
 	against bool
+	rule    *ruling // the rule the candidate breaks, when a rule decided
 }
+
+// Relevance of a point from a broken rule: the candidate names what the
+// rule forbids (certain), or lacks what it requires (likely).
+const (
+	relevanceViolates = 1.0
+	relevanceLacks    = 0.75
+)
 
 // raise computes the will of every caution and raises those that clear the
 // mode's threshold, best will first, at most Config.RaiseMax; it returns the
@@ -29,15 +38,24 @@ func raise(flags []flag, in Input, cfg Config) ([]FlaggedPoint, []Raise) {
 	type cand struct {
 		l       Lesson
 		against bool
+		rule    *ruling
 		r       Raise
 	}
 	cs := make([]cand, 0, len(flags))
 	for _, f := range flags {
 		l := f.l
-		x := Raise{LessonID: l.ID, Relevance: round4(clamp01(l.Resonance)), Confidence: round4(clamp01(l.Confidence)),
+		rel := clamp01(l.Resonance)
+		if f.rule != nil {
+			if f.rule.finding.Result == directive.Lacks {
+				rel = max(rel, relevanceLacks)
+			} else {
+				rel = max(rel, relevanceViolates)
+			}
+		}
+		x := Raise{LessonID: l.ID, Relevance: round4(rel), Confidence: round4(clamp01(l.Confidence)),
 			Novelty: round4(novelty(l.ID, in.History, cfg)), Damping: round4(damping(l.ID, in.History, cfg))}
 		x.Will = round4((WillRelevance*x.Relevance + WillNovelty*x.Novelty + WillConfidence*x.Confidence) * x.Damping)
-		cs = append(cs, cand{l, f.against, x})
+		cs = append(cs, cand{l, f.against, f.rule, x})
 	}
 	slices.SortStableFunc(cs, func(a, b cand) int {
 		if c := cmp.Compare(b.r.Will, a.r.Will); c != 0 {
@@ -67,7 +85,11 @@ func raise(flags []flag, in Input, cfg Config) ([]FlaggedPoint, []Raise) {
 			x.Reason = SkipCap
 		default:
 			x.Raised = true
-			points = append(points, FlaggedPoint{LessonID: c.l.ID, Summary: summarize(c.l, c.against, in.Candidate),
+			summary := summarize(c.l, c.against, in.Candidate)
+			if c.rule != nil {
+				summary = ruleSummary(*c.rule, in.Candidate)
+			}
+			points = append(points, FlaggedPoint{LessonID: c.l.ID, Summary: summary,
 				Resonance: round4(clamp01(c.l.Resonance)), Calibration: round4(c.l.Calibration),
 				Strength: round4(clamp01(c.l.Score)), Will: x.Will})
 		}

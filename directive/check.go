@@ -50,6 +50,11 @@ func Check(d Directive, candidate string) Finding {
 		candidate = candidate[:maxCandidateBytes]
 	}
 	c := newCandidate(candidate)
+	if !c.acts() {
+		// A plan that only reads and reports does nothing a rule governs:
+		// naming a file it reads is not editing it.
+		return Finding{Result: Unknown}
+	}
 	var did, declined *occurrence
 	var didObj, declinedObj Object
 	for _, o := range d.Dont {
@@ -71,7 +76,9 @@ func Check(d Directive, candidate string) Finding {
 			continue
 		}
 		if occ.negated {
-			if declined == nil {
+			// "without running `make style`" declines a required command;
+			// "leave CHANGELOG.md untouched" says nothing of a named thing.
+			if declined == nil && (o.Kind == KindCode || o.Kind == KindFlag) {
 				declined, declinedObj = occ, o
 			}
 			continue
@@ -85,9 +92,6 @@ func Check(d Directive, candidate string) Finding {
 		return Finding{Result: Complies, Object: didObj, Evidence: did.text}
 	case declined != nil:
 		return Finding{Result: Violates, Object: declinedObj, Evidence: declined.text}
-	}
-	if !c.concrete() {
-		return Finding{Result: Unknown}
 	}
 	if o := concreteDo(d); o.Text != "" {
 		return Finding{Result: Lacks, Object: o}
@@ -105,7 +109,7 @@ const maxCandidateBytes = 16 << 10
 // is telling (code, a flag, a path, a name), or the zero Object.
 func concreteDont(d Directive) Object {
 	for _, o := range d.Dont {
-		if o.Kind != KindPhrase && !hasPlaceholder(o.Text) {
+		if o.Kind != KindPhrase && !hasPlaceholder(o.Text) && !o.Example {
 			return o
 		}
 	}
@@ -120,7 +124,7 @@ func concreteDo(d Directive) Object {
 	}
 	for _, o := range d.Do {
 		switch {
-		case hasPlaceholder(o.Text):
+		case hasPlaceholder(o.Text) || o.Example:
 		case o.Kind == KindCode || o.Kind == KindFlag || o.Kind == KindPath:
 			return o
 		case o.Kind == KindName && (o.Verb == "use" || o.Verb == "run"):
@@ -343,22 +347,56 @@ func (c *candidate) locatePhrase(phrase string) [][]int {
 	return out
 }
 
-// concrete reports whether the candidate does something concrete: it holds
-// code, a command or a path, or names an action.
-func (c *candidate) concrete() bool {
-	if strings.Contains(c.text, "`") || pathRE.MatchString(c.text) || flagRE.MatchString(c.text) {
-		return true
-	}
-	for _, w := range wordRE.FindAllString(c.lower, -1) {
-		if imperatives[w] || actions[w] {
+// acts reports whether the candidate changes something: one of its clauses
+// opens with an action (add, run, commit, push, hand over, …) or is code or
+// a command itself. A candidate whose clauses open with investigative verbs
+// only (read, trace, summarise, explain, check, search, …) does not act.
+func (c *candidate) acts() bool {
+	investigates := false
+	for _, cl := range actClauses.Split(c.lower, -1) {
+		w := firstWord(leadIn.ReplaceAllString(strings.TrimSpace(cl), ""))
+		switch {
+		case investigative[w]:
+			investigates = true
+		case imperatives[w] || actions[w] || programs[w]:
 			return true
 		}
 	}
-	return false
+	if investigates {
+		return false
+	}
+	return strings.Contains(c.text, "`") || pathRE.MatchString(c.text) || flagRE.MatchString(c.text) || codeLike.MatchString(c.text)
 }
 
+// actClauses splits a candidate where a new action may start.
+var actClauses = regexp.MustCompile(`[.!?;:\n]\s*|,\s*(?:and\s+|then\s+|so\s+)?|\s+(?:and|then|so)\s+`)
+
+// leadIn is what precedes the verb of a plan's clause: "I'll", "we will",
+// "first", "just".
+var leadIn = regexp.MustCompile(`^(?:(?:i|we)(?:'ll| will| would| am going to| are going to| plan to)?\s+|let's\s+|first,?\s+|just\s+|then\s+|now\s+|also\s+|simply\s+|only\s+|finally,?\s+)+`)
+
+// codeLike is text that is code rather than prose: calls, assignments,
+// blocks, operators.
+var codeLike = regexp.MustCompile(`[\w)\]]\(|[=!]=|\{.*\}|=>|->|::|\$\w|\s=\s|\w\.\w+\(`)
+
+// programs are command-line tools a plan runs by name ("npm install
+// lodash", "git push origin main").
+var programs = set("npm", "npx", "yarn", "pnpm", "bun", "deno", "node", "git", "gh", "go", "make", "cargo", "rustup",
+	"pip", "pipx", "python", "python3", "uv", "uvx", "poetry", "docker", "kubectl", "helm", "terraform", "bundle",
+	"rake", "rails", "rspec", "composer", "php", "dotnet", "gradle", "gradlew", "mvn", "flutter", "dart", "swift",
+	"xcodebuild", "curl", "wget", "rm", "mv", "cp", "cd", "mkdir", "chmod", "sed", "awk", "echo", "just", "pytest",
+	"jest", "vitest", "tsc", "eslint", "prettier", "ruff", "black", "gofmt", "gofumpt", "brew", "apt", "apt-get",
+	"sudo", "ssh", "scp", "rsync", "psql", "mysql", "sqlite3", "bash", "sh", "zsh")
+
+// investigative are the verbs of a plan that only reads and reports.
+var investigative = set("read", "reading", "trace", "tracing", "summarize", "summarise", "summarizing", "explain",
+	"explaining", "report", "reporting", "inspect", "inspecting", "look", "looking", "investigate", "investigating",
+	"find", "finding", "search", "searching", "list", "listing", "count", "counting", "compare", "comparing",
+	"answer", "answering", "describe", "describing", "understand", "study", "review", "reviewing", "reproduce",
+	"show", "identify", "locate", "grep", "note", "noting", "skim", "browse", "diagnose", "analyze", "analyse")
+
 // actions are verbs of doing in a plan, besides the imperatives rules open
-// with.
+// with (investigative ones excepted).
 var actions = set("hand", "handing", "skip", "skipping", "go", "move", "moving", "submit", "submitting", "merge",
 	"merging", "ship", "shipping", "patch", "patching", "pushing", "committing", "running", "adding", "creating",
 	"writing", "editing", "deleting", "installing", "building", "opening", "calling", "declare", "declaring",
@@ -377,13 +415,15 @@ var placeholderWords = set("type", "scope", "message", "msg", "description", "de
 // placeholderCount counts the lower-case placeholder words of s.
 func placeholderCount(s string) int {
 	n := 0
-	for _, w := range wordRE.FindAllString(s, -1) {
+	for _, w := range letterRun.FindAllString(s, -1) {
 		if placeholderWords[w] {
 			n++
 		}
 	}
 	return n
 }
+
+var letterRun = regexp.MustCompile(`[a-zA-Z]+`)
 
 // htmlTags are tag names that are code, not placeholders, in `<tag>`.
 var htmlTags = set("a", "b", "i", "p", "br", "hr", "div", "span", "img", "script", "style", "template", "html",
@@ -444,7 +484,7 @@ func objectPattern(o Object) *regexp.Regexp {
 	}
 	// Common words stand for values only in an example built of several
 	// of them ("type(scope): message", `data["key"]`), never alone (`.test`).
-	structured := strings.ContainsAny(s, "()[]:=.{}<>/\\") && placeholderCount(s) >= 2
+	structured := strings.ContainsAny(s, "()[]:=.{}<>/\\-") && placeholderCount(s) >= 2
 	for i := 0; i < len(s); {
 		switch {
 		case s[i] == '<' && isPlaceholderTag(s[i:]):

@@ -53,6 +53,9 @@ type Object struct {
 	// Verb is the imperative that governs the object in the rule ("use",
 	// "run", "edit"), when the clause opens with one.
 	Verb string `json:"verb,omitempty"`
+	// Example is true for an object named in parentheses: an illustration
+	// ("(e.g. `components/auth-wizard`)"), matched but never required.
+	Example bool `json:"example,omitempty"`
 }
 
 // Directive is what a rule prescribes and forbids. The zero value is a
@@ -279,7 +282,7 @@ var (
 	// alertPrefix is the shouting that opens some rules.
 	alertPrefix = regexp.MustCompile(`(?i)^(must do|important|note|critical|warning|rule)\s*[!:]+\s*`)
 	// forbidCue opens (or holds) a clause that rules something out.
-	forbidCue = regexp.MustCompile(`(?i)\b(never|don'?t|do not|does not|doesn'?t|must not|mustn'?t|should not|shouldn'?t|shall not|cannot|can'?t|may not|avoid|avoiding|refrain from|no longer|stop using|not allowed|prohibited|forbidden|disallowed|discouraged|is not used|are not used|not be)\b|^no\s|禁止|不要|不得|不能|别|勿|避免|ないで|ない|ません|避け`)
+	forbidCue = regexp.MustCompile(`(?i)\b(never|move away from|get rid of|stay away from|steer clear of|don'?t|do not|does not|doesn'?t|must not|mustn'?t|should not|shouldn'?t|shall not|cannot|can'?t|may not|avoid|avoiding|refrain from|no longer|stop using|not allowed|prohibited|forbidden|disallowed|discouraged|is not used|are not used|not be)\b|^no\s|禁止|不要|不得|不能|别|勿|避免|ないで|ない|ません|避け`)
 	// requireCue marks a clause that asks for something.
 	requireCue = regexp.MustCompile(`(?i)\b(always|must|should|shall|need to|needs to|have to|has to|required?|requires|ensure|make sure|be sure|only)\b|必须|务必|一定要|应该|请|必ず|すること|してください`)
 	// preferMarker splits "X instead of Y", "X rather than Y", "X over Y"
@@ -290,6 +293,13 @@ var (
 	unlessCue    = regexp.MustCompile(`(?i)\s*\b(unless|except when|except if|except for|without (?:prior |explicit )|without being asked)\b\s*`)
 	leadingCond  = regexp.MustCompile(`(?i)^(when|whenever|if|before|after|while|for|once|on)\b([^,\x01]*(?:\x01\d+\x02[^,\x01]*)*),\s*`)
 	trailingCond = regexp.MustCompile(`(?i)\s+\b(when|whenever|if|before|after|while|once)\b\s+(.*)$`)
+)
+
+var (
+	// convention is a short subject followed by a verb that states how
+	// things are done in the project.
+	convention = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,4}?(uses|use|follow|follows|go in|goes in|live in|lives in|belong in|belongs in|(?:is|are) used)\b`)
+	passiveUse = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,4}?(?:is|are) used\b`)
 )
 
 // imperatives are verbs that open a directing sentence in rule files.
@@ -326,17 +336,24 @@ func (p *parser) clause(c string) {
 	// "Label: rest". A short label names the topic; the rest directs. A
 	// rest that is only code is what to use for the label's purpose
 	// ("Slow tests: `RUN_SLOW=1 pytest`").
-	if i := strings.Index(c, ":"); i > 0 && !strings.ContainsRune(c[:i], markOpen) && wordCount(c[:i]) <= 4 {
+	if i := strings.Index(c, ":"); i > 0 && wordCount(c[:i]) <= 4 {
 		label, rest := strings.TrimSpace(c[:i]), strings.TrimSpace(c[i+1:])
 		if rest != "" && !forbidCue.MatchString(label) {
 			if onlyCode(rest) {
-				p.add(Require, p.objects(rest), nil)
+				// "Slow tests: `RUN_SLOW=1 pytest`" names what to run; "Key
+				// files: `a.cpp`, `b.cpp`" only maps the repository.
+				if os := p.objects(rest); !allPaths(os) {
+					p.add(Require, os, nil)
+				}
 				return
 			}
 			c = rest
 		}
 	}
 	if onlyCode(c) {
+		if strings.HasPrefix(c, "(") {
+			return // an illustration: "(`xerrors.Errorf(\"failed to X: %w\", err)`)"
+		}
 		// "`pnpm test`" opening "`pnpm test` - Run frontend tests".
 		p.add(Require, p.objects(c), nil)
 		return
@@ -366,6 +383,19 @@ func (p *parser) clause(c string) {
 	lower := strings.ToLower(c)
 	forbids := forbidCue.MatchString(lower)
 	requires := requireCue.MatchString(lower) || startsImperative(lower)
+	if !forbids && !requires {
+		// A convention stated of a subject: "PR titles follow `Module:
+		// Description`", "Errors use `anyhow::Result`", "Hilt is used for
+		// dependency injection".
+		if loc := convention.FindStringSubmatchIndex(lower); loc != nil {
+			subject, rest := c[:loc[2]], c[loc[3]:]
+			if m := passiveUse.FindStringIndex(lower); m != nil {
+				rest = subject
+			}
+			p.add(Require, p.objects(rest), nil)
+			return
+		}
+	}
 	p.clauses++
 	if p.heading == Forbid && p.clauses == 1 && !forbids && startsImperative(lower) {
 		// Under "Don't" or "Never", the item's own statement forbids what
@@ -416,6 +446,16 @@ func withVerb(os []Object, verb string) []Object {
 		os[i].Verb = verb
 	}
 	return os
+}
+
+// allPaths reports whether every object is a path.
+func allPaths(os []Object) bool {
+	for _, o := range os {
+		if o.Kind != KindPath {
+			return false
+		}
+	}
+	return true
 }
 
 // add records a clause's objects and the polarity of the first clause
@@ -522,9 +562,11 @@ var fillers = set("always", "never", "must", "should", "shall", "only", "not", "
 // flags and paths, capitalised tool names, otherwise the first noun phrase.
 func (p *parser) objects(seg string) []Object {
 	var out []Object
-	for _, m := range maskedSpan.FindAllString(seg, -1) {
-		if i := spanIndex(m); i < len(p.spans) && len(p.spans[i]) <= maxObjectBytes {
-			out = append(out, codeObject(p.spans[i]))
+	for _, loc := range maskedSpan.FindAllStringIndex(seg, -1) {
+		if i := spanIndex(seg[loc[0]:loc[1]]); i < len(p.spans) && len(p.spans[i]) <= maxObjectBytes {
+			o := codeObject(p.spans[i])
+			o.Example = strings.Count(seg[:loc[0]], "(") > strings.Count(seg[:loc[0]], ")")
+			out = append(out, o)
 		}
 	}
 	prose := maskedSpan.ReplaceAllString(seg, " , ")
@@ -628,12 +670,15 @@ func coordinated(ws []string, _ int) []Object {
 // things to match.
 const maxObjectBytes = 160
 
+// fileName is a code span that names a file: `global.json`, `undo_buffer.cpp`.
+var fileName = regexp.MustCompile(`^[\w.*{}<>@-]+\.[A-Za-z][A-Za-z0-9]{0,4}$`)
+
 // codeObject classifies a code span.
 func codeObject(s string) Object {
 	switch {
 	case strings.HasPrefix(s, "-") && flagRE.MatchString(s) && !strings.Contains(s, " "):
 		return Object{Text: s, Kind: KindFlag}
-	case !strings.Contains(s, " ") && (strings.ContainsAny(s, "/\\") || pathRE.MatchString(s) && pathRE.FindString(s) == s):
+	case !strings.Contains(s, " ") && (strings.ContainsAny(s, "/\\") && !strings.Contains(s, "(") || fileName.MatchString(s)):
 		return Object{Text: s, Kind: KindPath}
 	}
 	return Object{Text: s, Kind: KindCode}

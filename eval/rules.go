@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -201,6 +202,38 @@ func Rules(ctx context.Context, k *kb.KB, dir string, opts RulesOptions) (RulesR
 			}
 		}
 		rankPos := -1
+		var rankTop []map[string]any
+		if opts.Dump != nil {
+			ranked, err := k.Rank(ctx, kb.Situation{Query: s.Query, Project: s.Project})
+			if err != nil {
+				return rep, err
+			}
+			for j, sc := range ranked {
+				if j == 5 {
+					break
+				}
+				rankTop = append(rankTop, map[string]any{"id": sc.Lesson.ID, "resonance": round4(sc.Breakdown.Resonance),
+					"score": round4(sc.Score), "lexical": round4(sc.Breakdown.Lexical), "content": round4(sc.Breakdown.Content),
+					"trigger": round4(sc.Breakdown.Trigger), "holds_rule": holds(sc.Lesson.Content, sc.Lesson.Trigger),
+					"project": sc.Lesson.Project, "tier": sc.Lesson.Tier})
+			}
+		}
+		apPos, apRes, apFinding := -1, 0.0, ""
+		if opts.Dump != nil && s.Kind != KindUnrelated {
+			ranked, err := k.Rank(ctx, kb.Situation{Query: s.Query + "\n" + s.Candidate, Project: s.Project})
+			if err != nil {
+				return rep, err
+			}
+			for j, sc := range ranked {
+				if holds(sc.Lesson.Content, sc.Lesson.Trigger) {
+					apPos, apRes = j, round4(sc.Breakdown.Resonance)
+					if sc.Lesson.Directive != nil {
+						apFinding = string(directive.Check(*sc.Lesson.Directive, s.Candidate).Result)
+					}
+					break
+				}
+			}
+		}
 		if s.Kind != KindUnrelated {
 			key := s.Project + "\x00" + s.Rule + "\x00" + s.Query
 			if !seen[key] {
@@ -272,7 +305,7 @@ func Rules(ctx context.Context, k *kb.KB, dir string, opts RulesOptions) (RulesR
 			}
 			if err := enc.Encode(map[string]any{
 				"id": s.ID, "kind": s.Kind, "paraphrased": s.Paraphrased, "rule": s.Rule, "query": s.Query,
-				"candidate": s.Candidate, "recall_found": found, "rank_pos": rankPos, "recall": ls,
+				"candidate": s.Candidate, "recall_found": found, "rank_pos": rankPos, "recall": ls, "rank_top": rankTop, "appraise_rank_pos": apPos, "appraise_rank_resonance": apRes, "target_finding": apFinding,
 				"valence": ap.Valence, "abstained": ap.Abstained, "abstain_reason": ap.AbstainReason,
 				"strength": ap.Strength, "flagged": ap.FlaggedPoints, "contributors": ap.Contributors,
 			}); err != nil {

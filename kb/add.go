@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/sanitize"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
@@ -146,6 +147,8 @@ func (k *KB) admit(nl *NewLesson) (string, int) {
 		*p, rs = sanitize.Redact(*p)
 		n += len(rs)
 	}
+	d := directive.Parse(nl.Content, nl.Trigger)
+	nl.Directive = &d
 	return "", n
 }
 

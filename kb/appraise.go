@@ -199,7 +199,7 @@ func (k *KB) appraiseLessons(ranked []Scored) []appraise.Lesson {
 			ContentRelevance: b.Content, TriggerRelevance: b.Trigger, Lexical: b.Lexical, HasTrigger: s.HasTrigger, TriggerCos: b.TriggerCos,
 			AntiTriggerHit: b.AntiTrigger, Confidence: l.Confidence, Context: b.Context,
 			Successes: l.Counters.Successes, Failures: l.Counters.Failures,
-			Approvals: l.Counters.Approvals, Rejects: l.Counters.Rejects,
+			Approvals: l.Counters.Approvals, Rejects: l.Counters.Rejects, Directive: l.Directive,
 		})
 	}
 	return out

@@ -14,6 +14,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/appraise"
 	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/hesitation"
 	"github.com/innate-mcp/innate-mcp/route"
 	"github.com/innate-mcp/innate-mcp/terms"
@@ -58,6 +59,7 @@ type KB struct {
 
 	checkMu sync.Mutex
 	checked bool // the database's embedder matches
+	derived bool // the stored directives are of this parser's version
 
 	appraiseCfg atomic.Pointer[appraise.Config] // replaced whole when the regulator retunes it
 	routeW      atomic.Pointer[route.Weights]
@@ -197,6 +199,55 @@ func (k *KB) checkEmbedder(ctx context.Context) error {
 			ErrEmbedderMismatch, model, dim, k.emb.Name(), k.emb.Dim(), model)
 	}
 	k.checked = true
+	return nil
+}
+
+// directiveBatch is how many lessons' directives one transaction writes.
+const directiveBatch = 500
+
+// checkDirectives derives every lesson's directive again when the stored
+// ones come from another version of the parser (or none), so that an
+// improved parser applies to lessons imported before it. A successful
+// check is remembered; a failed one is repeated on the next call.
+func (k *KB) checkDirectives(ctx context.Context) error {
+	k.checkMu.Lock()
+	defer k.checkMu.Unlock()
+	if k.derived {
+		return nil
+	}
+	v, err := k.store.DirectiveVersion(ctx)
+	if err != nil {
+		return fmt.Errorf("read directive version: %w", err)
+	}
+	if v == directive.Version {
+		k.derived = true
+		return nil
+	}
+	ds := map[string]directive.Directive{}
+	n := 0
+	flush := func(version int) error {
+		err := k.store.Update(ctx, func(tx Tx) error { return tx.SetDirectives(ctx, version, ds) })
+		clear(ds)
+		return err
+	}
+	err = k.store.Lessons(ctx, LessonFilter{}, func(l Lesson) error {
+		ds[l.ID] = directive.Parse(l.Content, l.Trigger)
+		n++
+		if len(ds) < directiveBatch {
+			return nil
+		}
+		return flush(v) // the old version until every lesson is done
+	})
+	if err == nil {
+		err = flush(directive.Version)
+	}
+	if err != nil {
+		return fmt.Errorf("derive directives: %w", err)
+	}
+	if n > 0 {
+		k.log.Info("lesson directives derived", "lessons", n, "parser_version", directive.Version, "previous", v)
+	}
+	k.derived = true
 	return nil
 }
 

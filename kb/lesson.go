@@ -20,6 +20,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/internal/clip"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/directive"
 )
 
 // Origin says where a lesson came from; it weighs as evidence.
@@ -109,6 +110,9 @@ type Lesson struct {
 	// then zero until decodeConf runs. Confidence, Tier and State are
 	// always set.
 	ConfRaw []byte `json:"-"`
+	// Directive is what the lesson requires, forbids and prefers (package
+	// directive), derived from its content and trigger; nil until derived.
+	Directive *directive.Directive `json:"directive,omitempty"`
 }
 
 // decodeConf decodes a deferred confidence state.
@@ -146,6 +150,8 @@ type NewLesson struct {
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	LastUsedAt *time.Time
+	// Directive is derived by the KB from Content and Trigger.
+	Directive *directive.Directive
 	// Vectors are filled by the KB before the lesson reaches the store.
 	ContentVec []float32
 	TriggerVec []float32 // nil when the lesson has no trigger

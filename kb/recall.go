@@ -139,6 +139,9 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 	if err := k.checkEmbedder(ctx); err != nil {
 		return nil, nil, err
 	}
+	if err := k.checkDirectives(ctx); err != nil {
+		return nil, nil, err
+	}
 	redactSituation(sit)
 	vec, err := k.emb.Embed(ctx, DenseText(sit.embedText()))
 	if err != nil {
@@ -148,7 +151,7 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 	if err != nil {
 		return nil, nil, err
 	}
-	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, DocFreqs: dfs, Pool: max(16, 2*top+6), LexicalPool: max(24, 3*top), SituationKey: sit.key()})
+	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, DocFreqs: dfs, Pool: max(16, 2*top+6), LexicalPool: max(24, 3*top), SituationKey: sit.key(), Project: sit.Project})
 	if err != nil {
 		return nil, nil, fmt.Errorf("search: %w", err)
 	}

@@ -10,7 +10,9 @@ import (
 
 // RuleFileLessons parses an agent rule file (CLAUDE.md, AGENTS.md,
 // .cursorrules, *.mdc, other Markdown) into lessons for project ("" for
-// global rules), one per rule, with the file's path in their source.
+// global rules), one per rule, with the file's path in their source. A rule
+// file holds the user's own words, written for exactly this purpose: its
+// rules are user-stated, active and trusted from the start.
 func RuleFileLessons(path, project string, data []byte) ([]NewLesson, error) {
 	rules, err := rulefile.Parse(filepath.Base(path), data)
 	if err != nil {
@@ -23,7 +25,7 @@ func RuleFileLessons(path, project string, data []byte) ([]NewLesson, error) {
 			src += "#" + r.Source
 		}
 		out = append(out, NewLesson{Content: r.Content, Trigger: r.Trigger, Tags: r.Tags, Project: project,
-			Origin: OriginImported, Source: src})
+			Origin: OriginUserStated, Source: src})
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/hesitation"
 )
 
@@ -50,6 +51,9 @@ type Store interface {
 	Vectors(ctx context.Context, id string) (content, trigger []float32, err error)
 	// ErrorPatterns returns every learned error pattern.
 	ErrorPatterns(ctx context.Context) ([]hesitation.Pattern, error)
+	// DirectiveVersion returns the directive parser version the stored
+	// directives were derived with (0 when never).
+	DirectiveVersion(ctx context.Context) (int, error)
 }
 
 // LessonFilter selects lessons for listing and export; zero values match all.
@@ -102,6 +106,9 @@ type Tx interface {
 	// LinkLessons records a relation between two lessons (contradicts,
 	// supersedes); repeating a link changes nothing.
 	LinkLessons(ctx context.Context, a, b, kind, reason string, at time.Time) error
+	// SetDirectives stores the directives of lessons by id and records the
+	// parser version they were derived with.
+	SetDirectives(ctx context.Context, version int, ds map[string]directive.Directive) error
 }
 
 // Probe is what Store.Search looks for.
@@ -114,6 +121,11 @@ type Probe struct {
 	Pool         int    // candidates taken from the dense channel (and the lexical one unless LexicalPool)
 	LexicalPool  int    // candidates taken from the lexical channel; Pool when zero
 	SituationKey string // for per-situation outcome history
+	// Project, when set, makes every recallable lesson of that project a
+	// candidate (up to ProjectCap), whatever the pools found: a project's
+	// own rules are few and must not be crowded out by other projects' or
+	// global lessons.
+	Project string
 	// LexicalOnly skips the dense scan: candidates come from the full-text
 	// index alone (their dense similarities are still computed).
 	LexicalOnly bool

@@ -98,13 +98,13 @@ func (db *DB) Links(ctx context.Context, id string) ([]Link, error) {
 // backfillConfidence is migration 6's data step: a confidence state for
 // every lesson, derived from its counters.
 func backfillConfidence(ctx context.Context, sqlTx *sql.Tx) error {
-	rows, err := sqlTx.QueryContext(ctx, `SELECT `+lessonColumns+` FROM lessons l`)
+	rows, err := sqlTx.QueryContext(ctx, `SELECT `+baseLessonColumns+` FROM lessons l`)
 	if err != nil {
 		return err
 	}
 	var ls []kb.Lesson
 	for rows.Next() {
-		l, _, err := scanLesson(rows)
+		l, _, err := scanBaseLesson(rows)
 		if err != nil {
 			rows.Close()
 			return err

@@ -10,18 +10,24 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
-// lessonColumns is the column list scanLesson reads, in order.
-const lessonColumns = `l.seq, l.id, l.content, l.trigger, l.anti_trigger, l.tags, l.project, l.origin, l.kind, l.state,
+// baseLessonColumns are the columns of a lesson as of schema version 6
+// (migration 6's data step reads them); lessonColumns adds the directive.
+const baseLessonColumns = `l.seq, l.id, l.content, l.trigger, l.anti_trigger, l.tags, l.project, l.origin, l.kind, l.state,
 	l.confidence, l.recalls, l.uses, l.successes, l.failures, l.approvals, l.rejects, l.observed, l.source,
 	l.created_at, l.updated_at, l.last_used_at, l.content_hash, l.conf_state, l.tier`
+
+// lessonColumns is the column list scanLesson reads, in order.
+const lessonColumns = baseLessonColumns + `, l.directive`
 
 // rowScanner is *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -29,21 +35,34 @@ type rowScanner interface{ Scan(dest ...any) error }
 // scanLesson reads one row of lessonColumns.
 func scanLesson(r rowScanner) (kb.Lesson, int64, error) { return scanLessonMode(r, false) }
 
+// scanBaseLesson reads one row of baseLessonColumns.
+func scanBaseLesson(r rowScanner) (kb.Lesson, int64, error) { return scanLessonCols(r, false, false) }
+
 // scanLessonMode reads one row of lessonColumns; with lazy, the confidence
 // state is left raw in ConfRaw for the caller to decode when needed.
 func scanLessonMode(r rowScanner, lazy bool) (kb.Lesson, int64, error) {
+	return scanLessonCols(r, lazy, true)
+}
+
+// scanLessonCols reads one row of lessonColumns, or of baseLessonColumns
+// without withDirective.
+func scanLessonCols(r rowScanner, lazy, withDirective bool) (kb.Lesson, int64, error) {
 	var (
 		l                      kb.Lesson
 		seq                    int64
 		tags, created, updated string
 		lastUsed               sql.NullString
 		origin, kind, state    string
-		confState, tier        string
+		confState, tier, dir   string
 	)
 	c := &l.Counters
-	err := r.Scan(&seq, &l.ID, &l.Content, &l.Trigger, &l.AntiTrigger, &tags, &l.Project, &origin, &kind, &state,
+	dest := []any{&seq, &l.ID, &l.Content, &l.Trigger, &l.AntiTrigger, &tags, &l.Project, &origin, &kind, &state,
 		&l.Confidence, &c.Recalls, &c.Uses, &c.Successes, &c.Failures, &c.Approvals, &c.Rejects, &c.Observed, &l.Source,
-		&created, &updated, &lastUsed, &l.Hash, &confState, &tier)
+		&created, &updated, &lastUsed, &l.Hash, &confState, &tier}
+	if withDirective {
+		dest = append(dest, &dir)
+	}
+	err := r.Scan(dest...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return kb.Lesson{}, 0, kb.ErrNotFound
 	}
@@ -66,6 +85,14 @@ func scanLessonMode(r rowScanner, lazy bool) (kb.Lesson, int64, error) {
 	if lastUsed.Valid {
 		t := parseTime(lastUsed.String)
 		l.LastUsedAt = &t
+	}
+	if dir != "" {
+		var d directive.Directive
+		if err := json.Unmarshal([]byte(dir), &d); err == nil {
+			l.Directive = &d
+		}
+		// A directive that does not decode is derived again, like one of
+		// an older parser version.
 	}
 	return l, seq, nil
 }
@@ -191,13 +218,17 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 		confState, _ = json.Marshal(nl.Conf)
 		tier = string(nl.Conf.Tier)
 	}
+	dir, err := encodeDirective(nl.Directive)
+	if err != nil {
+		return kb.Lesson{}, err
+	}
 	err = t.tx.QueryRowContext(ctx, `INSERT INTO lessons (id, content, trigger, anti_trigger, tags, project, origin, kind,
 		state, confidence, recalls, uses, successes, failures, approvals, rejects, observed, source, created_at,
-		updated_at, last_used_at, content_hash, vec_rev, conf_state, tier)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		updated_at, last_used_at, content_hash, vec_rev, conf_state, tier, directive)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
 		id, nl.Content, nl.Trigger, nl.AntiTrigger, string(tags), nl.Project, string(nl.Origin), string(nl.Kind),
 		string(nl.State), clampConf(nl.Confidence), c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed,
-		nl.Source, fmtTime(created), fmtTime(updated), lastUsed, kb.ContentHash(nl.Content, nl.Trigger), rev, string(confState), tier).Scan(&seq)
+		nl.Source, fmtTime(created), fmtTime(updated), lastUsed, kb.ContentHash(nl.Content, nl.Trigger), rev, string(confState), tier, dir).Scan(&seq)
 	if err != nil {
 		return kb.Lesson{}, fmt.Errorf("insert lesson: %w", err)
 	}
@@ -289,6 +320,48 @@ func (t *tx) UpdateLesson(ctx context.Context, l kb.Lesson) error {
 		return t.indexText(ctx, seq, content, trigger)
 	}
 	return t.unindexText(ctx, seq, content, trigger)
+}
+
+// encodeDirective is the stored form of a directive: JSON, or "" for none.
+func encodeDirective(d *directive.Directive) (string, error) {
+	if d == nil {
+		return "", nil
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		return "", fmt.Errorf("encode directive: %w", err)
+	}
+	return string(b), nil
+}
+
+// SetDirectives implements kb.Tx: it stores the directives of lessons by id
+// and records the parser version they were derived with.
+func (t *tx) SetDirectives(ctx context.Context, version int, ds map[string]directive.Directive) error {
+	for id, d := range ds {
+		s, err := encodeDirective(&d)
+		if err != nil {
+			return err
+		}
+		if _, err := t.tx.ExecContext(ctx, `UPDATE lessons SET directive = ? WHERE id = ?`, s, id); err != nil {
+			return fmt.Errorf("write directive of %s: %w", id, err)
+		}
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('directive_version', ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, strconv.Itoa(version))
+	if err != nil {
+		return fmt.Errorf("write directive version: %w", err)
+	}
+	return nil
+}
+
+// DirectiveVersion implements kb.Store.
+func (db *DB) DirectiveVersion(ctx context.Context) (int, error) {
+	v, _, err := db.Meta(ctx, "directive_version")
+	if err != nil {
+		return 0, err
+	}
+	n, _ := strconv.Atoi(v)
+	return n, nil
 }
 
 // newLessonID returns a fresh lesson id such as "L3f2a9c01b2d4".

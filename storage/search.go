@@ -70,6 +70,19 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 	for _, s := range dense {
 		if !lr.seen[s] {
 			rest = append(rest, s)
+			lr.seen[s] = true
+		}
+	}
+	if p.Project != "" {
+		own, err := db.projectSeqs(ctx, p.Project)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range own {
+			if !lr.seen[s] {
+				rest = append(rest, s)
+				lr.seen[s] = true
+			}
 		}
 	}
 	out := lr.cands
@@ -86,6 +99,31 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 // DefaultPool is how many candidates each channel contributes when a probe
 // does not say.
 const DefaultPool = 32
+
+// ProjectCap is the most lessons of a probe's own project that a search
+// takes as candidates on top of the pools: a project's rule files hold tens
+// to a few hundred rules. A larger project relies on the pools beyond it.
+const ProjectCap = 1000
+
+// projectSeqs returns the recallable lessons of a project, most recent
+// first, at most ProjectCap.
+func (db *DB) projectSeqs(ctx context.Context, project string) ([]int64, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT seq FROM lessons WHERE project = ? AND state != 'archived'
+		ORDER BY seq DESC LIMIT ?`, project, ProjectCap)
+	if err != nil {
+		return nil, fmt.Errorf("list project lessons: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var s int64
+		if err := rows.Scan(&s); err != nil {
+			return nil, fmt.Errorf("list project lessons: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
 
 // candidates loads the lessons and vectors of seqs and fills in every
 // channel's value.

@@ -76,6 +76,27 @@ type appraiseEval struct {
 	EvalSecs   float64        `json:"eval_seconds"`
 }
 
+// appraiseParams is appraise's default configuration with the parameters
+// of a --params JSON object applied.
+func appraiseParams(paramsJSON string) (appraise.Config, error) {
+	cfg := appraise.DefaultConfig()
+	if paramsJSON == "" {
+		return cfg, nil
+	}
+	var p map[string]float64
+	if err := decodeStrict(strings.NewReader(paramsJSON), &p); err != nil {
+		return cfg, fmt.Errorf("--params: %w", err)
+	}
+	cfg, err := cfg.WithParams(p)
+	if err == nil {
+		err = cfg.Validate()
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("--params: %w", err)
+	}
+	return cfg, nil
+}
+
 func (m *Main) evalAppraise(ctx context.Context, g *globals, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval appraise", g, stderr, "--data FILE [--params JSON] [--dump FILE] [--limit N]")
 	dataPath := fs.String("data", "", "JSONL records {id, knowledge, question, right_answer, hallucinated_answer}")
@@ -95,18 +116,9 @@ func (m *Main) evalAppraise(ctx context.Context, g *globals, args []string, stdo
 	if *limit > 0 && *limit < len(recs) {
 		recs = recs[:*limit]
 	}
-	cfg := appraise.DefaultConfig()
-	if *paramsJSON != "" {
-		var p map[string]float64
-		if err := decodeStrict(strings.NewReader(*paramsJSON), &p); err != nil {
-			return fmt.Errorf("--params: %w", err)
-		}
-		if cfg, err = cfg.WithParams(p); err == nil {
-			err = cfg.Validate()
-		}
-		if err != nil {
-			return fmt.Errorf("--params: %w", err)
-		}
+	cfg, err := appraiseParams(*paramsJSON)
+	if err != nil {
+		return err
 	}
 	log, closeLog, err := m.logger(g, stderr)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/embed"
@@ -21,6 +22,8 @@ func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout,
 	dataDir := fs.String("data", "", "the rules set: DIR/rules/<project>.md and DIR/scenarios.jsonl")
 	noisePath := fs.String("noise", "", "JSONL lessons imported globally first, to crowd the projects' rules")
 	dumpPath := fs.String("dump", "", "write what recall and appraise returned for every scenario to this JSONL file")
+	paramsJSON := fs.String("params", "", "JSON object of appraise parameters to try instead of the defaults, e.g. '{\"appraise.rule.applies\":0.2}'")
+	weightsJSON := fs.String("weights", "", "JSON object of fused-score weights to try instead of the defaults, e.g. '{\"lexical\":0.5}'")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -67,7 +70,17 @@ func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout,
 	if err != nil {
 		return err
 	}
-	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Session: "eval", Logger: log})
+	w := kb.DefaultWeights()
+	if *weightsJSON != "" {
+		if err := decodeStrict(strings.NewReader(*weightsJSON), &w); err != nil {
+			return fmt.Errorf("--weights: %w", err)
+		}
+	}
+	ac, err := appraiseParams(*paramsJSON)
+	if err != nil {
+		return err
+	}
+	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Session: "eval", Logger: log, Weights: &w, Appraise: &ac})
 	if err != nil {
 		return err
 	}

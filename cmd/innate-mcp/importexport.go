@@ -15,7 +15,6 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/kb"
-	"github.com/innate-mcp/innate-mcp/rulefile"
 )
 
 // importLine is one JSONL lesson: the export format (kb.Lesson), of which
@@ -58,23 +57,7 @@ func readLessonsFile(path, project string) ([]kb.NewLesson, error) {
 	if strings.EqualFold(filepath.Ext(path), ".jsonl") || strings.EqualFold(filepath.Ext(path), ".ndjson") {
 		return parseJSONL(data)
 	}
-	rules, err := rulefile.Parse(filepath.Base(path), data)
-	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
-	}
-	out := make([]kb.NewLesson, 0, len(rules))
-	for _, r := range rules {
-		out = append(out, kb.NewLesson{Content: r.Content, Trigger: r.Trigger, Tags: r.Tags, Project: project,
-			Origin: kb.OriginImported, Source: path + sourceSuffix(r.Source)})
-	}
-	return out, nil
-}
-
-func sourceSuffix(s string) string {
-	if s == "" {
-		return ""
-	}
-	return "#" + s
+	return kb.RuleFileLessons(path, project, data)
 }
 
 // parseJSONL decodes lesson lines, refusing unknown fields; blank lines are

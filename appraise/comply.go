@@ -1,0 +1,108 @@
+package appraise
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/innate-mcp/innate-mcp/directive"
+	"github.com/innate-mcp/innate-mcp/internal/clip"
+)
+
+// ruling is what the applicable rule says of the candidate: the lesson that
+// decides, what the candidate does with it, and the valence that follows.
+type ruling struct {
+	lesson  Lesson
+	finding directive.Finding
+	valence Valence
+}
+
+// decided reports whether a rule ruled on the candidate.
+func (r ruling) decided() bool { return r.valence == Affirm || r.valence == Caution }
+
+// applicableRule finds the rule that applies to the candidate and what the candidate
+// does with it. The lessons that direct (package directive) are read best
+// score first, among those that resonate at least Config.RuleFloor: the
+// first whose objects the candidate does or breaks decides (a neighbour
+// never outvotes it), and the best of them decides by absence ("the plan
+// does not run `make gen`", "it uses none of the forbidden tools") when it
+// resonates at least Config.RuleApplies. A rule that only describes
+// (directive.Context) never decides.
+func applicableRule(in Input, cfg Config) ruling {
+	if in.Candidate == "" {
+		return ruling{valence: Neutral}
+	}
+	var rules []Lesson
+	for _, l := range in.Lessons {
+		if l.Directive != nil && l.Directive.Directs() && l.Resonance >= cfg.RuleFloor {
+			rules = append(rules, l)
+		}
+	}
+	slices.SortStableFunc(rules, func(a, b Lesson) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	rules = rules[:min(len(rules), count(cfg.RuleCandidates))]
+	var first *ruling
+	for i, l := range rules {
+		f := directive.Check(*l.Directive, in.Candidate)
+		switch f.Result {
+		case directive.Violates:
+			return ruling{lesson: l, finding: f, valence: Caution}
+		case directive.Complies:
+			return ruling{lesson: l, finding: f, valence: Affirm}
+		case directive.Lacks, directive.Avoids:
+			if i == 0 && l.Resonance >= cfg.RuleApplies {
+				v := Caution
+				if f.Result == directive.Avoids {
+					v = Affirm
+				}
+				first = &ruling{lesson: l, finding: f, valence: v}
+			}
+		}
+	}
+	if first != nil {
+		return *first
+	}
+	return ruling{valence: Neutral}
+}
+
+// ruleSummary says which rule the candidate goes against, in the rule's
+// own words, and what in the candidate goes against it; it never carries
+// the candidate beyond the object in question.
+func ruleSummary(r ruling, candidate string) string {
+	quote := clip.Bytes(oneLine(ruleText(r.lesson.Content)), maxSummaryBytes)
+	obj := clip.Bytes(oneLine(r.finding.Object.Text), 60)
+	var s string
+	switch r.finding.Result {
+	case directive.Lacks:
+		s = "Watch out: the rule \"" + quote + "\" asks for `" + obj + "`, which this does not do"
+	default:
+		if r.finding.Object.Kind == directive.KindPhrase {
+			s = "Watch out: this goes against the rule \"" + quote + "\" (" + obj + ")"
+		} else {
+			s = "Watch out: this goes against the rule \"" + quote + "\": it uses `" + obj + "`"
+		}
+		for _, o := range r.lesson.Directive.Do {
+			if o.Text == r.finding.Object.Text {
+				s = "Watch out: this goes against the rule \"" + quote + "\": it declines `" + obj + "`"
+			}
+		}
+	}
+	return scrub(s, candidate)
+}
+
+// ruleText is the statement of a rule: its first line, without list or
+// emphasis marks.
+func ruleText(content string) string {
+	s := strings.TrimSpace(content)
+	if i := strings.Index(s, "```"); i > 0 {
+		s = s[:i]
+	}
+	if i := strings.IndexByte(s, '\n'); i > 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(strings.NewReplacer("**", "", "__", "").Replace(s))
+}
