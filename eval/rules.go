@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/directive"
+	"github.com/innate-mcp/innate-mcp/internal/clip"
+	"github.com/innate-mcp/innate-mcp/internal/split"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -51,17 +53,11 @@ type RulesOptions struct {
 	Progress func(stage string, done, total int)
 }
 
-// RulesReport holds the figures of the rules set (see the issue "rules
-// that bite" and the README's measured figures).
-type RulesReport struct {
+// RuleFigures are the figures of the rules set over a set of projects.
+type RuleFigures struct {
 	Projects  int `json:"projects"`
-	Lessons   int `json:"lessons"`
-	Noise     int `json:"noise_lessons,omitempty"`
 	Scenarios int `json:"scenarios"`
 	Rules     int `json:"rules"` // distinct (project, rule, query) situations a rule covers
-	// Missing counts scenario rules no imported lesson holds: the parser
-	// lost them, and recall cannot find them.
-	Missing int `json:"rules_not_imported"`
 
 	RecallHit3            float64 `json:"recall_hit_at_3"`
 	RecallHit3Paraphrased float64 `json:"recall_hit_at_3_paraphrased"`
@@ -78,8 +74,22 @@ type RulesReport struct {
 	AbstainUnrelated float64 `json:"appraise_abstain_on_unrelated"`
 	AbstainRules     float64 `json:"appraise_abstain_on_rule_scenarios"`
 	// RuleCited is the share of cautions on violates whose flagged points
-	// quote the scenario's rule.
-	RuleCited float64 `json:"caution_quotes_the_rule"`
+	// come from the scenario's rule.
+	RuleCited float64 `json:"caution_cites_the_rule"`
+}
+
+// RulesReport holds the figures of the rules set: over every project, and
+// over the two halves of the projects (split.Half of the project name), of
+// which only Tune may be looked at when choosing a constant.
+type RulesReport struct {
+	RuleFigures
+	Lessons int `json:"lessons"`
+	Noise   int `json:"noise_lessons,omitempty"`
+	// Missing counts scenario rules no imported lesson holds: the parser
+	// lost them, and recall cannot find them.
+	Missing int         `json:"rules_not_imported"`
+	Tune    RuleFigures `json:"tune"`
+	Check   RuleFigures `json:"check"`
 }
 
 // ReadRuleScenarios reads scenarios.jsonl.
@@ -116,6 +126,18 @@ func ReadRuleScenarios(path string) ([]RuleScenario, error) {
 	return out, nil
 }
 
+// ruleOutcome is what recall and appraise did with one scenario.
+type ruleOutcome struct {
+	s RuleScenario
+	// first is set on the first scenario of each (project, rule, query):
+	// recall figures count situations, not scenarios.
+	first                bool
+	recallHit, rankHit   bool
+	recallEmpty          bool
+	valence              string
+	abstained, citesRule bool
+}
+
 // Rules runs the rules set in dir (rules/<project>.md and scenarios.jsonl)
 // against k, which should be a fresh knowledge base: it imports every rule
 // file under its project (and opts.Noise globally first), then calls recall
@@ -145,7 +167,6 @@ func Rules(ctx context.Context, k *kb.KB, dir string, opts RulesOptions) (RulesR
 		return rep, fmt.Errorf("no rule files in %s", filepath.Join(dir, "rules"))
 	}
 	sort.Strings(files)
-	texts := map[string][]string{} // project → its lessons' texts, normalised
 	for i, f := range files {
 		project := strings.TrimSuffix(filepath.Base(f), ".md")
 		data, err := os.ReadFile(f)
@@ -159,7 +180,7 @@ func Rules(ctx context.Context, k *kb.KB, dir string, opts RulesOptions) (RulesR
 		rep.Lessons += r.Added
 		progress("import", i+1, len(files))
 	}
-	rep.Projects = len(files)
+	texts := map[string][]string{} // project → its lessons' texts, normalised
 	err = k.Lessons(ctx, kb.LessonFilter{}, func(l kb.Lesson) error {
 		if l.Project != "" {
 			texts[l.Project] = append(texts[l.Project], norm(l.Content+"\n"+l.Trigger))
@@ -169,188 +190,207 @@ func Rules(ctx context.Context, k *kb.KB, dir string, opts RulesOptions) (RulesR
 	if err != nil {
 		return rep, err
 	}
-
 	var enc *json.Encoder
 	if opts.Dump != nil {
 		enc = json.NewEncoder(opts.Dump)
 		enc.SetEscapeHTML(false)
 	}
-	var hit3, hitPara, hitLit, rank3 counts
-	var violates, unrelated, ruleScen counts
-	var affirm, cautionComplies, recallEmptyUnrelated, cited counts
 	seen := map[string]bool{}
 	missing := map[string]bool{}
+	outcomes := make([]ruleOutcome, 0, len(scenarios))
 	for i, s := range scenarios {
 		progress("scenarios", i, len(scenarios))
-		rule := norm(s.Rule)
-		holds := func(content, trigger string) bool {
-			return rule != "" && strings.Contains(norm(content+"\n"+trigger), rule)
-		}
-		rec, err := k.Recall(ctx, kb.RecallRequest{Query: s.Query, Project: s.Project})
+		o, d, err := runScenario(ctx, k, s, opts.Dump != nil)
 		if err != nil {
-			return rep, fmt.Errorf("scenario %s: recall: %w", s.ID, err)
-		}
-		ap, err := k.Appraise(ctx, kb.AppraiseRequest{Query: s.Query, Candidate: s.Candidate, Project: s.Project, Session: s.ID})
-		if err != nil {
-			return rep, fmt.Errorf("scenario %s: appraise: %w", s.ID, err)
-		}
-		found := -1
-		for j, l := range rec.Lessons {
-			if holds(l.Content, l.Trigger) {
-				found = j
-				break
-			}
-		}
-		rankPos := -1
-		var rankTop []map[string]any
-		if opts.Dump != nil {
-			ranked, err := k.Rank(ctx, kb.Situation{Query: s.Query, Project: s.Project})
-			if err != nil {
-				return rep, err
-			}
-			for j, sc := range ranked {
-				if j == 5 {
-					break
-				}
-				rankTop = append(rankTop, map[string]any{"id": sc.Lesson.ID, "resonance": round4(sc.Breakdown.Resonance),
-					"score": round4(sc.Score), "lexical": round4(sc.Breakdown.Lexical), "content": round4(sc.Breakdown.Content),
-					"trigger": round4(sc.Breakdown.Trigger), "holds_rule": holds(sc.Lesson.Content, sc.Lesson.Trigger),
-					"project": sc.Lesson.Project, "tier": sc.Lesson.Tier})
-			}
-		}
-		apPos, apRes, apFinding := -1, 0.0, ""
-		if opts.Dump != nil && s.Kind != KindUnrelated {
-			ranked, err := k.Rank(ctx, kb.Situation{Query: s.Query + "\n" + s.Candidate, Project: s.Project})
-			if err != nil {
-				return rep, err
-			}
-			for j, sc := range ranked {
-				if holds(sc.Lesson.Content, sc.Lesson.Trigger) {
-					apPos, apRes = j, round4(sc.Breakdown.Resonance)
-					if sc.Lesson.Directive != nil {
-						apFinding = string(directive.Check(*sc.Lesson.Directive, s.Candidate).Result)
-					}
-					break
-				}
-			}
+			return rep, fmt.Errorf("scenario %s: %w", s.ID, err)
 		}
 		if s.Kind != KindUnrelated {
 			key := s.Project + "\x00" + s.Rule + "\x00" + s.Query
-			if !seen[key] {
-				seen[key] = true
-				rep.Rules++
-				imported := false
-				for _, t := range texts[s.Project] {
-					if strings.Contains(t, rule) {
-						imported = true
-						break
-					}
-				}
-				if !imported {
-					missing[key] = true
-				}
-				ranked, err := k.Rank(ctx, kb.Situation{Query: s.Query, Project: s.Project})
-				if err != nil {
-					return rep, err
-				}
-				for j, sc := range ranked {
-					if holds(sc.Lesson.Content, sc.Lesson.Trigger) {
-						rankPos = j
-						break
-					}
-				}
-				hit := found >= 0 && found < 3
-				add(&hit3, hit)
-				if s.Paraphrased {
-					add(&hitPara, hit)
-				} else {
-					add(&hitLit, hit)
-				}
-				add(&rank3, rankPos >= 0 && rankPos < 3)
-				if rec.Empty {
-					rep.RecallEmptyCovered++
-				}
+			o.first = !seen[key]
+			seen[key] = true
+			if o.first && !anyHolds(texts[s.Project], norm(s.Rule)) {
+				missing[key] = true
 			}
-			add(&ruleScen, ap.Abstained)
 		}
-		caution := !ap.Abstained && ap.Valence == "caution"
-		switch s.Kind {
-		case KindViolates:
-			add(&violates, caution)
-			if caution {
-				q := false
-				for _, p := range ap.FlaggedPoints {
-					q = q || strings.Contains(norm(p.Summary), rule) || holdsID(ctx, k, p.LessonID, holds)
-				}
-				add(&cited, q)
-			}
-		case KindComplies:
-			add(&cautionComplies, caution)
-			add(&affirm, !ap.Abstained && ap.Valence == "affirm")
-		case KindUnrelated:
-			add(&unrelated, ap.Abstained)
-			add(&recallEmptyUnrelated, rec.Empty)
-		}
+		outcomes = append(outcomes, o)
 		if enc != nil {
-			type lesson struct {
-				ID      string  `json:"id"`
-				Score   float64 `json:"score"`
-				Res     float64 `json:"resonance"`
-				Holds   bool    `json:"holds_rule,omitempty"`
-				Content string  `json:"content"`
-			}
-			var ls []lesson
-			for _, l := range rec.Lessons {
-				ls = append(ls, lesson{l.ID, l.Score, l.Breakdown.Resonance, holds(l.Content, l.Trigger), clipText(l.Content, 160)})
-			}
-			if err := enc.Encode(map[string]any{
-				"id": s.ID, "kind": s.Kind, "paraphrased": s.Paraphrased, "rule": s.Rule, "query": s.Query,
-				"candidate": s.Candidate, "recall_found": found, "rank_pos": rankPos, "recall": ls, "rank_top": rankTop, "appraise_rank_pos": apPos, "appraise_rank_resonance": apRes, "target_finding": apFinding,
-				"valence": ap.Valence, "abstained": ap.Abstained, "abstain_reason": ap.AbstainReason,
-				"strength": ap.Strength, "flagged": ap.FlaggedPoints, "contributors": ap.Contributors,
-			}); err != nil {
+			if err := enc.Encode(d); err != nil {
 				return rep, err
 			}
 		}
 	}
 	progress("scenarios", len(scenarios), len(scenarios))
-	rep.Scenarios = len(scenarios)
+	rep.RuleFigures = summariseRules(outcomes, func(string) bool { return true })
+	rep.Tune = summariseRules(outcomes, func(p string) bool { return split.Half(p) == split.Tune })
+	rep.Check = summariseRules(outcomes, func(p string) bool { return split.Half(p) == split.Check })
 	rep.Missing = len(missing)
-	rep.RecallHit3 = share(hit3)
-	rep.RecallHit3Paraphrased = share(hitPara)
-	rep.RecallHit3Literal = share(hitLit)
-	rep.RankHit3 = share(rank3)
-	rep.RecallEmptyUnrelated = share(recallEmptyUnrelated)
-	rep.CautionViolates = share(violates)
-	rep.CautionComplies = share(cautionComplies)
-	rep.AffirmComplies = share(affirm)
-	rep.AbstainUnrelated = share(unrelated)
-	rep.AbstainRules = share(ruleScen)
-	rep.RuleCited = share(cited)
 	return rep, nil
 }
 
-// holdsID reports whether the lesson with id holds the rule.
-func holdsID(ctx context.Context, k *kb.KB, id string, holds func(content, trigger string) bool) bool {
-	l, err := k.Lesson(ctx, id)
-	return err == nil && holds(l.Content, l.Trigger)
+// runScenario recalls and appraises one scenario. With dump it also ranks
+// the situation (and the situation with the candidate) without recall's
+// floor and returns a record of everything for analysis.
+func runScenario(ctx context.Context, k *kb.KB, s RuleScenario, dump bool) (ruleOutcome, map[string]any, error) {
+	o := ruleOutcome{s: s}
+	rule := norm(s.Rule)
+	holds := func(content, trigger string) bool {
+		return rule != "" && strings.Contains(norm(content+"\n"+trigger), rule)
+	}
+	rec, err := k.Recall(ctx, kb.RecallRequest{Query: s.Query, Project: s.Project})
+	if err != nil {
+		return o, nil, fmt.Errorf("recall: %w", err)
+	}
+	ap, err := k.Appraise(ctx, kb.AppraiseRequest{Query: s.Query, Candidate: s.Candidate, Project: s.Project, Session: s.ID})
+	if err != nil {
+		return o, nil, fmt.Errorf("appraise: %w", err)
+	}
+	found := -1
+	for j, l := range rec.Lessons {
+		if holds(l.Content, l.Trigger) {
+			found = j
+			break
+		}
+	}
+	o.recallHit, o.recallEmpty = found >= 0 && found < 3, rec.Empty
+	o.valence, o.abstained = string(ap.Valence), ap.Abstained
+	for _, p := range ap.FlaggedPoints {
+		if l, err := k.Lesson(ctx, p.LessonID); err == nil && holds(l.Content, l.Trigger) {
+			o.citesRule = true
+		}
+	}
+	rankPos, ranked, err := rankOf(ctx, k, kb.Situation{Query: s.Query, Project: s.Project}, holds)
+	if err != nil {
+		return o, nil, err
+	}
+	o.rankHit = rankPos >= 0 && rankPos < 3
+	if !dump {
+		return o, nil, nil
+	}
+	var top []map[string]any
+	for j, sc := range ranked {
+		if j == 5 {
+			break
+		}
+		top = append(top, map[string]any{"id": sc.Lesson.ID, "resonance": round4(sc.Breakdown.Resonance),
+			"score": round4(sc.Score), "lexical": round4(sc.Breakdown.Lexical), "content": round4(sc.Breakdown.Content),
+			"trigger": round4(sc.Breakdown.Trigger), "holds_rule": holds(sc.Lesson.Content, sc.Lesson.Trigger),
+			"project": sc.Lesson.Project, "text": clip.Line(sc.Lesson.Content, 120)})
+	}
+	apPos, apRanked, err := rankOf(ctx, k, kb.Situation{Query: s.Query + "\n" + s.Candidate, Project: s.Project}, holds)
+	if err != nil {
+		return o, nil, err
+	}
+	finding, apRes := "", 0.0
+	if apPos >= 0 {
+		l := apRanked[apPos]
+		apRes = round4(l.Breakdown.Resonance)
+		if l.Lesson.Directive != nil {
+			finding = string(directive.Check(*l.Lesson.Directive, s.Candidate).Result)
+		}
+	}
+	var recalled []map[string]any
+	for _, l := range rec.Lessons {
+		recalled = append(recalled, map[string]any{"id": l.ID, "score": l.Score, "resonance": l.Breakdown.Resonance,
+			"holds_rule": holds(l.Content, l.Trigger), "text": clip.Line(l.Content, 120)})
+	}
+	return o, map[string]any{
+		"id": s.ID, "kind": s.Kind, "paraphrased": s.Paraphrased, "rule": s.Rule, "query": s.Query,
+		"candidate": s.Candidate, "recall_found": found, "recall": recalled, "rank_pos": rankPos, "rank_top": top,
+		"appraise_rank_pos": apPos, "appraise_rank_resonance": apRes, "target_finding": finding,
+		"valence": ap.Valence, "abstained": ap.Abstained, "abstain_reason": ap.AbstainReason,
+		"strength": ap.Strength, "flagged": ap.FlaggedPoints, "contributors": ap.Contributors,
+	}, nil
+}
+
+// rankOf ranks a situation without recall's floor and returns the position
+// of the first lesson that holds the rule (-1 when none does).
+func rankOf(ctx context.Context, k *kb.KB, sit kb.Situation, holds func(content, trigger string) bool) (int, []kb.Scored, error) {
+	ranked, err := k.Rank(ctx, sit)
+	if err != nil {
+		return -1, nil, err
+	}
+	for j, sc := range ranked {
+		if holds(sc.Lesson.Content, sc.Lesson.Trigger) {
+			return j, ranked, nil
+		}
+	}
+	return -1, ranked, nil
+}
+
+// summariseRules computes the figures over the scenarios of the projects in.
+func summariseRules(os []ruleOutcome, in func(project string) bool) RuleFigures {
+	var f RuleFigures
+	var hit3, hitPara, hitLit, rank3, violates, unrelated, ruleScen, affirm, cautionComplies, emptyUnrelated, cited counts
+	projects := map[string]bool{}
+	for _, o := range os {
+		if !in(o.s.Project) {
+			continue
+		}
+		projects[o.s.Project] = true
+		f.Scenarios++
+		caution := !o.abstained && o.valence == "caution"
+		if o.s.Kind != KindUnrelated {
+			if o.first {
+				f.Rules++
+				hit3.add(o.recallHit)
+				if o.s.Paraphrased {
+					hitPara.add(o.recallHit)
+				} else {
+					hitLit.add(o.recallHit)
+				}
+				rank3.add(o.rankHit)
+				if o.recallEmpty {
+					f.RecallEmptyCovered++
+				}
+			}
+			ruleScen.add(o.abstained)
+		}
+		switch o.s.Kind {
+		case KindViolates:
+			violates.add(caution)
+			if caution {
+				cited.add(o.citesRule)
+			}
+		case KindComplies:
+			cautionComplies.add(caution)
+			affirm.add(!o.abstained && o.valence == "affirm")
+		case KindUnrelated:
+			unrelated.add(o.abstained)
+			emptyUnrelated.add(o.recallEmpty)
+		}
+	}
+	f.Projects = len(projects)
+	f.RecallHit3, f.RecallHit3Paraphrased, f.RecallHit3Literal = hit3.share(), hitPara.share(), hitLit.share()
+	f.RankHit3, f.RecallEmptyUnrelated = rank3.share(), emptyUnrelated.share()
+	f.CautionViolates, f.CautionComplies, f.AffirmComplies = violates.share(), cautionComplies.share(), affirm.share()
+	f.AbstainUnrelated, f.AbstainRules, f.RuleCited = unrelated.share(), ruleScen.share(), cited.share()
+	return f
 }
 
 // counts is a share: how many of n hit.
 type counts struct{ n, hit int }
 
-func add(c *counts, hit bool) {
+func (c *counts) add(hit bool) {
 	c.n++
 	if hit {
 		c.hit++
 	}
 }
 
-func share(c counts) float64 {
+func (c counts) share() float64 {
 	if c.n == 0 {
 		return 0
 	}
 	return round4(float64(c.hit) / float64(c.n))
+}
+
+func anyHolds(texts []string, rule string) bool {
+	for _, t := range texts {
+		if strings.Contains(t, rule) {
+			return true
+		}
+	}
+	return false
 }
 
 // norm lower-cases text, drops Markdown emphasis and collapses white space,
@@ -360,16 +400,6 @@ func norm(s string) string {
 	s = strings.NewReplacer("**", "", "__", "").Replace(s)
 	s = strings.Join(strings.Fields(s), " ")
 	return strings.TrimRight(s, " .:;,")
-}
-
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && (s[n]&0xC0) == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // round4 rounds to four decimal places.

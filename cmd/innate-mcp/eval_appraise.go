@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/appraise"
 	"github.com/innate-mcp/innate-mcp/embed"
+	"github.com/innate-mcp/innate-mcp/internal/split"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/storage"
 	"github.com/innate-mcp/innate-mcp/terms"
@@ -184,9 +184,7 @@ func (m *Main) evalAppraise(ctx context.Context, g *globals, args []string, stdo
 	out.EvalSecs = round4(time.Since(start).Seconds())
 	var tune, check []qaOutcome
 	for _, o := range all {
-		h := fnv.New32a()
-		h.Write([]byte(o.rec.ID))
-		if h.Sum32()%2 == 0 {
+		if split.Half(o.rec.ID) == split.Tune {
 			tune = append(tune, o)
 		} else {
 			check = append(check, o)

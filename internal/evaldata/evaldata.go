@@ -12,10 +12,11 @@ package evaldata
 import (
 	"bufio"
 	"encoding/json"
-	"hash/fnv"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/innate-mcp/innate-mcp/internal/split"
 )
 
 // maxLine bounds one JSONL record.
@@ -102,20 +103,11 @@ func CursorRules(tb testing.TB) []Rule {
 	return Lines[Rule](tb, "lessons", "cursorrules.jsonl")
 }
 
-// The two parts of every evaluation set.
+// The two parts of every evaluation set (package split).
 const (
-	Tune  = "tune"  // the part term lists and constants may be reviewed against
-	Check = "check" // the part that is only reported and asserted
+	Tune  = split.Tune  // the part term lists and constants may be reviewed against
+	Check = split.Check // the part that is only reported and asserted
 )
 
-// Half puts a record in Tune or Check by the parity of the FNV-1a hash of
-// its key (an id, or the text when records have none): stable, and
-// independent of file order.
-func Half(key string) string {
-	h := fnv.New32a()
-	h.Write([]byte(key))
-	if h.Sum32()%2 == 0 {
-		return Tune
-	}
-	return Check
-}
+// Half puts a record in Tune or Check (split.Half).
+func Half(key string) string { return split.Half(key) }
