@@ -111,9 +111,9 @@ var paramTable = []ParamSpec{
 	{"appraise.tier.strong", 0.55, 0.3, 0.9, 1, "strength from which the tier is strong", func(c *Config) *float64 { return &c.TierStrong }},
 	{"appraise.contributors", 5, 1, 20, 10, "most contributors a verdict lists", func(c *Config) *float64 { return &c.Contributors }},
 
-	{"appraise.rule.floor", 0.10, 0.02, 0.5, 1, "raw resonance a directing lesson (a rule) needs to be read against the candidate", func(c *Config) *float64 { return &c.RuleFloor }},
-	{"appraise.rule.applies", 0.20, 0.05, 0.6, 1, "raw resonance from which the best rule decides by what the candidate does not do", func(c *Config) *float64 { return &c.RuleApplies }},
-	{"appraise.rule.candidates", 3, 1, 10, 10, "most rules read against the candidate, best score first", func(c *Config) *float64 { return &c.RuleCandidates }},
+	{"appraise.rule.floor", 0.05, 0.02, 0.5, 1, "raw resonance a directing lesson (a rule) needs to be read against the candidate", func(c *Config) *float64 { return &c.RuleFloor }},
+	{"appraise.rule.applies", 0.05, 0.05, 0.6, 1, "raw resonance from which the best rule decides by what the candidate does not do", func(c *Config) *float64 { return &c.RuleApplies }},
+	{"appraise.rule.candidates", 5, 1, 10, 10, "most rules read against the candidate, best score first", func(c *Config) *float64 { return &c.RuleCandidates }},
 
 	{"appraise.support.lessons", 3, 1, 10, 10, "resonating lessons whose text can back the candidate", func(c *Config) *float64 { return &c.SupportLessons }},
 	{"appraise.support.miss_decay", 0.3, 0.2, 1, 1, "support factor per candidate term no backing lesson holds", func(c *Config) *float64 { return &c.SupportMissDecay }},

@@ -96,11 +96,21 @@ func Check(d Directive, candidate string) Finding {
 	if o := concreteDo(d); o.Text != "" {
 		return Finding{Result: Lacks, Object: o}
 	}
+	if len(d.Do) > 0 && c.onlyDoes(d.When) {
+		// "Always format code before committing" against "`git commit
+		// -am …` right away": the plan does what the rule's condition names
+		// and nothing else.
+		return Finding{Result: Lacks, Object: d.Do[0]}
+	}
 	if o := concreteDont(d); o.Text != "" {
 		return Finding{Result: Avoids, Object: o}
 	}
 	return Finding{Result: Unknown}
 }
+
+// trailingArgs is the "..." that stands for a command's arguments in a
+// rule ("`RUN_SLOW=1 pytest ...`"): the command before it is concrete.
+var trailingArgs = regexp.MustCompile(`\s*(\.\.\.|…|<[\w-]+>)\s*$`)
 
 // maxCandidateBytes bounds the candidate text read: a plan's first 16 KiB.
 const maxCandidateBytes = 16 << 10
@@ -124,7 +134,7 @@ func concreteDo(d Directive) Object {
 	}
 	for _, o := range d.Do {
 		switch {
-		case hasPlaceholder(o.Text) || o.Example:
+		case hasPlaceholder(trailingArgs.ReplaceAllString(o.Text, "")) || o.Example:
 		case o.Kind == KindCode || o.Kind == KindFlag || o.Kind == KindPath:
 			return o
 		case o.Kind == KindName && (o.Verb == "use" || o.Verb == "run"):
@@ -367,6 +377,51 @@ func (c *candidate) acts() bool {
 	}
 	return strings.Contains(c.text, "`") || pathRE.MatchString(c.text) || flagRE.MatchString(c.text) || codeLike.MatchString(c.text)
 }
+
+// beforeCondition is a rule's "before …" condition.
+var beforeCondition = regexp.MustCompile(`(?i)^before\b`)
+
+// onlyDoes reports whether every acting clause of the candidate does what a
+// rule's "before X" condition names (commit, push, open the PR, hand over):
+// the plan goes straight to X.
+func (c *candidate) onlyDoes(when string) bool {
+	if !beforeCondition.MatchString(when) {
+		return false
+	}
+	want := map[string]bool{}
+	for _, t := range terms.Tokens(when) {
+		if !stepWords[t] {
+			want[t] = true
+		}
+	}
+	if len(want) == 0 {
+		return false
+	}
+	acting := 0
+	for _, cl := range actClauses.Split(c.text, -1) {
+		lc := asciiLower(strings.TrimSpace(cl))
+		w := firstWord(leadIn.ReplaceAllString(lc, ""))
+		code := strings.HasPrefix(strings.TrimSpace(cl), "`")
+		if !(imperatives[w] || actions[w] || programs[w] || code) {
+			continue
+		}
+		acting++
+		hit := false
+		for _, t := range terms.Tokens(cl) {
+			if want[t] {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			return false
+		}
+	}
+	return acting > 0
+}
+
+// stepWords are the words of a condition that name no action.
+var stepWords = set("befor", "before", "run", "ani", "any", "you", "your", "the", "a", "an", "task", "session", "chang", "code")
 
 // actClauses splits a candidate where a new action may start.
 var actClauses = regexp.MustCompile(`[.!?;:\n]\s*|,\s*(?:and\s+|then\s+|so\s+)?|\s+(?:and|then|so)\s+`)

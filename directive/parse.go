@@ -549,6 +549,11 @@ var phraseStop = set("for", "in", "to", "with", "when", "on", "at", "by", "from"
 	"after", "via", "without", "except", "while", "since", "e.g", "eg", "i.e", "ie", "etc", "like", "such", "have",
 	"has", "had", "is", "are", "was", "were", "be", "get", "gets", "so", "until", "unless", "whenever")
 
+// generic are verbs and nouns too common in plans to name what a rule is
+// about.
+var generic = set("create", "add", "make", "write", "do", "have", "get", "put", "keep", "run", "code", "file",
+	"files", "thing", "things", "change", "changes", "stuff", "something", "new", "any")
+
 // fillers are words that carry no object: cues, modals, determiners.
 var fillers = set("always", "never", "must", "should", "shall", "only", "not", "don't", "do", "does", "dont", "no",
 	"avoid", "avoiding", "use", "using", "used", "prefer", "a", "an", "the", "any", "all", "your", "our", "their", "its",
@@ -596,14 +601,16 @@ func (p *parser) objects(seg string) []Object {
 	if len(out) > 0 {
 		return out
 	}
-	// The first noun phrase after the verb: "Never use raw pointers" →
-	// "raw pointers", "Avoid enums" → "enums".
+	// The first phrase after the cue: "Never use raw pointers" → "raw
+	// pointers", "Avoid enums" → "enums", "Always format code" → "format";
+	// generic verbs and nouns (create, add, code, files) are dropped, so
+	// that "create commits" matches "git commit".
 	var phrase []string
 	started := false
-	for i, w := range ws {
+	for _, w := range ws {
 		lw := strings.ToLower(strings.TrimRight(w, "."))
 		if !started {
-			if fillers[lw] || i == 0 && imperatives[lw] && len(ws) > 1 {
+			if fillers[lw] {
 				continue
 			}
 			started = true
@@ -611,7 +618,7 @@ func (p *parser) objects(seg string) []Object {
 		if phraseStop[lw] || len(phrase) == 4 {
 			break
 		}
-		if !fillers[lw] {
+		if !fillers[lw] && !generic[lw] {
 			phrase = append(phrase, w)
 		}
 	}
@@ -620,51 +627,50 @@ func (p *parser) objects(seg string) []Object {
 	}
 	// A coordinated list ("npm or yarn", "amend, squash, or rebase") names
 	// one object per item.
-	if items := coordinated(ws, len(phrase)); len(items) > 1 {
+	if items := coordinated(prose); len(items) > 1 {
 		return items
 	}
 	return out
 }
 
-// coordinated reads "A, B or C" at the start of a noun phrase: the words of
-// the phrase, then items joined by ",", "or", "and" or "/". It returns the
-// items as phrases when there are at least two.
-func coordinated(ws []string, _ int) []Object {
+// coordinated reads "A, B or C" at the start of a noun phrase, and a list
+// of verbs ("amend, squash, or rebase commits"): items joined by ",", "or"
+// or "and". It returns the items as phrases when there are at least two.
+func coordinated(prose string) []Object {
+	toks := listToken.FindAllString(prose, -1)
 	var items []Object
 	var cur []string
-	started := false
 	flush := func() {
 		if len(cur) > 0 && len(cur) <= 3 {
 			items = append(items, Object{Text: strings.Join(cur, " "), Kind: KindPhrase})
 		}
 		cur = nil
 	}
-	for i, w := range ws {
-		lw := strings.ToLower(strings.TrimRight(w, ".,"))
-		if !started {
-			if fillers[lw] || i == 0 && imperatives[lw] && len(ws) > 1 {
-				continue
-			}
-			started = true
-		}
+	i := 0
+	for i < len(toks) && fillers[strings.ToLower(toks[i])] {
+		i++
+	}
+	for ; i < len(toks); i++ {
+		lw := strings.ToLower(strings.TrimRight(toks[i], "."))
 		switch {
-		case lw == "or" || lw == "and":
+		case isConjunction(lw):
 			flush()
 			continue
 		case phraseStop[lw]:
 			flush()
 			return items
 		}
-		if !fillers[lw] {
-			cur = append(cur, strings.TrimRight(w, ".,"))
-		}
-		if strings.HasSuffix(w, ",") {
-			flush()
+		if !fillers[lw] && !generic[lw] {
+			cur = append(cur, strings.TrimRight(toks[i], "."))
 		}
 	}
 	flush()
 	return items
 }
+
+var listToken = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}_'.+#-]*|,`)
+
+func isConjunction(t string) bool { t = strings.ToLower(t); return t == "," || t == "or" || t == "and" }
 
 // maxObjectBytes bounds an object: longer code spans are examples, not
 // things to match.

@@ -302,12 +302,20 @@ func runScenario(ctx context.Context, k *kb.KB, s RuleScenario, dump bool) (rule
 	}, nil
 }
 
-// rankOf ranks a situation without recall's floor and returns the position
-// of the first lesson that holds the rule (-1 when none does).
+// rankOf ranks a situation without recall's floor (other projects'
+// lessons only on a strong match, as recall has them) and returns the
+// position of the first lesson that holds the rule (-1 when none does).
 func rankOf(ctx context.Context, k *kb.KB, sit kb.Situation, holds func(content, trigger string) bool) (int, []kb.Scored, error) {
-	ranked, err := k.Rank(ctx, sit)
+	all, err := k.Rank(ctx, sit)
 	if err != nil {
 		return -1, nil, err
+	}
+	strong := k.Weights().StrongMatch
+	ranked := all[:0:0]
+	for _, sc := range all {
+		if !sc.OtherProject || sc.Breakdown.Resonance >= strong {
+			ranked = append(ranked, sc)
+		}
 	}
 	for j, sc := range ranked {
 		if holds(sc.Lesson.Content, sc.Lesson.Trigger) {

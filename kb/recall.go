@@ -200,7 +200,7 @@ func (k *KB) choose(ranked []Scored, top int, info *situationInfo) []Scored {
 	now := k.now()
 	for _, s := range ranked {
 		r := s.Breakdown.Resonance
-		floor, ok := k.weights.floorFor(s.Lesson.Tier)
+		floor, ok := k.weights.floorOf(s)
 		if !ok {
 			// Tracked, never injected; but read, so its decay (and its
 			// archiving after 30 days deprecated) is brought up to date.
@@ -222,7 +222,7 @@ func (k *KB) choose(ranked []Scored, top int, info *situationInfo) []Scored {
 		if len(k.settle(&s.Lesson, now)) > 0 {
 			info.settled = append(info.settled, s.Lesson.ID)
 		}
-		if floor, ok := k.weights.floorFor(s.Lesson.Tier); !ok || r < floor || s.Lesson.State == StateArchived {
+		if floor, ok := k.weights.floorOf(s); !ok || r < floor || s.Lesson.State == StateArchived {
 			continue
 		}
 		if s.OtherProject && r < k.weights.StrongMatch {

@@ -50,6 +50,11 @@ type Weights struct {
 	CoreFloor      float64 `json:"core_floor"`       // resonance a core lesson needs ("whenever it resonates")
 	ClearMatch     float64 `json:"clear_match"`      // resonance a moderate lesson needs (a clear match)
 	StrongMatch    float64 `json:"strong_match"`     // resonance at which other projects' lessons appear
+	// UserRuleFloor is the resonance a lesson the user stated (or wrote in
+	// a rule file) needs, for the situation's project or every project:
+	// the user wrote it for exactly this purpose, so an applicable rule is
+	// let through even when the situation words it differently.
+	UserRuleFloor float64 `json:"user_rule_floor"`
 	AntiTriggerHit float64 `json:"anti_trigger_hit"` // share of anti-trigger terms that makes a hit
 }
 
@@ -64,6 +69,7 @@ func DefaultWeights() Weights {
 		DenseBaseline: 0, DenseSharpness: 1,
 		PendingPenalty: 0.85, AntiTriggerPenalty: 0.4, OtherProjectPenalty: 0.85,
 		RelevanceFloor: 0.22, CoreFloor: 0.18, ClearMatch: 0.25, StrongMatch: 0.45, AntiTriggerHit: 0.6,
+		UserRuleFloor: 0.12,
 	}
 }
 
@@ -75,7 +81,7 @@ func (w Weights) Validate() error {
 		"pending_penalty": w.PendingPenalty, "anti_trigger_penalty": w.AntiTriggerPenalty,
 		"other_project_penalty": w.OtherProjectPenalty, "relevance_floor": w.RelevanceFloor,
 		"strong_match": w.StrongMatch, "anti_trigger_hit": w.AntiTriggerHit,
-		"core_floor": w.CoreFloor, "clear_match": w.ClearMatch,
+		"core_floor": w.CoreFloor, "clear_match": w.ClearMatch, "user_rule_floor": w.UserRuleFloor,
 	} {
 		if math.IsNaN(v) || v < 0 || v > 1 {
 			return fmt.Errorf("weight %s = %v: want a value in [0, 1]", name, v)
@@ -91,6 +97,18 @@ func (w Weights) Validate() error {
 		return fmt.Errorf("weights content, trigger and lexical are all zero")
 	}
 	return nil
+}
+
+// floorOf is the resonance a scored lesson needs to be returned: its
+// tier's floor, or UserRuleFloor when lower for a lesson the user stated
+// that is not another project's; ok is false for tiers that are tracked but
+// never injected.
+func (w Weights) floorOf(s Scored) (float64, bool) {
+	floor, ok := w.floorFor(s.Lesson.Tier)
+	if ok && s.Lesson.Origin == OriginUserStated && !s.OtherProject {
+		floor = min(floor, w.UserRuleFloor)
+	}
+	return floor, ok
 }
 
 // floorFor is the resonance a lesson of the given tier needs to be
