@@ -21,8 +21,9 @@ type ruling struct {
 func (r ruling) decided() bool { return r.valence == Affirm || r.valence == Caution }
 
 // applicableRule finds the rule that applies to the candidate and what the candidate
-// does with it. The lessons that direct (package directive) are read best
-// score first, among those that resonate at least Config.RuleFloor: the
+// does with it. The lessons that direct (package directive) are read the
+// situation's own first (Lesson.Own), then best score first, among those
+// that resonate at least Config.RuleFloor: the
 // first whose objects the candidate does or breaks decides (a neighbour
 // never outvotes it), and the best of them decides by absence ("the plan
 // does not run `make gen`", "it uses none of the forbidden tools") when it
@@ -39,6 +40,12 @@ func applicableRule(in Input, cfg Config) ruling {
 		}
 	}
 	slices.SortStableFunc(rules, func(a, b Lesson) int {
+		if a.Own != b.Own {
+			if a.Own {
+				return -1
+			}
+			return 1
+		}
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}

@@ -58,6 +58,10 @@ type Lesson struct {
 	// only through compliance: the candidate breaks it (caution) or does
 	// what it asks (affirm); one that describes never cautions or affirms.
 	Directive *directive.Directive
+	// Own is true for a lesson of the situation's project, or a rule the
+	// user stated for every project: the rules that decide come from these
+	// before any other project's or an imported global corpus's.
+	Own bool
 }
 
 // History is what the session's recent appraisals raised, for novelty and

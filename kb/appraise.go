@@ -122,7 +122,7 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	}
 	state, cal := sr.state, sr.cal
 	redactSituation(&sit)
-	res := appraise.Appraise(appraise.Input{Lessons: k.appraiseLessons(ranked), Candidate: candidate, Mode: mode,
+	res := appraise.Appraise(appraise.Input{Lessons: k.appraiseLessons(ranked, sit.Project), Candidate: candidate, Mode: mode,
 		History: history(state.Recent), Calibration: cal}, k.AppraiseConfig())
 	res.Verdict.TraceID = newID("t_")
 
@@ -184,9 +184,10 @@ func (k *KB) validateAppraise(req *AppraiseRequest) (appraise.Mode, string, stri
 // appraiseLessons converts scored candidates for package appraise, applying
 // recall's project rule: another project's lesson counts only on a strong
 // match.
-func (k *KB) appraiseLessons(ranked []Scored) []appraise.Lesson {
+func (k *KB) appraiseLessons(ranked []Scored, project string) []appraise.Lesson {
 	out := make([]appraise.Lesson, 0, len(ranked))
 	for _, s := range ranked {
+		own := own(s.Lesson, project)
 		b := s.Breakdown
 		if s.OtherProject && b.Resonance < k.weights.StrongMatch {
 			continue
@@ -199,7 +200,7 @@ func (k *KB) appraiseLessons(ranked []Scored) []appraise.Lesson {
 			ContentRelevance: b.Content, TriggerRelevance: b.Trigger, Lexical: b.Lexical, HasTrigger: s.HasTrigger, TriggerCos: b.TriggerCos,
 			AntiTriggerHit: b.AntiTrigger, Confidence: l.Confidence, Context: b.Context,
 			Successes: l.Counters.Successes, Failures: l.Counters.Failures,
-			Approvals: l.Counters.Approvals, Rejects: l.Counters.Rejects, Directive: l.Directive,
+			Approvals: l.Counters.Approvals, Rejects: l.Counters.Rejects, Directive: l.Directive, Own: own,
 		})
 	}
 	return out

@@ -198,6 +198,11 @@ func (k *KB) choose(ranked []Scored, top int, info *situationInfo) []Scored {
 	var out []Scored
 	pending := 0
 	now := k.now()
+	// The project's own lessons (and the rules the user stated for every
+	// project) are read first: a global corpus many times larger must not
+	// crowd them out of the result.
+	ranked = slices.Clone(ranked)
+	slices.SortStableFunc(ranked, func(a, b Scored) int { return cmpOwn(a, b, info.project) })
 	for _, s := range ranked {
 		r := s.Breakdown.Resonance
 		floor, ok := k.weights.floorOf(s)
@@ -247,10 +252,34 @@ func (k *KB) choose(ranked []Scored, top int, info *situationInfo) []Scored {
 			}
 			return 1
 		}
+		if c := cmpOwn(a, b, info.project); c != 0 {
+			return c
+		}
 		return confidence.Compare(confidence.Candidate{ID: a.Lesson.ID, Match: a.Score, State: a.Lesson.Conf},
 			confidence.Candidate{ID: b.Lesson.ID, Match: b.Score, State: b.Lesson.Conf}, k.conf)
 	})
 	return out
+}
+
+// own reports whether a lesson is the situation's own: one of its
+// project's, or a rule the user stated for every project.
+func own(l Lesson, project string) bool {
+	if l.Project == "" {
+		return l.Origin == OriginUserStated
+	}
+	return l.Project == project
+}
+
+// cmpOwn orders the situation's own lessons before the others.
+func cmpOwn(a, b Scored, project string) int {
+	oa, ob := own(a.Lesson, project), own(b.Lesson, project)
+	switch {
+	case oa == ob:
+		return 0
+	case oa:
+		return -1
+	}
+	return 1
 }
 
 // writeTrace stores the trace of a call and counts the returned lessons as

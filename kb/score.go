@@ -46,15 +46,15 @@ type Weights struct {
 	AntiTriggerPenalty  float64 `json:"anti_trigger_penalty"`  // factor when the anti-trigger matches
 	OtherProjectPenalty float64 `json:"other_project_penalty"` // factor for another project's lesson
 
-	RelevanceFloor float64 `json:"relevance_floor"`  // resonance a strong-tier lesson needs to be returned
-	CoreFloor      float64 `json:"core_floor"`       // resonance a core lesson needs ("whenever it resonates")
-	ClearMatch     float64 `json:"clear_match"`      // resonance a moderate lesson needs (a clear match)
-	StrongMatch    float64 `json:"strong_match"`     // resonance at which other projects' lessons appear
+	RelevanceFloor float64 `json:"relevance_floor"` // resonance a strong-tier lesson needs to be returned
+	CoreFloor      float64 `json:"core_floor"`      // resonance a core lesson needs ("whenever it resonates")
+	ClearMatch     float64 `json:"clear_match"`     // resonance a moderate lesson needs (a clear match)
+	StrongMatch    float64 `json:"strong_match"`    // resonance at which other projects' lessons appear
 	// UserRuleFloor is the resonance a lesson the user stated (or wrote in
 	// a rule file) needs, for the situation's project or every project:
 	// the user wrote it for exactly this purpose, so an applicable rule is
 	// let through even when the situation words it differently.
-	UserRuleFloor float64 `json:"user_rule_floor"`
+	UserRuleFloor  float64 `json:"user_rule_floor"`
 	AntiTriggerHit float64 `json:"anti_trigger_hit"` // share of anti-trigger terms that makes a hit
 }
 
