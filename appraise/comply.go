@@ -20,14 +20,15 @@ type ruling struct {
 // decided reports whether a rule ruled on the candidate.
 func (r ruling) decided() bool { return r.valence == Affirm || r.valence == Caution }
 
-// applicableRule finds the rule that applies to the candidate and what the candidate
-// does with it. The lessons that direct (package directive) are read the
-// situation's own first (Lesson.Own), then best score first, among those
-// that resonate at least Config.RuleFloor: the
-// first whose objects the candidate does or breaks decides (a neighbour
-// never outvotes it), and the best of them decides by absence ("the plan
-// does not run `make gen`", "it uses none of the forbidden tools") when it
-// resonates at least Config.RuleApplies. A rule that only describes
+// applicableRule finds the rule that applies to the candidate and what the
+// candidate does with it. The situation's own lessons that direct (package
+// directive; Lesson.Own) are read best score first, among those that
+// resonate at least Config.RuleFloor: the first whose objects the candidate
+// does or breaks decides (a neighbour never outvotes it), and the best of
+// them decides by absence ("the plan does not run `make gen`", "it uses
+// none of the forbidden tools") when it resonates at least
+// Config.RuleApplies and Config.RuleStandout times the next. Another
+// project's or an imported global corpus's rules never decide. A rule that only describes
 // (directive.Context) never decides.
 func applicableRule(in Input, cfg Config) ruling {
 	if in.Candidate == "" {
@@ -35,7 +36,7 @@ func applicableRule(in Input, cfg Config) ruling {
 	}
 	var rules []Lesson
 	for _, l := range in.Lessons {
-		if l.Directive != nil && l.Directive.Directs() && l.Resonance >= cfg.RuleFloor {
+		if l.Own && l.Directive != nil && l.Directive.Directs() && l.Resonance >= cfg.RuleFloor {
 			rules = append(rules, l)
 		}
 	}
@@ -61,7 +62,7 @@ func applicableRule(in Input, cfg Config) ruling {
 		case directive.Complies:
 			return ruling{lesson: l, finding: f, valence: Affirm}
 		case directive.Lacks, directive.Avoids:
-			if i == 0 && l.Resonance >= cfg.RuleApplies {
+			if i == 0 && l.Resonance >= cfg.RuleApplies && standsOut(rules, cfg.RuleStandout) {
 				v := Caution
 				if f.Result == directive.Avoids {
 					v = Affirm
@@ -74,6 +75,16 @@ func applicableRule(in Input, cfg Config) ruling {
 		return *first
 	}
 	return ruling{valence: Neutral}
+}
+
+// standsOut reports whether the best rule resonates at least ratio times
+// as much as the next one: what a plan leaves out matters only for the rule
+// that clearly applies.
+func standsOut(rules []Lesson, ratio float64) bool {
+	if len(rules) < 2 {
+		return true
+	}
+	return rules[0].Resonance >= ratio*rules[1].Resonance
 }
 
 // ruleSummary says which rule the candidate goes against, in the rule's

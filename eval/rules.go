@@ -288,6 +288,18 @@ func runScenario(ctx context.Context, k *kb.KB, s RuleScenario, dump bool) (rule
 			finding = string(directive.Check(*l.Lesson.Directive, s.Candidate).Result)
 		}
 	}
+	var apTop []map[string]any
+	for j, sc := range apRanked {
+		if j == 3 {
+			break
+		}
+		f := ""
+		if sc.Lesson.Directive != nil {
+			f = string(directive.Check(*sc.Lesson.Directive, s.Candidate).Result)
+		}
+		apTop = append(apTop, map[string]any{"resonance": round4(sc.Breakdown.Resonance), "score": round4(sc.Score),
+			"finding": f, "holds_rule": holds(sc.Lesson.Content, sc.Lesson.Trigger), "text": clip.Line(sc.Lesson.Content, 80)})
+	}
 	var recalled []map[string]any
 	for _, l := range rec.Lessons {
 		recalled = append(recalled, map[string]any{"id": l.ID, "score": l.Score, "resonance": l.Breakdown.Resonance,
@@ -296,7 +308,7 @@ func runScenario(ctx context.Context, k *kb.KB, s RuleScenario, dump bool) (rule
 	return o, map[string]any{
 		"id": s.ID, "kind": s.Kind, "paraphrased": s.Paraphrased, "rule": s.Rule, "query": s.Query,
 		"candidate": s.Candidate, "recall_found": found, "recall": recalled, "rank_pos": rankPos, "rank_top": top,
-		"appraise_rank_pos": apPos, "appraise_rank_resonance": apRes, "target_finding": finding,
+		"appraise_rank_pos": apPos, "appraise_rank_resonance": apRes, "target_finding": finding, "appraise_top": apTop,
 		"valence": ap.Valence, "abstained": ap.Abstained, "abstain_reason": ap.AbstainReason,
 		"strength": ap.Strength, "flagged": ap.FlaggedPoints, "contributors": ap.Contributors,
 	}, nil
@@ -311,12 +323,17 @@ func rankOf(ctx context.Context, k *kb.KB, sit kb.Situation, holds func(content,
 		return -1, nil, err
 	}
 	strong := k.Weights().StrongMatch
-	ranked := all[:0:0]
+	var ranked, others []kb.Scored
 	for _, sc := range all {
-		if !sc.OtherProject || sc.Breakdown.Resonance >= strong {
-			ranked = append(ranked, sc)
+		switch {
+		case sc.OtherProject && sc.Breakdown.Resonance < strong:
+		case sc.Lesson.Project == sit.Project || sc.Lesson.Project == "" && sc.Lesson.Origin == kb.OriginUserStated:
+			ranked = append(ranked, sc) // the situation's own lessons come first, as in recall
+		default:
+			others = append(others, sc)
 		}
 	}
+	ranked = append(ranked, others...)
 	for j, sc := range ranked {
 		if holds(sc.Lesson.Content, sc.Lesson.Trigger) {
 			return j, ranked, nil
