@@ -16,11 +16,21 @@ import (
 // AddStatus says what became of one lesson given to Add.
 type AddStatus string
 
-// The statuses of an added lesson.
+// The statuses of an added lesson. Unchanged, changed and restored are
+// those of a rule file's re-import (ImportRules).
 const (
 	AddAdded     AddStatus = "added"
 	AddDuplicate AddStatus = "duplicate"
 	AddRejected  AddStatus = "rejected"
+	// AddUnchanged: the rule is a lesson of its file already, left as it
+	// is.
+	AddUnchanged AddStatus = "unchanged"
+	// AddChanged: the rule is a new wording of a lesson of its file; it
+	// was added and the old lesson superseded.
+	AddChanged AddStatus = "changed"
+	// AddRestored: the rule is back in its file, and its lesson, which a
+	// re-import had archived, was restored.
+	AddRestored AddStatus = "restored"
 )
 
 // AddItem reports one lesson given to Add.
@@ -29,14 +39,30 @@ type AddItem struct {
 	ID     string    `json:"id,omitempty"`
 	Status AddStatus `json:"status"`
 	Reason string    `json:"reason,omitempty"`
+	// Replaces is the lesson a changed or restored rule superseded.
+	Replaces string `json:"replaces,omitempty"`
 }
 
-// AddReport summarises an Add.
+// AddReport summarises an Add or an ImportRules. Each lesson given is
+// counted once: added, unchanged, duplicate or rejected, or listed in
+// Changed or Restored.
 type AddReport struct {
 	Added      int `json:"added"`
 	Duplicates int `json:"duplicates"`
 	Rejected   int `json:"rejected"`
 	Redacted   int `json:"redacted"`
+	// Unchanged counts the rules of a re-imported file that were lessons
+	// of it already.
+	Unchanged int `json:"unchanged"`
+	// Changed pairs each reworded rule of a re-imported file with the
+	// lesson of its old wording, now superseded.
+	Changed []Replacement `json:"changed,omitempty"`
+	// Removed lists the lessons whose rules left a re-imported file,
+	// superseded (archived, restorable).
+	Removed []string `json:"removed,omitempty"`
+	// Restored lists the lessons brought back because their rules are in
+	// the re-imported file again.
+	Restored []string `json:"restored,omitempty"`
 	// Superseded lists existing lessons the import contradicted and
 	// archived (never deleted).
 	Superseded []Change  `json:"superseded,omitempty"`
