@@ -38,6 +38,9 @@ type importLine struct {
 	Hash        string            `json:"content_hash"`
 	Tier        string            `json:"tier"` // derived from the confidence state
 	Conf        *confidence.State `json:"confidence_state"`
+	// Directive is accepted so that an export imports, and ignored: the
+	// knowledge base derives it again from content and trigger.
+	Directive json.RawMessage `json:"directive"`
 }
 
 func (l importLine) newLesson() kb.NewLesson {
