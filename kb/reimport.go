@@ -20,13 +20,13 @@ import (
 // rules now.
 //
 //   - A rule whose content hash is a lesson of the file is unchanged: the
-//     lesson, its confidence and its history are left as they are. If a
-//     re-import had archived it (it had been removed or reworded) it is
-//     restored.
+//     lesson, its confidence and its history are left as they are, even
+//     when it is archived; but if a re-import had archived it (its rule had
+//     been removed or reworded) it is restored, since the rule is back.
 //   - A rule that is new is added; if it resembles a lesson of the file that
 //     no rule matches any more (rewordThreshold), it is a new wording of
 //     that lesson, which is superseded by it: archived, never deleted, and
-//     linked to it.
+//     linked to it. A restored lesson may be the new wording of another.
 //   - A lesson of the file that no rule matches or resembles was removed
 //     from the file and is superseded too, with nothing replacing it.
 //
