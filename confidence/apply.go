@@ -130,7 +130,7 @@ func effect(s State, e Event, cfg Config) (State, string) {
 		return s, "archived by hand"
 	case KindSuperseded:
 		s, _ = archive(s, e.At, e.Kind, ArchiveSuperseded, cfg)
-		return s, "superseded by a contradicting lesson with stronger evidence"
+		return s, "superseded by another lesson"
 	case KindRestored:
 		to := s.ArchivedFrom
 		if to == "" || to == Archived {

@@ -63,8 +63,10 @@ const (
 	KindArchived Kind = "archived"
 	// KindRestored: bring an archived lesson back to its previous state.
 	KindRestored Kind = "restored"
-	// KindSuperseded: archive the lesson because a contradicting lesson
-	// with stronger evidence won (see [Resolve]).
+	// KindSuperseded: archive the lesson because another lesson replaces
+	// it: a contradicting lesson with stronger evidence won (see
+	// [Resolve]), or the rule file it came from changed. The event's Note
+	// says which.
 	KindSuperseded Kind = "superseded"
 )
 

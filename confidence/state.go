@@ -51,7 +51,9 @@ type ArchiveReason string
 const (
 	// ArchiveDeprecated: deprecated for [Config.ArchiveAfter].
 	ArchiveDeprecated ArchiveReason = "deprecated"
-	// ArchiveSuperseded: lost a contradiction to better-evidenced lesson.
+	// ArchiveSuperseded: replaced by another lesson (a better-evidenced one
+	// it contradicted, or a new wording of its rule) or removed from its
+	// rule file.
 	ArchiveSuperseded ArchiveReason = "superseded"
 	// ArchiveManual: a person archived it.
 	ArchiveManual ArchiveReason = "manual"

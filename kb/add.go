@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/innate-mcp/innate-mcp/directive"
@@ -15,11 +16,21 @@ import (
 // AddStatus says what became of one lesson given to Add.
 type AddStatus string
 
-// The statuses of an added lesson.
+// The statuses of an added lesson. Unchanged, changed and restored are
+// those of a rule file's re-import (ImportRules).
 const (
 	AddAdded     AddStatus = "added"
 	AddDuplicate AddStatus = "duplicate"
 	AddRejected  AddStatus = "rejected"
+	// AddUnchanged: the rule is a lesson of its file already, left as it
+	// is.
+	AddUnchanged AddStatus = "unchanged"
+	// AddChanged: the rule is a new wording of a lesson of its file; it
+	// was added and the old lesson superseded.
+	AddChanged AddStatus = "changed"
+	// AddRestored: the rule is back in its file, and its lesson, which a
+	// re-import had archived, was restored.
+	AddRestored AddStatus = "restored"
 )
 
 // AddItem reports one lesson given to Add.
@@ -28,14 +39,30 @@ type AddItem struct {
 	ID     string    `json:"id,omitempty"`
 	Status AddStatus `json:"status"`
 	Reason string    `json:"reason,omitempty"`
+	// Replaces is the lesson a changed or restored rule superseded.
+	Replaces string `json:"replaces,omitempty"`
 }
 
-// AddReport summarises an Add.
+// AddReport summarises an Add or an ImportRules. Each lesson given is
+// counted once: added, unchanged, duplicate or rejected, or listed in
+// Changed or Restored.
 type AddReport struct {
 	Added      int `json:"added"`
 	Duplicates int `json:"duplicates"`
 	Rejected   int `json:"rejected"`
 	Redacted   int `json:"redacted"`
+	// Unchanged counts the rules of a re-imported file that were lessons
+	// of it already.
+	Unchanged int `json:"unchanged"`
+	// Changed pairs each reworded rule of a re-imported file with the
+	// lesson of its old wording, now superseded.
+	Changed []Replacement `json:"changed,omitempty"`
+	// Removed lists the lessons whose rules left a re-imported file,
+	// superseded (archived, restorable).
+	Removed []string `json:"removed,omitempty"`
+	// Restored lists the lessons brought back because their rules are in
+	// the re-imported file again.
+	Restored []string `json:"restored,omitempty"`
 	// Superseded lists existing lessons the import contradicted and
 	// archived (never deleted).
 	Superseded []Change  `json:"superseded,omitempty"`
@@ -58,56 +85,15 @@ func (k *KB) Add(ctx context.Context, lessons []NewLesson, progress func(done in
 	rep := AddReport{Items: make([]AddItem, len(lessons))}
 	for start := 0; start < len(lessons); start += addBatch {
 		end := min(start+addBatch, len(lessons))
-		var batch []*NewLesson
-		var idx []int
-		for i := start; i < end; i++ {
-			nl := &lessons[i]
-			rep.Items[i] = AddItem{Index: i, ID: nl.ID}
-			if reason, n := k.admit(nl); reason != "" {
-				rep.Items[i].Status, rep.Items[i].Reason = AddRejected, reason
-				rep.Rejected++
-				continue
-			} else {
-				rep.Redacted += n
-			}
-			batch = append(batch, nl)
-			idx = append(idx, i)
-		}
-		if err := k.embedLessons(ctx, batch); err != nil {
+		var p prepared
+		if err := k.prepare(ctx, lessons, start, end, &rep, &p); err != nil {
 			return rep, err
-		}
-		opposed := make([][]string, len(batch))
-		for j, nl := range batch {
-			ids, err := k.opposing(ctx, nl)
-			if err != nil {
-				return rep, err
-			}
-			opposed[j] = ids
 		}
 		now := k.now().UTC()
 		err := k.store.Update(ctx, func(tx Tx) error {
-			for j, nl := range batch {
-				it := &rep.Items[idx[j]]
-				existing, err := tx.LessonByHash(ctx, ContentHash(nl.Content, nl.Trigger))
-				if err == nil {
-					it.ID, it.Status = existing.ID, AddDuplicate
-					continue
-				}
-				if !errors.Is(err, ErrNotFound) {
-					return err
-				}
-				k.initConfidence(nl, now)
-				l, err := tx.InsertLesson(ctx, *nl, now)
-				if err != nil {
-					return fmt.Errorf("insert lesson %d: %w", idx[j], err)
-				}
-				it.ID, it.Status = l.ID, AddAdded
-				var changes []Change
-				if err := k.resolveContradictions(ctx, tx, l.ID, opposed[j], now, &changes); err != nil {
-					return err
-				}
-				for _, c := range changes {
-					rep.Superseded = append(rep.Superseded, c)
+			for j, nl := range p.lessons {
+				if err := k.insertLesson(ctx, tx, nl, &rep.Items[p.idx[j]], p.opposed[j], now, &rep.Superseded); err != nil {
+					return fmt.Errorf("lesson %d: %w", p.idx[j], err)
 				}
 			}
 			return nil
@@ -115,7 +101,7 @@ func (k *KB) Add(ctx context.Context, lessons []NewLesson, progress func(done in
 		if err != nil {
 			return rep, err
 		}
-		for _, i := range idx {
+		for _, i := range p.idx {
 			if rep.Items[i].Status == AddAdded {
 				rep.Added++
 			} else {
@@ -127,6 +113,70 @@ func (k *KB) Add(ctx context.Context, lessons []NewLesson, progress func(done in
 		}
 	}
 	return rep, nil
+}
+
+// prepared holds admitted lessons, embedded and checked for
+// contradictions, ready for a write transaction.
+type prepared struct {
+	lessons []*NewLesson
+	idx     []int      // each lesson's index in the caller's list
+	opposed [][]string // the existing lessons each one contradicts
+}
+
+// prepare does what Add does before a write transaction opens, for
+// lessons[start:end], and appends the result to p: each lesson is admitted
+// (a rejection is reported in rep, redactions counted), the admitted ones
+// are embedded with one batch call and searched for the existing lessons
+// they contradict.
+func (k *KB) prepare(ctx context.Context, lessons []NewLesson, start, end int, rep *AddReport, p *prepared) error {
+	var batch []*NewLesson
+	for i := start; i < end; i++ {
+		nl := &lessons[i]
+		rep.Items[i] = AddItem{Index: i, ID: nl.ID}
+		reason, n := k.admit(nl)
+		if reason != "" {
+			rep.Items[i].Status, rep.Items[i].Reason = AddRejected, reason
+			rep.Rejected++
+			continue
+		}
+		rep.Redacted += n
+		batch = append(batch, nl)
+		p.idx = append(p.idx, i)
+	}
+	if err := k.embedLessons(ctx, batch); err != nil {
+		return err
+	}
+	for _, nl := range batch {
+		ids, err := k.opposing(ctx, nl)
+		if err != nil {
+			return err
+		}
+		p.lessons = append(p.lessons, nl)
+		p.opposed = append(p.opposed, ids)
+	}
+	return nil
+}
+
+// insertLesson stores one prepared lesson in tx and reports it in it: a
+// duplicate when a lesson with its content hash exists, otherwise added,
+// with its contradictions of the lessons in opposed resolved (see
+// resolveContradictions; the lessons superseded are appended to changes).
+func (k *KB) insertLesson(ctx context.Context, tx Tx, nl *NewLesson, it *AddItem, opposed []string, now time.Time, changes *[]Change) error {
+	existing, err := tx.LessonByHash(ctx, ContentHash(nl.Content, nl.Trigger))
+	if err == nil {
+		it.ID, it.Status = existing.ID, AddDuplicate
+		return nil
+	}
+	if !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	k.initConfidence(nl, now)
+	l, err := tx.InsertLesson(ctx, *nl, now)
+	if err != nil {
+		return fmt.Errorf("insert lesson: %w", err)
+	}
+	it.ID, it.Status = l.ID, AddAdded
+	return k.resolveContradictions(ctx, tx, l.ID, opposed, now, changes)
 }
 
 // admit validates and sanitises one lesson in place; it returns a reason

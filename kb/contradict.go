@@ -66,7 +66,7 @@ func (k *KB) resolveContradictions(ctx context.Context, tx Tx, newID string, opp
 		if old.State == StateArchived {
 			continue
 		}
-		if err := tx.LinkLessons(ctx, newID, oldID, "contradicts", "says the opposite in the same situation", now); err != nil {
+		if err := tx.LinkLessons(ctx, newID, oldID, linkContradicts, "says the opposite in the same situation", now); err != nil {
 			return err
 		}
 		r, err := confidence.Resolve(nw.Conf, old.Conf, now, k.conf)
@@ -91,7 +91,7 @@ func (k *KB) resolveContradictions(ctx context.Context, tx Tx, newID string, opp
 		if err := tx.AddHistory(ctx, loser.ID, r.LoserChanges); err != nil {
 			return err
 		}
-		if err := tx.LinkLessons(ctx, winner.ID, loser.ID, "supersedes", r.Reason, now); err != nil {
+		if err := tx.LinkLessons(ctx, winner.ID, loser.ID, linkSupersedes, r.Reason, now); err != nil {
 			return err
 		}
 		*changes = append(*changes, Change{LessonID: loser.ID,

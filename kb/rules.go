@@ -30,12 +30,14 @@ func RuleFileLessons(path, project string, data []byte) ([]NewLesson, error) {
 	return out, nil
 }
 
-// ImportRuleFile parses an agent rule file and adds its rules to the
-// knowledge base under project ("" for global rules).
+// ImportRuleFile parses an agent rule file and brings its lessons in the
+// knowledge base under project ("" for global rules) in line with its
+// rules, as ImportRules does: the first import adds them, a re-import after
+// an edit adds, supersedes and keeps.
 func (k *KB) ImportRuleFile(ctx context.Context, path, project string, data []byte) (AddReport, error) {
 	ls, err := RuleFileLessons(path, project, data)
 	if err != nil {
 		return AddReport{}, err
 	}
-	return k.Add(ctx, ls, nil)
+	return k.ImportRules(ctx, path, project, ls)
 }

@@ -60,6 +60,18 @@ type Store interface {
 type LessonFilter struct {
 	States  []State
 	Project string
+	// Global selects only the lessons of no project; Project is then
+	// ignored.
+	Global bool
+	// Origin, when set, selects only the lessons of that origin.
+	Origin Origin
+}
+
+// Link is a recorded relation between two lessons: A contradicts B, or A
+// supersedes B (B was archived in favour of A), with the reason given.
+type Link struct {
+	A, B, Kind, Reason string
+	At                 time.Time
 }
 
 // Tx is a write transaction. Its methods see the transaction's own writes.
@@ -78,6 +90,11 @@ type Tx interface {
 	PutEvidence(ctx context.Context, e Evidence) (previous string, err error)
 	// Lesson returns a lesson by id; ErrNotFound when there is none.
 	Lesson(ctx context.Context, id string) (Lesson, error)
+	// Lessons calls fn for every lesson matching filter, in id order, as
+	// the transaction sees them; fn may use the transaction.
+	Lessons(ctx context.Context, filter LessonFilter, fn func(Lesson) error) error
+	// Links returns the links that involve a lesson, oldest first.
+	Links(ctx context.Context, id string) ([]Link, error)
 	// LessonByHash returns the lesson with a content hash; ErrNotFound
 	// when there is none.
 	LessonByHash(ctx context.Context, hash string) (Lesson, error)

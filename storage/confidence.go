@@ -64,27 +64,35 @@ func (db *DB) History(ctx context.Context, lessonID string) ([]confidence.Change
 }
 
 // Link is a relation between two lessons.
-type Link struct {
-	A, B, Kind, Reason string
-	At                 time.Time
-}
+type Link = kb.Link
 
 // Links returns the links that involve a lesson (all when id is empty).
 func (db *DB) Links(ctx context.Context, id string) ([]Link, error) {
-	q := `SELECT a, b, kind, reason, created_at FROM lesson_links`
+	return readLinks(ctx, db.sql, id)
+}
+
+// Links implements kb.Tx.
+func (t *tx) Links(ctx context.Context, id string) ([]kb.Link, error) {
+	return readLinks(ctx, t.tx, id)
+}
+
+// readLinks returns the links that involve a lesson (all when id is
+// empty), oldest first.
+func readLinks(ctx context.Context, q queryer, id string) ([]kb.Link, error) {
+	query := `SELECT a, b, kind, reason, created_at FROM lesson_links`
 	var args []any
 	if id != "" {
-		q += ` WHERE a = ? OR b = ?`
+		query += ` WHERE a = ? OR b = ?`
 		args = append(args, id, id)
 	}
-	rows, err := db.sql.QueryContext(ctx, q+` ORDER BY created_at`, args...)
+	rows, err := q.QueryContext(ctx, query+` ORDER BY created_at`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read lesson links: %w", err)
 	}
 	defer rows.Close()
-	var out []Link
+	var out []kb.Link
 	for rows.Next() {
-		var l Link
+		var l kb.Link
 		var at string
 		if err := rows.Scan(&l.A, &l.B, &l.Kind, &l.Reason, &at); err != nil {
 			return nil, fmt.Errorf("read lesson links: %w", err)

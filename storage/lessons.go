@@ -105,19 +105,32 @@ func (db *DB) Lesson(ctx context.Context, id string) (kb.Lesson, error) {
 
 // Lessons implements kb.Store.
 func (db *DB) Lessons(ctx context.Context, f kb.LessonFilter, fn func(kb.Lesson) error) error {
-	q := `SELECT ` + lessonColumns + ` FROM lessons l WHERE 1=1`
+	return queryLessons(ctx, db.sql, f, fn)
+}
+
+// queryLessons calls fn for every lesson matching f, in id order, while
+// its rows are open.
+func queryLessons(ctx context.Context, q queryer, f kb.LessonFilter, fn func(kb.Lesson) error) error {
+	query := `SELECT ` + lessonColumns + ` FROM lessons l WHERE 1=1`
 	var args []any
 	if len(f.States) > 0 {
-		q += ` AND l.state IN (` + placeholders(len(f.States)) + `)`
+		query += ` AND l.state IN (` + placeholders(len(f.States)) + `)`
 		for _, s := range f.States {
 			args = append(args, string(s))
 		}
 	}
-	if f.Project != "" {
-		q += ` AND l.project = ?`
+	switch {
+	case f.Global:
+		query += ` AND l.project = ''`
+	case f.Project != "":
+		query += ` AND l.project = ?`
 		args = append(args, f.Project)
 	}
-	rows, err := db.sql.QueryContext(ctx, q+` ORDER BY l.seq`, args...)
+	if f.Origin != "" {
+		query += ` AND l.origin = ?`
+		args = append(args, string(f.Origin))
+	}
+	rows, err := q.QueryContext(ctx, query+` ORDER BY l.seq`, args...)
 	if err != nil {
 		return fmt.Errorf("list lessons: %w", err)
 	}
@@ -162,6 +175,21 @@ var _ kb.Tx = (*tx)(nil)
 func (t *tx) Lesson(ctx context.Context, id string) (kb.Lesson, error) {
 	l, _, err := scanLesson(t.tx.QueryRowContext(ctx, `SELECT `+lessonColumns+` FROM lessons l WHERE l.id = ?`, id))
 	return l, err
+}
+
+// Lessons implements kb.Tx. The rows are read before fn is called, so
+// that fn may use the transaction.
+func (t *tx) Lessons(ctx context.Context, f kb.LessonFilter, fn func(kb.Lesson) error) error {
+	var ls []kb.Lesson
+	if err := queryLessons(ctx, t.tx, f, func(l kb.Lesson) error { ls = append(ls, l); return nil }); err != nil {
+		return err
+	}
+	for _, l := range ls {
+		if err := fn(l); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (t *tx) LessonByHash(ctx context.Context, hash string) (kb.Lesson, error) {

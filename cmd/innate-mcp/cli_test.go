@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -124,6 +125,48 @@ func TestCLI_importRuleFiles(t *testing.T) {
 	res, _ := run(t, env, "", "recall", "--file", "internal/db/writer.go", "closing a file writer and its error")
 	if !strings.Contains(res, "Close on a writer") {
 		t.Fatalf("imported .mdc rule not recalled: %s", res)
+	}
+}
+
+func TestCLI_reimportEditedRuleFile(t *testing.T) {
+	env := testEnv(t)
+	claude := filepath.Join(t.TempDir(), "CLAUDE.md")
+	type report struct {
+		Added, Unchanged, Duplicates int
+		Changed                      []kb.Replacement
+		Removed, Restored            []string
+		Items                        []kb.AddItem
+	}
+	importClaude := func(text string) report {
+		t.Helper()
+		os.WriteFile(claude, []byte(text), 0o600)
+		out, err := run(t, env, "", "import", "-v", "--project", "p", claude)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep report
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("import output %q: %v", out, err)
+		}
+		return rep
+	}
+	first := importClaude("# Testing\n\n- Run `go test -race ./...` before pushing.\n- Keep tests table-driven.\n\n# Style\n\n- Wrap errors with context.\n")
+	if first.Added != 3 {
+		t.Fatalf("first import: %+v", first)
+	}
+	race, table, wrap := first.Items[0].ID, first.Items[1].ID, first.Items[2].ID
+	rep := importClaude("# Testing\n\n- Run `go test -race ./...` before pushing.\n- Keep tests table-driven, with named cases.\n")
+	if rep.Added != 0 || rep.Unchanged != 1 || len(rep.Changed) != 1 || rep.Changed[0].Old != table ||
+		rep.Changed[0].New != rep.Items[1].ID || !reflect.DeepEqual(rep.Removed, []string{wrap}) || rep.Items[0].ID != race {
+		t.Fatalf("re-import report: %+v", rep)
+	}
+	show, err := run(t, env, "", "lessons", "show", "--json", wrap)
+	if err != nil || !strings.Contains(show, `"state": "archived"`) || !strings.Contains(show, "removed from "+filepath.ToSlash(claude)+" on re-import") {
+		t.Fatalf("removed rule: %s %v", show, err)
+	}
+	if rep := importClaude("# Testing\n\n- Run `go test -race ./...` before pushing.\n- Keep tests table-driven, with named cases.\n"); rep.Unchanged != 2 ||
+		rep.Added+len(rep.Changed)+len(rep.Removed)+len(rep.Restored) != 0 {
+		t.Fatalf("same file again: %+v", rep)
 	}
 }
 

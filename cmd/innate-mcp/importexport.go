@@ -38,6 +38,9 @@ type importLine struct {
 	Hash        string            `json:"content_hash"`
 	Tier        string            `json:"tier"` // derived from the confidence state
 	Conf        *confidence.State `json:"confidence_state"`
+	// Directive is accepted so that an export imports, and ignored: the
+	// knowledge base derives it again from content and trigger.
+	Directive json.RawMessage `json:"directive"`
 }
 
 func (l importLine) newLesson() kb.NewLesson {
@@ -47,17 +50,28 @@ func (l importLine) newLesson() kb.NewLesson {
 		Conf: l.Conf}
 }
 
+// lessonsFile is one file given to import, read and parsed.
+type lessonsFile struct {
+	path string
+	// rules is true for an agent rule file, whose lessons are the file's
+	// current rules (kb.ImportRules); false for JSONL lessons (kb.Add).
+	rules   bool
+	lessons []kb.NewLesson
+}
+
 // readLessonsFile reads one file of lessons: JSONL by extension, otherwise
 // a Markdown rule file (CLAUDE.md, AGENTS.md, .cursorrules, .mdc, *.md).
-func readLessonsFile(path, project string) ([]kb.NewLesson, error) {
+func readLessonsFile(path, project string) (lessonsFile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return lessonsFile{}, err
 	}
 	if strings.EqualFold(filepath.Ext(path), ".jsonl") || strings.EqualFold(filepath.Ext(path), ".ndjson") {
-		return parseJSONL(data)
+		ls, err := parseJSONL(data)
+		return lessonsFile{path: path, lessons: ls}, err
 	}
-	return kb.RuleFileLessons(path, project, data)
+	ls, err := kb.RuleFileLessons(path, project, data)
+	return lessonsFile{path: path, rules: true, lessons: ls}, err
 }
 
 // parseJSONL decodes lesson lines, refusing unknown fields; blank lines are
@@ -94,15 +108,18 @@ func (m *Main) runImport(ctx context.Context, g *globals, args []string, stdin i
 	if global {
 		project = ""
 	}
-	var all []kb.NewLesson
-	var files []string
+	// Every file is read and parsed before anything is written.
+	var files []lessonsFile
+	var names []string
+	total := 0
 	for _, path := range fs.Args() {
-		ls, err := readLessonsFile(path, project)
+		f, err := readLessonsFile(path, project)
 		if err != nil {
 			return fmt.Errorf("import %s: %w", path, err)
 		}
-		all = append(all, ls...)
-		files = append(files, fmt.Sprintf("%s: %d", path, len(ls)))
+		files = append(files, f)
+		names = append(names, fmt.Sprintf("%s: %d", path, len(f.lessons)))
+		total += len(f.lessons)
 	}
 	a, err := m.open(ctx, g, stderr, m.cliSession())
 	if err != nil {
@@ -110,25 +127,64 @@ func (m *Main) runImport(ctx context.Context, g *globals, args []string, stdin i
 	}
 	defer a.close()
 	start := time.Now()
-	rep, err := a.kb.Add(ctx, all, func(done int) { a.log.Debug("import progress", "done", done, "of", len(all)) })
-	if err != nil {
-		return err
+	// A rule file is imported as a whole, in one transaction, so that a
+	// re-import after an edit supersedes what left the file; JSONL lessons
+	// are only added.
+	var rep kb.AddReport
+	done := 0
+	for _, f := range files {
+		var r kb.AddReport
+		if f.rules {
+			r, err = a.kb.ImportRules(ctx, f.path, project, f.lessons)
+		} else {
+			r, err = a.kb.Add(ctx, f.lessons, func(n int) { a.log.Debug("import progress", "done", done+n, "of", total) })
+		}
+		if err != nil {
+			return err
+		}
+		mergeReport(&rep, r, done)
+		done += len(f.lessons)
 	}
 	out := struct {
-		Files      []string     `json:"files"`
-		Added      int          `json:"added"`
-		Duplicates int          `json:"duplicates"`
-		Rejected   int          `json:"rejected"`
-		Redacted   int          `json:"redacted_secrets"`
-		Seconds    float64      `json:"seconds"`
-		Items      []kb.AddItem `json:"items,omitempty"`
-	}{files, rep.Added, rep.Duplicates, rep.Rejected, rep.Redacted, time.Since(start).Seconds(), nil}
+		Files      []string         `json:"files"`
+		Added      int              `json:"added"`
+		Unchanged  int              `json:"unchanged"`
+		Duplicates int              `json:"duplicates"`
+		Rejected   int              `json:"rejected"`
+		Redacted   int              `json:"redacted_secrets"`
+		Changed    []kb.Replacement `json:"changed,omitempty"`
+		Removed    []string         `json:"removed,omitempty"`
+		Restored   []string         `json:"restored,omitempty"`
+		Superseded []kb.Change      `json:"superseded,omitempty"`
+		Seconds    float64          `json:"seconds"`
+		Items      []kb.AddItem     `json:"items,omitempty"`
+	}{Files: names, Added: rep.Added, Unchanged: rep.Unchanged, Duplicates: rep.Duplicates, Rejected: rep.Rejected,
+		Redacted: rep.Redacted, Changed: rep.Changed, Removed: rep.Removed, Restored: rep.Restored,
+		Superseded: rep.Superseded, Seconds: time.Since(start).Seconds()}
 	for _, it := range rep.Items {
 		if verbose || it.Status == kb.AddRejected {
 			out.Items = append(out.Items, it)
 		}
 	}
 	return writeJSON(stdout, out)
+}
+
+// mergeReport adds the report of one file, whose lessons start at index
+// offset among all the files' lessons, to the command's report.
+func mergeReport(rep *kb.AddReport, r kb.AddReport, offset int) {
+	rep.Added += r.Added
+	rep.Unchanged += r.Unchanged
+	rep.Duplicates += r.Duplicates
+	rep.Rejected += r.Rejected
+	rep.Redacted += r.Redacted
+	rep.Changed = append(rep.Changed, r.Changed...)
+	rep.Removed = append(rep.Removed, r.Removed...)
+	rep.Restored = append(rep.Restored, r.Restored...)
+	rep.Superseded = append(rep.Superseded, r.Superseded...)
+	for _, it := range r.Items {
+		it.Index += offset
+		rep.Items = append(rep.Items, it)
+	}
 }
 
 func (m *Main) runExport(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
