@@ -88,6 +88,17 @@ func TestParse_Phrasings(t *testing.T) {
 	}
 }
 
+func TestParse_aboutIsNotAHeading(t *testing.T) {
+	d := Parse("Modify files under `vendor/`", "Project > Never Touch; about: Never")
+	if d.Polarity != Forbid || len(d.Dont) != 1 {
+		t.Fatalf("the heading before the about part must still forbid: %+v", d)
+	}
+	d = Parse("Use `pnpm`", "Tooling; about: never")
+	if d.Polarity != Require {
+		t.Fatalf("an about part read as a heading: %+v", d)
+	}
+}
+
 func TestParse_Globs(t *testing.T) {
 	d := Parse("Use table tests.", "Go testing rules; files: **/*_test.go, internal/**/*.go; Testing")
 	if want := []string{"**/*_test.go", "internal/**/*.go"}; !slices.Equal(d.Globs, want) {

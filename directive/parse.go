@@ -120,14 +120,22 @@ func Parse(content, trigger string) Directive {
 			}
 		}
 	}
-	d.Subject = subject(d, text)
+	d.Subject = subject(d)
 	return d
 }
+
+// AboutPrefix opens the part of a trigger that names what a rule governs
+// (its Subject), which the knowledge base appends to a rule file's trigger;
+// Parse skips it.
+const AboutPrefix = "about: "
 
 // readTrigger returns the heading path and the globs of a rulefile trigger.
 func readTrigger(trigger string) (heading []string, globs []string) {
 	for _, part := range strings.Split(trigger, "; ") {
 		part = strings.TrimSpace(part)
+		if strings.HasPrefix(part, AboutPrefix) {
+			continue
+		}
 		if g, ok := strings.CutPrefix(part, "files: "); ok {
 			for _, x := range strings.Split(g, ",") {
 				if x = strings.TrimSpace(x); x != "" {
@@ -753,9 +761,8 @@ func dedupObjects(os []Object) []Object {
 	return out
 }
 
-// subject names what a rule governs in a few words: its objects, else its
-// first clause's words.
-func subject(d Directive, text string) string {
+// subject names what a rule governs in a few words: its objects.
+func subject(d Directive) string {
 	var parts []string
 	for _, o := range append(append([]Object(nil), d.Do...), d.Dont...) {
 		parts = append(parts, o.Text)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/rulefile"
 )
 
@@ -24,10 +25,26 @@ func RuleFileLessons(path, project string, data []byte) ([]NewLesson, error) {
 		if r.Source != "" {
 			src += "#" + r.Source
 		}
-		out = append(out, NewLesson{Content: r.Content, Trigger: r.Trigger, Tags: r.Tags, Project: project,
+		out = append(out, NewLesson{Content: r.Content, Trigger: ruleTrigger(r), Tags: r.Tags, Project: project,
 			Origin: OriginUserStated, Source: src})
 	}
 	return out, nil
+}
+
+// ruleTrigger is when a rule applies: the file's description, globs and the
+// heading path (rulefile's trigger), then, for a rule that directs, what it
+// governs ("about: " and directive.Subject, its objects), so that a situation about the
+// thing a rule governs resonates with it.
+func ruleTrigger(r rulefile.Rule) string {
+	d := directive.Parse(r.Content, r.Trigger)
+	if !d.Directs() || d.Subject == "" {
+		return r.Trigger
+	}
+	about := directive.AboutPrefix + d.Subject
+	if r.Trigger == "" {
+		return about
+	}
+	return r.Trigger + "; " + about
 }
 
 // ImportRuleFile parses an agent rule file and brings its lessons in the
