@@ -93,6 +93,18 @@ func Check(d Directive, candidate string) Finding {
 	case declined != nil:
 		return Finding{Result: Violates, Object: declinedObj, Evidence: declined.text}
 	}
+	// "Format Go code with `gofumpt`" against "run `gofmt -w`": the plan
+	// does the job with another tool of the same family.
+	if d.Polarity == Require || d.Polarity == Prefer {
+		used := toolsIn(c.text)
+		for _, o := range d.Do {
+			for _, t := range toolsIn(o.Text) {
+				if r := rival(t, used); r != "" && !c.negatedTool(r) {
+					return Finding{Result: Violates, Object: o, Evidence: r}
+				}
+			}
+		}
+	}
 	if o := concreteDo(d); o.Text != "" {
 		return Finding{Result: Lacks, Object: o}
 	}
@@ -106,6 +118,21 @@ func Check(d Directive, candidate string) Finding {
 		return Finding{Result: Avoids, Object: o}
 	}
 	return Finding{Result: Unknown}
+}
+
+// negatedTool reports whether every mention of tool in the candidate is in
+// a negated part of its clause ("instead of npm").
+func (c *candidate) negatedTool(tool string) bool {
+	locs := c.locateName(tool)
+	if len(locs) == 0 {
+		return false
+	}
+	for _, l := range locs {
+		if !c.negatedAt(l[0]) {
+			return false
+		}
+	}
+	return true
 }
 
 // trailingArgs is the "..." that stands for a command's arguments in a
@@ -424,7 +451,7 @@ func (c *candidate) onlyDoes(when string) bool {
 var stepWords = set("befor", "before", "run", "ani", "any", "you", "your", "the", "a", "an", "task", "session", "chang", "code")
 
 // actClauses splits a candidate where a new action may start.
-var actClauses = regexp.MustCompile(`[.!?;:\n]\s*|,\s*(?:and\s+|then\s+|so\s+)?|\s+(?:and|then|so)\s+`)
+var actClauses = regexp.MustCompile(`[.!?;:](?:\s+|$)|\n\s*|,\s*(?:and\s+|then\s+|so\s+)?|\s+(?:and|then|so)\s+`)
 
 // leadIn is what precedes the verb of a plan's clause: "I'll", "we will",
 // "first", "just".

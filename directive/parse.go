@@ -557,6 +557,13 @@ var phraseStop = set("for", "in", "to", "with", "when", "on", "at", "by", "from"
 	"after", "via", "without", "except", "while", "since", "e.g", "eg", "i.e", "ie", "etc", "like", "such", "have",
 	"has", "had", "is", "are", "was", "were", "be", "get", "gets", "so", "until", "unless", "whenever")
 
+// placeVerb are actions a rule restricts by where they go: "never push to
+// main", "do not commit into vendor".
+var placeVerb = set("push", "commit", "merge", "deploy", "write", "publish", "release", "upload", "copy", "move", "save", "store", "log", "print")
+
+// placePreposition introduces where a placeVerb goes.
+var placePreposition = set("to", "into", "in", "on", "onto", "from")
+
 // generic are verbs and nouns too common in plans to name what a rule is
 // about.
 var generic = set("create", "add", "make", "write", "do", "have", "get", "put", "keep", "run", "code", "file",
@@ -614,7 +621,7 @@ func (p *parser) objects(seg string) []Object {
 	// generic verbs and nouns (create, add, code, files) are dropped, so
 	// that "create commits" matches "git commit".
 	var phrase []string
-	started := false
+	started, extended := false, false
 	for _, w := range ws {
 		lw := strings.ToLower(strings.TrimRight(w, "."))
 		if !started {
@@ -623,7 +630,16 @@ func (p *parser) objects(seg string) []Object {
 			}
 			started = true
 		}
-		if phraseStop[lw] || len(phrase) == 4 {
+		if len(phrase) == 4 {
+			break
+		}
+		if phraseStop[lw] {
+			// "push directly to main": an action alone names too little;
+			// where it goes is what the rule is about.
+			if !extended && len(phrase) == 1 && placeVerb[strings.ToLower(phrase[0])] && placePreposition[lw] {
+				extended = true
+				continue
+			}
 			break
 		}
 		if !fillers[lw] && !generic[lw] {

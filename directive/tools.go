@@ -1,0 +1,114 @@
+package directive
+
+import (
+	"regexp"
+	"strings"
+)
+
+// toolFamilies are tools that do the same job: a rule that asks for one
+// ("use pnpm", "format with gofumpt", "use Moq for mocking") is broken by a
+// plan that uses another of its family (npm, gofmt, NSubstitute), even when
+// the rule does not name the other. The list is general knowledge of common
+// tools, not drawn from any evaluation set; add a family or a member when
+// it is common vocabulary of the field.
+var toolFamilies = [][]string{
+	{"npm", "yarn", "pnpm", "bun"},                                             // JavaScript package managers
+	{"pip", "pipenv", "poetry", "uv", "conda", "pdm", "hatch"},                 // Python package managers
+	{"gofmt", "gofumpt", "goimports"},                                          // Go formatters
+	{"prettier", "biome", "dprint"},                                            // JavaScript formatters
+	{"black", "autopep8", "yapf", "ruff-format"},                               // Python formatters
+	{"eslint", "biome", "oxlint", "jshint", "tslint"},                          // JavaScript linters
+	{"flake8", "pylint", "ruff", "pyflakes"},                                   // Python linters
+	{"jest", "vitest", "mocha", "jasmine", "ava"},                              // JavaScript test runners
+	{"pytest", "unittest", "nose", "nose2"},                                    // Python test runners
+	{"junit", "testng", "spock"},                                               // JVM test frameworks
+	{"xunit", "nunit", "mstest"},                                               // .NET test frameworks
+	{"moq", "nsubstitute", "fakeiteasy", "rhinomocks"},                         // .NET mocking
+	{"mockito", "easymock", "jmockit", "mockk"},                                // JVM mocking
+	{"sinon", "testdouble"},                                                    // JavaScript mocking
+	{"playwright", "cypress", "puppeteer", "selenium", "webdriverio"},          // browser testing
+	{"hilt", "dagger", "koin", "kodein"},                                       // Android dependency injection
+	{"riverpod", "getx", "refena", "mobx", "redux"},                            // Flutter state management
+	{"redux", "zustand", "mobx", "recoil", "jotai", "valtio", "pinia", "vuex"}, // web state management
+	{"axios", "ky", "superagent"},                                              // JavaScript HTTP clients
+	{"prisma", "typeorm", "sequelize", "drizzle", "knex", "mikro-orm"},         // JavaScript ORMs
+	{"sqlalchemy", "peewee"},                                                   // Python ORMs
+	{"gorm", "sqlx", "sqlc", "bun"},                                            // Go database layers
+	{"zod", "yup", "joi", "valibot", "ajv", "superstruct"},                     // JavaScript schema validation
+	{"pydantic", "marshmallow", "cerberus"},                                    // Python validation
+	{"webpack", "vite", "esbuild", "rollup", "parcel", "turbopack", "rspack"},  // bundlers
+	{"docker", "podman"},                                                       // containers
+	{"zap", "logrus", "zerolog", "slog"},                                       // Go logging
+	{"anyhow", "eyre"},                                                         // Rust application errors
+	{"maven", "gradle", "sbt"},                                                 // JVM builds
+	{"cmake", "meson", "bazel"},                                                // native builds
+	{"rspec", "minitest"},                                                      // Ruby tests
+	{"jackson", "gson", "moshi"},                                               // JVM JSON
+	{"swiftformat", "swift-format"},                                            // Swift formatters
+	{"ktlint", "ktfmt", "spotless"},                                            // Kotlin formatters
+	{"tailwind", "bootstrap", "bulma", "styled-components"},                    // CSS approaches
+	{"flask", "django", "fastapi", "starlette"},                                // Python web
+	{"fastify", "nestjs"},                                                      // Node web
+	{"terraform", "pulumi", "cloudformation", "opentofu"},                      // infrastructure as code
+	{"github-actions", "circleci", "travis", "jenkins"},                        // CI services
+	{"unittest.mock", "pytest-mock"},                                           // Python mocking
+	{"enzyme", "testing-library"},                                              // React testing
+
+	{"rxjava"}, // Kotlin async
+	{"fvm", "asdf", "nvm", "pyenv", "rbenv", "rustup", "sdkman"}, // toolchain managers
+}
+
+// familyOf maps a tool (lower case) to the indexes of its families.
+var familyOf = func() map[string][]int {
+	m := map[string][]int{}
+	for i, f := range toolFamilies {
+		for _, t := range f {
+			m[t] = append(m[t], i)
+		}
+	}
+	return m
+}()
+
+// toolsIn returns the known tools named in text, lower case, each once.
+func toolsIn(text string) []string {
+	var out []string
+	for _, w := range toolWord.FindAllString(text, -1) {
+		w = strings.ToLower(w)
+		if _, ok := familyOf[w]; ok && !contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// rival returns a tool of the candidate that does the job of the required
+// one (same family, another tool), or "".
+func rival(required string, candidate []string) string {
+	fams := familyOf[required]
+	for _, c := range candidate {
+		if c == required {
+			return ""
+		}
+	}
+	for _, c := range candidate {
+		for _, f := range familyOf[c] {
+			for _, g := range fams {
+				if f == g {
+					return c
+				}
+			}
+		}
+	}
+	return ""
+}
+
+var toolWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{2}`)
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
