@@ -42,7 +42,10 @@ type RecalledLesson struct {
 	State      State     `json:"state"`
 	Origin     Origin    `json:"origin"`
 	Why        string    `json:"why"`
-	Truncated  bool      `json:"truncated,omitempty"`
+	// Truncated is set when Content is an excerpt of the lesson (longer
+	// than LessonBudgetBytes, or cut to budget_tokens): the whole lesson is
+	// at LessonURI(ID).
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // RecallResult is the output of recall.
@@ -73,9 +76,26 @@ const (
 const LessonBudgetBytes = 600
 
 // LessonURI is the address of the MCP resource that serves the whole
-// lesson id: what recall tells the agent to read when it returns an
-// excerpt.
-func LessonURI(id string) string { return "innate://lesson/" + id }
+// lesson id (the server's template innate://lesson/{id}): what recall tells
+// the agent to read when it returns an excerpt. Bytes of id other than
+// letters, digits and "-._~" are percent-encoded, as the template's simple
+// expansion does.
+func LessonURI(id string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.WriteString("innate://lesson/")
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
 
 // excerpt sets the lesson's content to content when it fits in n bytes,
 // else to the passage of it that best matches the situation, marked
