@@ -38,6 +38,9 @@ type importLine struct {
 	Hash        string            `json:"content_hash"`
 	Tier        string            `json:"tier"` // derived from the confidence state
 	Conf        *confidence.State `json:"confidence_state"`
+	// Directive is accepted and ignored: it is derived again from the
+	// content and trigger, by the parser of this version.
+	Directive json.RawMessage `json:"directive"`
 }
 
 func (l importLine) newLesson() kb.NewLesson {
