@@ -139,7 +139,7 @@ func opensPassage(t string) bool {
 	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
 		i++
 	}
-	return i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' '
+	return i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && (t[i+1] == ' ' || t[i+1] == '\t')
 }
 
 // sentences splits a line after each ".", "!" or "?" followed by a space,
