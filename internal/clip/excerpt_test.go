@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // words returns a match function for Excerpt that finds the given words,
@@ -139,11 +141,24 @@ func FuzzExcerpt(f *testing.F) {
 	})
 }
 
-// BenchmarkExcerpt reads a 60 KB rule document, the largest imported
-// lesson of the shared corpus is about that size.
+// BenchmarkExcerpt reads a 60 KB rule document (the largest imported
+// lesson of the shared corpus is about that size) with a matcher that
+// tokenizes as recall's does.
 func BenchmarkExcerpt(b *testing.B) {
 	s := strings.Repeat(doc, 60<<10/len(doc))
-	match := words("sentinel", "wrap", "race")
+	query := map[string]bool{}
+	for _, t := range terms.Tokens("wrap sentinel errors and run the race detector") {
+		query[t] = true
+	}
+	match := func(text string) []string {
+		var out []string
+		for _, t := range terms.Tokens(text) {
+			if query[t] {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
 	for b.Loop() {
 		Excerpt(s, 600, match)
 	}
