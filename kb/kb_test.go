@@ -3,6 +3,7 @@ package kb_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,18 +124,110 @@ func TestRecall_inputErrors(t *testing.T) {
 	}
 }
 
+// httpRules is a rule file imported as one lesson: a document, much longer
+// than a lesson recall returns whole.
+const httpRules = `# HTTP client rules
+
+These rules apply to every service that calls another over HTTP.
+
+## Timeouts
+- Give every http.Client a Timeout; the zero value waits forever.
+- Pass a context with a deadline to every outbound request.
+- Do not share one client between services with different deadlines.
+
+## Retries
+- Retry failed HTTP requests with exponential backoff and jitter.
+- Retry only idempotent requests: GET, PUT, DELETE, never a bare POST.
+- Cap retries at five attempts and log the last error.
+
+## Bodies
+- Always close the response body, even when you do not read it.
+- Drain the body before closing it so the connection is reused.
+- Limit how much of a body you read with io.LimitReader.
+
+## Testing
+- Use httptest.Server for clients, never the real network.
+- Assert on the request the server saw, not only on the response.
+`
+
+func TestRecall_longLessonComesBackAsExcerpt(t *testing.T) {
+	e := newEnv(t)
+	short := "When retrying HTTP requests use exponential backoff with jitter so clients do not retry in lockstep."
+	e.add(t, kb.NewLesson{ID: "doc", Content: httpRules, Trigger: "calling services over HTTP"},
+		kb.NewLesson{ID: "short", Content: short, Trigger: "retrying failed HTTP requests"})
+	if len(httpRules) <= kb.LessonBudgetBytes || len(short) > kb.LessonBudgetBytes {
+		t.Fatalf("fixture sizes %d and %d do not straddle the budget %d", len(httpRules), len(short), kb.LessonBudgetBytes)
+	}
+	res := e.recall(t, kb.RecallRequest{Query: "retrying failed HTTP requests with exponential backoff and jitter"})
+	got := map[string]kb.RecalledLesson{}
+	for _, l := range res.Lessons {
+		got[l.ID] = l
+	}
+	doc, ok := got["doc"]
+	if !ok {
+		t.Fatalf("recall = %v, want the rule document among the lessons", ids(res))
+	}
+	if !doc.Truncated || len(doc.Content) > kb.LessonBudgetBytes {
+		t.Fatalf("long lesson: truncated %v, %d bytes, want an excerpt of at most %d", doc.Truncated, len(doc.Content), kb.LessonBudgetBytes)
+	}
+	for _, want := range []string{"# HTTP client rules", "## Retries", "Retry failed HTTP requests with exponential backoff and jitter."} {
+		if !strings.Contains(doc.Content, want) {
+			t.Errorf("excerpt lacks %q:\n%s", want, doc.Content)
+		}
+	}
+	if strings.Contains(doc.Content, "httptest.Server") {
+		t.Errorf("excerpt holds the unrelated Testing section:\n%s", doc.Content)
+	}
+	if !strings.Contains(doc.Why, kb.LessonURI("doc")) {
+		t.Errorf("why = %q, want it to say where the whole lesson is (%s)", doc.Why, kb.LessonURI("doc"))
+	}
+	if s, ok := got["short"]; !ok || s.Truncated || s.Content != short || strings.Contains(s.Why, "innate://") {
+		t.Fatalf("short lesson = %+v (returned %v), want it whole", s, ok)
+	}
+}
+
 func TestRecall_budgetTokens(t *testing.T) {
 	e := newEnv(t)
 	long := strings.Repeat("Always check the error returned by os.Open before using the file. ", 40)
 	e.add(t, kb.NewLesson{ID: "long", Content: long, Trigger: "opening files in Go os.Open error"},
-		kb.NewLesson{ID: "short", Content: "Check os.Open errors.", Trigger: "os.Open error handling"})
-	res := e.recall(t, kb.RecallRequest{Query: "os.Open error handling when opening files", BudgetTokens: 60})
-	total := 0
-	for _, l := range res.Lessons {
-		total += len(l.Content)/4 + len(l.Trigger)/4
-	}
-	if len(res.Lessons) == 0 || total > 60 {
-		t.Fatalf("budget 60: got %d lessons, ~%d tokens", len(res.Lessons), total)
+		kb.NewLesson{ID: "short", Content: "Check os.Open errors.", Trigger: "os.Open error handling"},
+		kb.NewLesson{ID: "doc", Content: httpRules, Trigger: "calling services over HTTP"})
+	const files, retries = "os.Open error handling when opening files", "retrying failed HTTP requests with exponential backoff and jitter"
+	for _, tc := range []struct {
+		query     string
+		budget    int
+		wantFirst string
+		wantIn    string // what the first lesson's content holds
+		truncated bool
+	}{
+		{files, 40, "long", "os.Open", true},
+		{files, 400, "long", "Always check the error returned by os.Open before using the file.", true},
+		// The first lesson is cut to the budget: still the passage that matches.
+		{retries, 40, "doc", "backoff", true},
+		{retries, 60, "doc", "Retry failed HTTP requests with exponential backoff and jitter.", true},
+		{retries, 1000, "doc", "Retry failed HTTP requests with exponential backoff and jitter.", true},
+	} {
+		t.Run(fmt.Sprintf("%.20s/%d", tc.query, tc.budget), func(t *testing.T) {
+			res := e.recall(t, kb.RecallRequest{Query: tc.query, BudgetTokens: tc.budget})
+			if len(res.Lessons) == 0 {
+				t.Fatal("nothing recalled")
+			}
+			total := 0
+			for _, l := range res.Lessons {
+				total += (len(l.Content)+3)/4 + (len(l.Trigger)+3)/4
+				if len(l.Content) > kb.LessonBudgetBytes {
+					t.Errorf("lesson %s: %d bytes, over the per-lesson budget", l.ID, len(l.Content))
+				}
+			}
+			if total > tc.budget {
+				t.Fatalf("%d lessons, ~%d tokens: over the budget %d", len(res.Lessons), total, tc.budget)
+			}
+			first := res.Lessons[0]
+			if first.ID != tc.wantFirst || first.Truncated != tc.truncated || !strings.Contains(first.Content, tc.wantIn) {
+				t.Fatalf("first lesson %s (truncated %v):\n%s\nwant %s (truncated %v) holding %q",
+					first.ID, first.Truncated, first.Content, tc.wantFirst, tc.truncated, tc.wantIn)
+			}
+		})
 	}
 }
 

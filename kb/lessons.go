@@ -72,9 +72,14 @@ func (k *KB) Settled(l Lesson) Lesson {
 	return l
 }
 
-// Lesson returns one lesson by id, its decay brought up to now (not
-// written); an error wrapping ErrNotFound when there is none.
+// Lesson returns one lesson by id, whole: its decay brought up to now (not
+// written) and its directive as the current parser reads it (deriving the
+// directives of every lesson first when the stored ones are of another
+// parser version). An error wrapping ErrNotFound when there is none.
 func (k *KB) Lesson(ctx context.Context, id string) (Lesson, error) {
+	if err := k.checkDirectives(ctx); err != nil {
+		return Lesson{}, err
+	}
 	l, err := k.store.Lesson(ctx, id)
 	if err != nil {
 		return Lesson{}, fmt.Errorf("lesson %s: %w", id, err)

@@ -42,7 +42,10 @@ type RecalledLesson struct {
 	State      State     `json:"state"`
 	Origin     Origin    `json:"origin"`
 	Why        string    `json:"why"`
-	Truncated  bool      `json:"truncated,omitempty"`
+	// Truncated is set when Content is an excerpt of the lesson (longer
+	// than LessonBudgetBytes, or cut to budget_tokens): the whole lesson is
+	// at LessonURI(ID).
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // RecallResult is the output of recall.
@@ -57,11 +60,54 @@ type RecallResult struct {
 	Note   string   `json:"note,omitempty"`
 }
 
-// DefaultTop is how many lessons recall returns when top is not given.
+// DefaultTop is how many lessons recall returns when top is not given;
+// MaxTop the most it returns.
 const (
 	DefaultTop = 5
 	MaxTop     = 50
 )
+
+// LessonBudgetBytes is the most content recall returns for one lesson. A
+// lesson imported from a rule file can be a whole document, and five of
+// them would fill the agent's context with text it mostly does not need:
+// a longer lesson comes back as the excerpt that holds most of the
+// situation's terms (clip.Excerpt), marked truncated, with its id to read
+// the whole lesson (LessonURI). 600 bytes holds a rule and its example.
+const LessonBudgetBytes = 600
+
+// LessonURI is the address of the MCP resource that serves the whole
+// lesson id (the server's template innate://lesson/{id}): what recall tells
+// the agent to read when it returns an excerpt. Bytes of id other than
+// letters, digits and "-._~" are percent-encoded, as the template's simple
+// expansion does.
+func LessonURI(id string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.WriteString("innate://lesson/")
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
+
+// excerpt sets the lesson's content to content when it fits in n bytes,
+// else to the passage of it that best matches the situation, marked
+// truncated, with a note in why on how to read the whole lesson.
+func (rl *RecalledLesson) excerpt(content string, n int, info *situationInfo) {
+	rl.Content = clip.Excerpt(content, n, info.termsIn)
+	if rl.Content == content || rl.Truncated {
+		return
+	}
+	rl.Truncated = true
+	rl.Why += fmt.Sprintf("; excerpt of a %d-byte lesson: read %s for the whole", len(content), LessonURI(rl.ID))
+}
 
 // Recall returns the lessons worth loading before acting in the situation,
 // best first, or Empty when nothing clears the relevance floor. It writes a
@@ -92,18 +138,18 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 	budget := req.BudgetTokens
 	for _, s := range chosen {
 		rl := RecalledLesson{
-			ID: s.Lesson.ID, Content: s.Lesson.Content, Trigger: s.Lesson.Trigger, Score: round4(s.Score),
+			ID: s.Lesson.ID, Trigger: s.Lesson.Trigger, Score: round4(s.Score),
 			Breakdown: s.Breakdown.rounded(), Confidence: round4(s.Lesson.Confidence), State: s.Lesson.State,
 			Origin: s.Lesson.Origin, Why: s.why(info),
 		}
+		rl.excerpt(s.Lesson.Content, LessonBudgetBytes, info)
 		if req.BudgetTokens > 0 {
 			cost := approxTokens(rl.Content) + approxTokens(rl.Trigger) + 16
 			if cost > budget {
 				if len(res.Lessons) > 0 {
 					break
 				}
-				rl.Content = clip.Bytes(rl.Content, max(0, budget-16-approxTokens(rl.Trigger))*4)
-				rl.Truncated = true
+				rl.excerpt(s.Lesson.Content, max(0, budget-16-approxTokens(rl.Trigger))*4, info)
 				cost = budget
 			}
 			budget -= cost

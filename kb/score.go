@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // Weights are the named constants of the fused score that recall ranks on
@@ -288,6 +289,18 @@ func neighbourhood(vals []float64) float64 {
 
 // antiTriggerHit reports whether at least share of the anti-trigger's
 // distinctive terms occur in the situation.
+// termsIn returns the situation's terms that text holds, one entry per
+// occurrence.
+func (s *situationInfo) termsIn(text string) []string {
+	var out []string
+	for _, t := range terms.Tokens(text) {
+		if _, ok := s.terms[t]; ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 func (s *situationInfo) antiTriggerHit(anti string, share float64) bool {
 	at := distinctTerms(anti)
 	if len(at) == 0 {

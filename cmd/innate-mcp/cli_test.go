@@ -227,3 +227,59 @@ func TestCLI_hesitateAndPatterns(t *testing.T) {
 		t.Fatalf("removing twice: %v", err)
 	}
 }
+
+func TestCLI_lessonsShowPrintsDirectiveAndWholeContent(t *testing.T) {
+	env := testEnv(t)
+	file := writeTemp(t, "rules.jsonl",
+		`{"id":"pnpm","content":"Use `+"`pnpm`"+`, not npm or yarn, when installing packages unless the user explicitly asks.","trigger":"installing JavaScript packages"}
+{"id":"doc","content":"# Style\n\nThese rules describe the house style.\n\n- Keep functions short.\n  Split long ones by concern."}
+`)
+	if _, err := run(t, env, "", "import", file); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		id   string
+		json bool
+		want []string
+	}{
+		{"pnpm", false, []string{"directive  prefer", "do  `pnpm`", "don't  npm, yarn", "when  when installing packages",
+			"unless  the user explicitly asks", "content\nUse `pnpm`, not npm or yarn"}},
+		{"pnpm", true, []string{`"directive": {`, `"polarity": "prefer"`, `"text": "pnpm"`, `"unless": "the user explicitly asks"`}},
+		// The content as written, lines and indentation kept.
+		{"doc", false, []string{"content\n# Style\n\nThese rules describe the house style.\n\n- Keep functions short.\n  Split long ones by concern.\n"}},
+	}
+	for _, tc := range tests {
+		args := []string{"lessons", "show", tc.id}
+		if tc.json {
+			args = append(args, "--json")
+		}
+		out, err := run(t, env, "", args...)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		norm := out
+		if !tc.json {
+			norm = collapseSpaces(out)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(norm, w) {
+				t.Errorf("%v lacks %q:\n%s", args, w, out)
+			}
+		}
+	}
+}
+
+// collapseSpaces turns runs of two or more spaces, as tabwriter pads
+// columns, into two spaces, leaving line starts alone.
+func collapseSpaces(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		body := l[indent:]
+		for strings.Contains(body, "   ") {
+			body = strings.ReplaceAll(body, "   ", "  ")
+		}
+		lines[i] = l[:indent] + body
+	}
+	return strings.Join(lines, "\n")
+}

@@ -406,3 +406,53 @@ func TestE2E_appraise(t *testing.T) {
 		t.Fatalf("CLI appraise = %s (%v)", cli, err)
 	}
 }
+
+// TestE2E_lessonResource: a long lesson comes back from recall as an
+// excerpt, and the agent reads it whole at the address recall names.
+func TestE2E_lessonResource(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "kb.db")
+	c := spawn(t, db)
+	c.initialize()
+	content := "# Database rules\n\n" +
+		"## Migrations\n- Number migrations and test each from the previous schema.\n- Never edit a migration that has shipped.\n\n" +
+		"## Transactions\n- Keep SQLite write transactions short and use BEGIN IMMEDIATE so writers do not deadlock.\n" +
+		"- Set busy_timeout in the DSN so every pooled connection waits for the lock.\n\n" +
+		"## Queries\n" + strings.Repeat("- Select only the columns you read; name them in the query.\n", 8) +
+		"\n## Backups\n- Back up with VACUUM INTO, never by copying a database in WAL mode."
+	rec := structured(t, c.tool("record", map[string]any{"lesson": map[string]any{
+		"content": content, "trigger": "writing SQLite code", "origin": "user_stated"}}))
+	id, _ := rec["lesson_id"].(string)
+
+	got := structured(t, c.tool("recall", map[string]any{"query": "sqlite write transactions deadlock with concurrent writers"}))
+	lessons, _ := got["lessons"].([]any)
+	if len(lessons) == 0 {
+		t.Fatalf("recall found nothing: %v", got)
+	}
+	l := lessons[0].(map[string]any)
+	excerpt, _ := l["content"].(string)
+	why, _ := l["why"].(string)
+	if l["id"] != id || l["truncated"] != true || len(excerpt) >= len(content) || !strings.Contains(excerpt, "BEGIN IMMEDIATE") {
+		t.Fatalf("recall = %v, want lesson %s as an excerpt about the transactions", l, id)
+	}
+	uri := "innate://lesson/" + id
+	if !strings.Contains(why, uri) {
+		t.Fatalf("why = %q, want it to name %s", why, uri)
+	}
+
+	msg := c.call("resources/read", map[string]any{"uri": uri})
+	res, _ := msg["result"].(map[string]any)
+	contents, _ := res["contents"].([]any)
+	if len(contents) != 1 {
+		t.Fatalf("resources/read %s = %v", uri, msg)
+	}
+	var doc lessonDoc
+	text, _ := contents[0].(map[string]any)["text"].(string)
+	if err := json.Unmarshal([]byte(text), &doc); err != nil || doc.ID != id || doc.Content != content || doc.Origin != "user_stated" {
+		t.Fatalf("resources/read %s = %s (%v), want the whole lesson", uri, text, err)
+	}
+
+	msg = c.call("resources/read", map[string]any{"uri": "innate://lesson/Lnope"})
+	if e, _ := msg["error"].(map[string]any); e == nil || !strings.Contains(fmt.Sprint(e["message"]), `"Lnope"`) {
+		t.Fatalf("reading an unknown lesson = %v, want an error naming the id", msg)
+	}
+}

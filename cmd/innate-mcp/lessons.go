@@ -11,6 +11,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/internal/clip"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -135,11 +136,10 @@ type lessonDetail struct {
 }
 
 func (m *Main) showLesson(ctx context.Context, a *app, id string, asJSON bool, stdout io.Writer) error {
-	l, err := a.db.Lesson(ctx, id)
+	l, err := a.kb.Lesson(ctx, id)
 	if err != nil {
-		return fmt.Errorf("lesson %s: %w", id, err)
+		return err
 	}
-	l = a.kb.Settled(l)
 	hist, err := a.db.History(ctx, id)
 	if err != nil {
 		return err
@@ -163,12 +163,20 @@ func (m *Main) showLesson(ctx context.Context, a *app, id string, asJSON bool, s
 	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 	p := func(format string, args ...any) { fmt.Fprintf(tw, format, args...) }
 	p("%s\t%s, %s, %s\n", l.ID, l.State, l.Origin, l.Kind)
-	p("content\t%s\n", strings.Join(strings.Fields(l.Content), " "))
 	if l.Trigger != "" {
 		p("trigger\t%s\n", l.Trigger)
 	}
 	if l.AntiTrigger != "" {
 		p("anti-trigger\t%s\n", l.AntiTrigger)
+	}
+	if l.Project != "" {
+		p("project\t%s\n", l.Project)
+	}
+	if l.Source != "" {
+		p("source\t%s\n", l.Source)
+	}
+	if d := l.Directive; d != nil {
+		writeDirective(p, *d)
 	}
 	p("confidence\t%.3f (%s), trend %s\n", d.Scores.Composite, d.Scores.Tier, d.Trend)
 	p("  frequency\t%.3f\t(%d observations, %d contradictions)\n", d.Scores.Frequency, l.Conf.Observations, l.Conf.Contradictions)
@@ -187,5 +195,62 @@ func (m *Main) showLesson(ctx context.Context, a *app, id string, asJSON bool, s
 		}
 		p("  %s\t%s%s\t%.3f → %.3f\t%s\n", h.At.Format(time.DateTime), h.Kind, ign, h.Before.Composite, h.After.Composite, h.Reason)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// The content last and as written: a rule file's lesson is a document
+	// whose lines matter, and would break the table's columns.
+	_, err = fmt.Fprintf(stdout, "\ncontent\n%s\n", strings.TrimRight(l.Content, "\n"))
+	return err
+}
+
+// writeDirective prints a lesson's directive, one line a part:
+//
+//	directive  forbid
+//	  do       use `pnpm`
+//	  don't    `npm`, `yarn`
+//	  when     installing packages
+func writeDirective(p func(string, ...any), d directive.Directive) {
+	switch d.Polarity {
+	case directive.Context, "":
+		p("directive\tcontext (describes; requires and forbids nothing)\n")
+	default:
+		p("directive\t%s\n", d.Polarity)
+	}
+	if len(d.Do) > 0 {
+		p("  do\t%s\n", objects(d.Do))
+	}
+	if len(d.Dont) > 0 {
+		p("  don't\t%s\n", objects(d.Dont))
+	}
+	if d.When != "" {
+		p("  when\t%s\n", d.When)
+	}
+	if d.Unless != "" {
+		p("  unless\t%s\n", d.Unless)
+	}
+	if len(d.Globs) > 0 {
+		p("  files\t%s\n", strings.Join(d.Globs, ", "))
+	}
+}
+
+// objects renders a directive's objects on one line: code, flags and paths
+// in backticks, each after its verb, examples marked.
+func objects(objs []directive.Object) string {
+	parts := make([]string, len(objs))
+	for i, o := range objs {
+		s := o.Text
+		switch o.Kind {
+		case directive.KindCode, directive.KindFlag, directive.KindPath:
+			s = "`" + s + "`"
+		}
+		if o.Verb != "" {
+			s = o.Verb + " " + s
+		}
+		if o.Example {
+			s += " (e.g.)"
+		}
+		parts[i] = s
+	}
+	return strings.Join(parts, ", ")
 }

@@ -36,6 +36,7 @@ func newServer(svc kbService, report reportFunc, proj *projectResolver, log *slo
 	})
 	registerTools(s, svc, proj.resolve, log)
 	s.AddResource(statsResource(report))
+	s.AddResourceTemplate(lessonResource(svc))
 	return s
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"strconv"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -17,7 +18,7 @@ import (
 // them to the model at the start of a session.
 const instructions = `innate-mcp is your fast, local memory and intuition for this codebase. It never calls an LLM and answers in milliseconds.
 
-- Call recall before you act on a non-trivial task (planning a change, debugging an error, touching unfamiliar code): pass what you are about to do as query, plus error/files/stage when you have them. Load the lessons it returns; "empty": true means nothing relevant is known — proceed on your own judgement.
+- Call recall before you act on a non-trivial task (planning a change, debugging an error, touching unfamiliar code): pass what you are about to do as query, plus error/files/stage when you have them. Load the lessons it returns; "empty": true means nothing relevant is known — proceed on your own judgement. A lesson with "truncated": true is the excerpt of a longer one that matches your situation; when you need the rest, read the resource innate://lesson/{id}.
 - Call record afterwards with the trace_id recall gave you: the outcome (success/failure), which returned lessons you actually used, and up/down feedback on lessons that were right or wrong. When the user states a rule ("always…", "never…", "in this repo we…"), record it as a lesson with origin user_stated. When the user corrects you, record the correction.
 - Call appraise before committing to an answer or plan, with your draft as candidate (and the user's latest message as message): it says whether the knowledge base gives footing (affirm), warns (caution, flagged points) or abstains — abstaining means you are on your own, which is fine. It never gives answers; weigh it, do not defer to it. Record the outcome with its trace_id and verdict_heeded.
 - Call hesitate with your draft before you act on it when the stakes are real (a commit, push, deploy, migration, deletion, recording a lesson, or a confident factual reply): pass the intended actions and what backs the draft (tool outputs, tests_run). Follow its plan: hedge means soften and cite, hold means verify first or ask. When the user confirms or rejects a hold, record it (trace_id + review).
@@ -29,6 +30,7 @@ type kbService interface {
 	Record(ctx context.Context, req kb.RecordRequest) (kb.RecordResult, error)
 	Hesitate(ctx context.Context, req kb.HesitateRequest) (kb.HesitateResult, error)
 	Appraise(ctx context.Context, req kb.AppraiseRequest) (kb.AppraiseResult, error)
+	Lesson(ctx context.Context, id string) (kb.Lesson, error)
 }
 
 // projectFunc resolves the current project when a call names none.
@@ -40,7 +42,8 @@ func recallTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool,
 		mcp.WithToolTitle("Recall lessons"),
 		mcp.WithDescription("Before acting: returns the lessons from the knowledge base worth loading for this situation, best first, "+
 			"each with its score, per-channel breakdown, confidence and why it matched — or empty: true when nothing is relevant "+
-			"(never a list of unrelated lessons). Keep the trace_id to report the outcome with record."),
+			"(never a list of unrelated lessons). A lesson longer than "+strconv.Itoa(kb.LessonBudgetBytes)+" bytes comes back as the passage that matches the situation, "+
+			"with truncated: true; read the resource innate://lesson/{id} for the whole lesson. Keep the trace_id to report the outcome with record."),
 		mcp.WithInputSchema[kb.RecallRequest](),
 		mcp.WithOutputSchema[kb.RecallResult](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Recall lessons",

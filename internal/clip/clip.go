@@ -1,6 +1,8 @@
 // Package clip shortens text for display and for token budgets: to at most
 // a number of bytes, cut on a rune boundary so the result stays valid
-// UTF-8, with "…" marking a cut. Pure functions, safe for concurrent use.
+// UTF-8, with "…" marking a cut (Bytes, Line), or to the passage of a long
+// text that best matches what the reader looks for (Excerpt). Pure
+// functions, safe for concurrent use.
 package clip
 
 import (
