@@ -54,8 +54,9 @@ func applicableRule(in Input, cfg Config) ruling {
 	})
 	rules = rules[:min(len(rules), count(cfg.RuleCandidates))]
 	var first *ruling
+	reading := directive.Read(in.Candidate, in.Patterns)
 	for i, l := range rules {
-		f := directive.Check(*l.Directive, in.Candidate)
+		f := reading.Check(*l.Directive)
 		switch f.Result {
 		case directive.Violates:
 			return ruling{lesson: l, finding: f, valence: Caution}

@@ -89,6 +89,9 @@ type Input struct {
 	History History
 	// Calibration maps strength to confidence; the zero value is identity.
 	Calibration Calibration
+	// Patterns, when not nil, caches the compiled patterns of rules'
+	// objects across appraisals (the knowledge base holds one).
+	Patterns *directive.Patterns
 }
 
 // The reasons a flagged point is skipped (Raise.Reason).

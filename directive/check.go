@@ -3,7 +3,9 @@ package directive
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/innate-mcp/innate-mcp/terms"
 )
@@ -41,16 +43,64 @@ type Finding struct {
 }
 
 // Check reads a candidate plan or answer against a directive. A context
-// directive gives Unknown. Safe for concurrent use.
+// directive gives Unknown. Safe for concurrent use. To check one candidate
+// against several rules, Read it once.
 func Check(d Directive, candidate string) Finding {
-	if !d.Directs() || strings.TrimSpace(candidate) == "" {
-		return Finding{Result: Unknown}
-	}
+	return Read(candidate, nil).Check(d)
+}
+
+// Reading is a candidate read once (clauses, negations, terms, whether it
+// acts) for checking against several directives. Its methods are safe for
+// concurrent use.
+type Reading struct {
+	c        *candidate
+	acts     bool
+	patterns *Patterns
+}
+
+// Read prepares a candidate for Check; patterns, when not nil, keeps the
+// compiled patterns of rules' objects across readings (a knowledge base
+// holds one). At most the first 16 KiB of the candidate are read.
+func Read(candidate string, patterns *Patterns) *Reading {
 	if len(candidate) > maxCandidateBytes {
-		candidate = candidate[:maxCandidateBytes]
+		cut := maxCandidateBytes
+		for cut > 0 && !utf8.RuneStart(candidate[cut]) {
+			cut--
+		}
+		candidate = candidate[:cut]
 	}
 	c := newCandidate(candidate)
-	if !c.acts() {
+	c.patterns = patterns
+	return &Reading{c: c, acts: strings.TrimSpace(candidate) != "" && c.acts(), patterns: patterns}
+}
+
+// Patterns caches the compiled patterns of objects. The zero value is ready
+// to use; it is safe for concurrent use and grows with the distinct objects
+// of the rules checked (bounded by the knowledge base's rules).
+type Patterns struct {
+	m sync.Map // object text → *regexp.Regexp (nil when it does not compile)
+}
+
+// pattern returns the compiled pattern of o, from the cache when there is one.
+func (p *Patterns) pattern(o Object) *regexp.Regexp {
+	if p == nil {
+		return objectPattern(o)
+	}
+	if v, ok := p.m.Load(o.Text); ok {
+		return v.(*regexp.Regexp)
+	}
+	re := objectPattern(o)
+	p.m.Store(o.Text, re)
+	return re
+}
+
+// Check reads the candidate against a directive, as Check does.
+func (r *Reading) Check(d Directive) Finding {
+	if !d.Directs() {
+		return Finding{Result: Unknown}
+	}
+	c := r.c
+	if !r.acts {
 		// A plan that only reads and reports does nothing a rule governs:
 		// naming a file it reads is not editing it.
 		return Finding{Result: Unknown}
@@ -176,10 +226,11 @@ func concreteDo(d Directive) Object {
 
 // candidate is a candidate's text prepared for matching.
 type candidate struct {
-	text    string
-	lower   string
-	clauses []clauseSpan
-	toks    []tokenAt
+	patterns *Patterns // nil: compile each time
+	text     string
+	lower    string
+	clauses  []clauseSpan
+	toks     []tokenAt
 }
 
 type clauseSpan struct {
@@ -224,8 +275,45 @@ func (c *candidate) clauseAt(i int) clauseSpan {
 
 var candClauseSplit = regexp.MustCompile(`[.!?;](?:\s+|$)|\n+|,\s+(?:then|and then|but)\s+|\s+and then\s+|\s+then\s+`)
 
-// negationCue makes the rest of a candidate's clause a thing not done.
-var negationCue = regexp.MustCompile(`(?i)\b(without|don'?t|do not|does not|won'?t|will not|never|not|no|skip|skipping|skipped|avoid|avoiding|instead of|rather than|untouched|leave out|leaving out|omit|omitting|refuse|refrain from|not going to|no need to|isn'?t|aren'?t|shouldn'?t|must not)\b|不要|不|别|しない|ない`)
+// negationWords make the rest of a candidate's clause a thing not done
+// ("without running", "won't push", "instead of npm"); negationPairs are
+// the two-word forms. Read on lower-cased ASCII words.
+var (
+	negationWords = set("without", "don't", "dont", "won't", "wont", "never", "not", "no", "skip", "skipping",
+		"skipped", "avoid", "avoiding", "untouched", "omit", "omitting", "refuse", "isn't", "aren't", "shouldn't",
+		"instead", "rather", "refrain")
+	negationCJK = []string{"不要", "不", "别", "しない", "ない"}
+)
+
+// negations returns the offsets in s[start:end] where a negation starts,
+// outside code spans.
+func negations(s string, lower string, start, end int) []int {
+	var out []int
+	for _, m := range negWord.FindAllStringIndex(lower[start:end], -1) {
+		if negationWords[lower[start+m[0]:start+m[1]]] && !insideCode(s, start+m[0]) {
+			out = append(out, start+m[0])
+		}
+	}
+	if !isASCII(s[start:end]) {
+		for _, cue := range negationCJK {
+			if i := strings.Index(s[start:end], cue); i >= 0 {
+				out = append(out, start+i)
+			}
+		}
+	}
+	return out
+}
+
+var negWord = regexp.MustCompile(`[a-z]+(?:'t)?`)
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
 
 // leaveAlone marks a clause that leaves its object alone.
 var leaveAlone = regexp.MustCompile(`(?i)\b(leave|leaving|keep|keeping|left)\b.*\b(untouched|alone|as is|as-is|unchanged|out)\b`)
@@ -235,11 +323,7 @@ func newCandidate(s string) *candidate {
 	start := 0
 	for _, loc := range append(candClauseSplit.FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
 		cl := clauseSpan{start: start, end: loc[0]}
-		for _, m := range negationCue.FindAllStringIndex(s[start:loc[0]], -1) {
-			if !insideCode(s, start+m[0]) {
-				cl.negated = append(cl.negated, start+m[0])
-			}
-		}
+		cl.negated = append(cl.negated, negations(s, c.lower, start, loc[0])...)
 		// "leave X untouched", "keep X out": the clause does nothing to X.
 		if leaveAlone.MatchString(s[start:loc[0]]) {
 			cl.negated = append(cl.negated, start)
@@ -318,7 +402,7 @@ func (c *candidate) locate(o Object) [][]int {
 			return locs
 		}
 	}
-	re := objectPattern(o)
+	re := c.patterns.pattern(o)
 	if re == nil {
 		return nil
 	}

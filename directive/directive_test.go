@@ -223,3 +223,23 @@ func TestParse_ConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheck measures reading one candidate against the five rules
+// appraise reads at most, each parsed once as the knowledge base stores it.
+func BenchmarkCheck(b *testing.B) {
+	rules := []Directive{
+		Parse("Use `pnpm`, not npm or yarn", "Tooling"),
+		Parse("Never push directly to `main`; open a pull request.", "Git"),
+		Parse("Format: `type(scope): message`", "Commits"),
+		Parse("Do not edit generated `modeling_*.py` files. Run `make fix-repo`.", "Models"),
+		Parse("Always run `make style` before you finish.", "Quick start"),
+	}
+	candidate := "Run `npm install lodash`, then `git commit -m \"fix(ui): dropdown\"` and push the branch without running the formatter."
+	var patterns Patterns
+	for b.Loop() {
+		r := Read(candidate, &patterns)
+		for _, d := range rules {
+			r.Check(d)
+		}
+	}
+}

@@ -62,6 +62,7 @@ type KB struct {
 	derived bool // the stored directives are of this parser's version
 
 	appraiseCfg atomic.Pointer[appraise.Config] // replaced whole when the regulator retunes it
+	patterns    directive.Patterns              // compiled patterns of rules' objects, for appraise
 	routeW      atomic.Pointer[route.Weights]
 	cal         calibrationCache
 }
