@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/innate-mcp/innate-mcp/embed"
@@ -74,8 +75,53 @@ func BenchmarkAppraise(b *testing.B) {
 				i++
 			}
 		})
+		// A project's own rule file (150 rules that direct), as a user
+		// imports one: appraise reads the candidate against its rules.
+		if _, err := k.ImportRuleFile(ctx, "CLAUDE.md", "bench-project", benchRuleFile(150)); err != nil {
+			b.Fatal(err)
+		}
+		plans := []string{"npm install lodash and push to main", "Run `gofmt -w x.go`, then `git commit -m \"wip\"`",
+			"Use `tool7 --fast` instead of tool8 and open the pull request", "Skip the checks and hand it over"}
+		b.Run(fmt.Sprintf("lessons=%d/recall-same-text-project", n), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				j := i % len(queries)
+				if _, err := k.Recall(ctx, kb.RecallRequest{Query: queries[j] + "\n" + plans[j%len(plans)], Project: "bench-project"}); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+		b.Run(fmt.Sprintf("lessons=%d/appraise-candidate-project", n), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				j := i % len(queries)
+				if _, err := k.Appraise(ctx, kb.AppraiseRequest{Query: queries[j], Candidate: plans[j%len(plans)],
+					Project: "bench-project", Session: "bench"}); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
 		db.Close()
 	}
+}
+
+// benchRuleFile is a synthetic rule file of n rules in sections of ten,
+// in the forms rule files use.
+func benchRuleFile(n int) []byte {
+	var b strings.Builder
+	b.WriteString("# Bench project\n")
+	forms := []string{"- Use `tool%d`, not tool%d.\n", "- Never run `make gen%d` before step %d.\n",
+		"- Always run `check%d --all` before committing change %d.\n", "- Prefer `lib%d` over lib%d for parsing.\n",
+		"- Do not edit `generated/file%d.go` by hand (rule %d).\n"}
+	for i := 0; i < n; i++ {
+		if i%10 == 0 {
+			fmt.Fprintf(&b, "\n## Section %d\n\n", i/10)
+		}
+		fmt.Fprintf(&b, forms[i%len(forms)], i, i+1)
+	}
+	return []byte(b.String())
 }
 
 // BenchmarkAppraiseEmbedding measures the built-in embedder on a situation
