@@ -38,6 +38,9 @@ type importLine struct {
 	Hash        string            `json:"content_hash"`
 	Tier        string            `json:"tier"` // derived from the confidence state
 	Conf        *confidence.State `json:"confidence_state"`
+	// Directive is derived again from content and trigger by the knowledge
+	// base; the exported one is accepted and ignored.
+	Directive json.RawMessage `json:"directive"`
 }
 
 func (l importLine) newLesson() kb.NewLesson {
