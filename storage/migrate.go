@@ -58,6 +58,7 @@ var goSteps = map[int]func(context.Context, *sql.Tx) error{
 	6:  backfillConfidence,
 	8:  backfillLexical,
 	10: backfillLexical,
+	11: backfillShape,
 }
 
 // SchemaVersion is the schema version this build migrates databases to.

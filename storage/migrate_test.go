@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
@@ -75,3 +76,37 @@ func TestMigrate_shortStems(t *testing.T) {
 	}
 }
 
+// TestMigrate_shapeHash: migration 11 gives the lessons stored before it
+// their near-duplicate key, so that a restatement in other numbers finds
+// them.
+func TestMigrate_shapeHash(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v10.db")
+	db, err := openAt(ctx, path, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content := "Concurrent lesson number 1: keep handlers small."
+	if _, err := db.sql.ExecContext(ctx, `INSERT INTO lessons (id, content, trigger, project, origin, state, confidence, created_at, updated_at, content_hash)
+		VALUES ('old1', ?, '', '/p', 'agent_inferred', 'pending', 0.4, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z', ?)`,
+		content, kb.ContentHash(content, "")); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	db, err = Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(ctx, func(tx kb.Tx) error {
+		l, err := tx.NearDuplicate(ctx, kb.ShapeHash("Concurrent lesson number 2: keep handlers small.", ""), "/p", kb.KindRule)
+		if err != nil || l.ID != "old1" {
+			t.Errorf("near-duplicate after migration = %q, %v; want old1", l.ID, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

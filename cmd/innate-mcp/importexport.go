@@ -121,13 +121,14 @@ func (m *Main) runImport(ctx context.Context, g *globals, args []string, stdin i
 		Files      []string     `json:"files"`
 		Added      int          `json:"added"`
 		Duplicates int          `json:"duplicates"`
+		Reinforced int          `json:"reinforced"`
 		Rejected   int          `json:"rejected"`
 		Redacted   int          `json:"redacted_secrets"`
 		Seconds    float64      `json:"seconds"`
 		Items      []kb.AddItem `json:"items,omitempty"`
-	}{files, rep.Added, rep.Duplicates, rep.Rejected, rep.Redacted, time.Since(start).Seconds(), nil}
+	}{files, rep.Added, rep.Duplicates, rep.Reinforced, rep.Rejected, rep.Redacted, time.Since(start).Seconds(), nil}
 	for _, it := range rep.Items {
-		if verbose || it.Status == kb.AddRejected {
+		if verbose || it.Status == kb.AddRejected || it.Status == kb.AddReinforced {
 			out.Items = append(out.Items, it)
 		}
 	}
