@@ -488,6 +488,6 @@ func (k *KB) learn(ctx context.Context, tx Tx, nl NewLesson, opposed []string, n
 		return err
 	}
 	res.LessonID = l.ID
-	res.Changes = append(res.Changes, Change{LessonID: l.ID, What: fmt.Sprintf("new %s lesson, %s, confidence %.2f (%s)", l.Origin, l.State, l.Confidence, l.Tier)})
+	res.Changes = append(res.Changes, Change{LessonID: l.ID, What: fmt.Sprintf("new %s lesson, %s, confidence %.3f (%s)", l.Origin, l.State, l.Confidence, l.Tier)})
 	return k.resolveContradictions(ctx, tx, l.ID, opposed, now, &res.Changes)
 }
