@@ -31,6 +31,9 @@ const (
 	// AddRestored: the rule is back in its file, and its lesson, which a
 	// re-import had archived, was restored.
 	AddRestored AddStatus = "restored"
+	// AddReinforced: a near-duplicate of the lesson ID (the same but for
+	// its numbers), which it reinforced; it was not stored.
+	AddReinforced AddStatus = "reinforced"
 )
 
 // AddItem reports one lesson given to Add.
@@ -49,6 +52,9 @@ type AddItem struct {
 type AddReport struct {
 	Added      int `json:"added"`
 	Duplicates int `json:"duplicates"`
+	// Reinforced counts near-duplicates, which reinforced a lesson already
+	// held instead of being stored (see AddReinforced).
+	Reinforced int `json:"reinforced"`
 	Rejected   int `json:"rejected"`
 	Redacted   int `json:"redacted"`
 	// Unchanged counts the rules of a re-imported file that were lessons
@@ -75,7 +81,9 @@ const addBatch = 256
 // Add validates, sanitises, embeds and stores lessons, as import does: a
 // lesson carrying a prompt-injection instruction or failing validation is
 // rejected and reported, a lesson whose content is already known is counted
-// as a duplicate, secrets are redacted before embedding or storing. Valid
+// as a duplicate, a near-duplicate of a lesson already held (the same but
+// for its numbers, as Record reads them) reinforces that lesson instead of
+// being stored, secrets are redacted before embedding or storing. Valid
 // lessons are stored in batches of short transactions; progress, when not
 // nil, is called with the number of lessons handled so far.
 func (k *KB) Add(ctx context.Context, lessons []NewLesson, progress func(done int)) (AddReport, error) {
@@ -102,9 +110,12 @@ func (k *KB) Add(ctx context.Context, lessons []NewLesson, progress func(done in
 			return rep, err
 		}
 		for _, i := range p.idx {
-			if rep.Items[i].Status == AddAdded {
+			switch rep.Items[i].Status {
+			case AddAdded:
 				rep.Added++
-			} else {
+			case AddReinforced:
+				rep.Reinforced++
+			default:
 				rep.Duplicates++
 			}
 		}
@@ -169,6 +180,19 @@ func (k *KB) insertLesson(ctx context.Context, tx Tx, nl *NewLesson, it *AddItem
 	}
 	if !errors.Is(err, ErrNotFound) {
 		return err
+	}
+	if near, ok, err := nearDuplicate(ctx, tx, *nl); err != nil {
+		return err
+	} else if ok {
+		var r RecordResult
+		if err := k.reinforce(ctx, tx, near.ID, now, &r); err != nil {
+			return err
+		}
+		it.ID, it.Status, it.Reason = near.ID, AddReinforced, reinforceWhat
+		if n := len(r.Changes); n > 0 {
+			it.Reason = r.Changes[n-1].What
+		}
+		return nil
 	}
 	k.initConfidence(nl, now)
 	l, err := tx.InsertLesson(ctx, *nl, now)

@@ -79,7 +79,11 @@ func (k *KB) settle(l *Lesson, now time.Time) []confidence.Change {
 }
 
 // apply applies one confidence event to a lesson in a transaction, writing
-// the history, and returns a short description of the confidence change.
+// the history, and returns a short description of what it did to the
+// confidence: the rule that refused the event, the move, or, when the
+// evidence was counted without moving the composite (a first success is
+// inside both the frequency step and the neutral hold of effectiveness),
+// the three dimensions that explain why.
 func (k *KB) apply(ctx context.Context, tx Tx, l *Lesson, e confidence.Event) (string, error) {
 	before := l.Conf.Composite
 	s, changes, err := confidence.Apply(l.Conf, e, k.conf)
@@ -93,13 +97,15 @@ func (k *KB) apply(ctx context.Context, tx Tx, l *Lesson, e confidence.Event) (s
 	}
 	for _, ch := range changes {
 		if ch.Kind == e.Kind && ch.Ignored {
-			return "ignored: " + ch.Reason, nil
+			return ch.Reason, nil
 		}
 	}
 	if s.Composite == before {
-		return "", nil
+		sc := s.Scores(k.conf)
+		return fmt.Sprintf("confidence %.3f unchanged (frequency %.3f, effectiveness %.3f, human %.3f)",
+			s.Composite, sc.Frequency, sc.Effectiveness, sc.Human), nil
 	}
-	return fmt.Sprintf("confidence %.2f → %.2f (%s)", before, s.Composite, s.Tier), nil
+	return fmt.Sprintf("confidence %.3f → %.3f (%s)", before, s.Composite, s.Tier), nil
 }
 
 // revise moves evidence already counted from one outcome or vote to

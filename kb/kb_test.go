@@ -379,3 +379,19 @@ func TestRecall_readsTyposAgainstTheVocabulary(t *testing.T) {
 		t.Errorf("known words read as %+v", res.ReadAs)
 	}
 }
+
+// TestRecall_goingIsNotGo: "going to" shares no term with a lesson about the
+// Go language (package terms never stems a word into a two-letter name).
+func TestRecall_goingIsNotGo(t *testing.T) {
+	e := newEnv(t)
+	e.add(t, kb.NewLesson{ID: "go-errors", Content: "In Go, wrap errors with fmt.Errorf and %w.", Trigger: "writing Go code"},
+		kb.NewLesson{ID: "go-vet", Content: "Run go vet before committing Go changes.", Trigger: "Go"})
+	res := e.recall(t, kb.RecallRequest{Query: "I'm going to refactor the parser"})
+	if !res.Empty || len(res.Lessons) != 0 {
+		t.Fatalf("recall of \"going to\" = %v (%+v), want nothing: the lessons are about the Go language", ids(res), res.Lessons)
+	}
+	res = e.recall(t, kb.RecallRequest{Query: "writing Go code"})
+	if len(res.Lessons) == 0 || res.Lessons[0].ID != "go-errors" {
+		t.Fatalf("recall of \"writing Go code\" = %v, want go-errors first", ids(res))
+	}
+}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // Origin says where a lesson came from; it weighs as evidence.
@@ -175,6 +176,15 @@ func ContentHash(content, trigger string) string {
 	h.Write([]byte{0})
 	h.Write([]byte(normSpace(strings.ToLower(trigger))))
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ShapeHash is the near-duplicate key of a lesson: its ContentHash with
+// every number in the content and the trigger masked (terms.MaskNumbers), so
+// that "Concurrent lesson number 1: keep handlers small." and "… number 2:
+// …" share it while "utf8" and "utf16" do not. See Record for what a lesson
+// with the shape of one already held does.
+func ShapeHash(content, trigger string) string {
+	return ContentHash(terms.MaskNumbers(content), terms.MaskNumbers(trigger))
 }
 
 // normSpace collapses runs of white space into one space and trims the ends.

@@ -2,6 +2,7 @@ package kb_test
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
@@ -200,5 +201,43 @@ func TestLifecycle_approveRaisesTierAndCoreComesFirst(t *testing.T) {
 	}
 	if l.Tier == confidence.TierCore && res.Lessons[0].ID != star {
 		t.Fatalf("core lesson not first: %v", ids(res))
+	}
+}
+
+// TestRecord_whatMovesConfidence pins what a reported success does to a
+// user-stated lesson's confidence, as the README describes it: nothing from
+// the session that stated it, nothing visible from the first other session
+// (two observations are inside the frequency table's first step, and one
+// success inside effectiveness's neutral hold), then a step up from the
+// second; the record says which.
+func TestRecord_whatMovesConfidence(t *testing.T) {
+	c := &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	a := newEnv(t, withClock(c, "creator"))
+	id := a.record(t, kb.RecordRequest{Lesson: &kb.LessonInput{Content: "Wrap errors with fmt.Errorf and %w so callers can match them with errors.Is.",
+		Trigger: "returning errors from Go functions", Origin: kb.OriginUserStated}}).LessonID
+	q := "how should this Go function return the error from os.Open"
+	steps := []struct {
+		session string
+		want    string // the confidence part of the record's change
+		conf    float64
+	}{
+		{"creator", "ignored: session creator already gave applied_success to this lesson", 0.4488},
+		{"s1", "confidence 0.449 unchanged (frequency 0.300, effectiveness 0.500, human 0.575)", 0.4488},
+		{"s2", "confidence 0.449 → 0.519 (moderate)", 0.5188},
+		{"s3", "confidence 0.519 unchanged (frequency 0.500, effectiveness 0.500, human 0.575)", 0.5188},
+		{"s4", "confidence 0.519 → 0.523 (moderate)", 0.5228},
+		{"s5", "confidence 0.523 → 0.615 (strong)", 0.6150},
+	}
+	for _, st := range steps {
+		c.t = c.t.Add(time.Hour)
+		e := openEnv(t, a.path, withClock(c, st.session))
+		res := useOnce(t, e, q, id, kb.OutcomeSuccess)
+		last := res.Changes[len(res.Changes)-1]
+		if want := "outcome success; " + st.want; last.LessonID != id || last.What != want {
+			t.Errorf("session %s: change %q, want %q", st.session, last.What, want)
+		}
+		if got := e.lesson(t, id).Confidence; math.Abs(got-st.conf) > 5e-5 {
+			t.Errorf("session %s: confidence %.4f, want %.4f", st.session, got, st.conf)
+		}
 	}
 }

@@ -78,8 +78,12 @@ type RecordResult struct {
 	Dropped   []Dropped `json:"dropped,omitempty"`
 	LessonID  string    `json:"lesson_id,omitempty"`
 	Duplicate bool      `json:"duplicate,omitempty"`
-	Redacted  int       `json:"redacted,omitempty"`
-	PatternID string    `json:"pattern_id,omitempty"`
+	// NearDuplicate is true when the new lesson said the same as lesson
+	// LessonID but for its numbers: it reinforced that lesson and was not
+	// stored.
+	NearDuplicate bool   `json:"near_duplicate,omitempty"`
+	Redacted      int    `json:"redacted,omitempty"`
+	PatternID     string `json:"pattern_id,omitempty"`
 	// CorrectionCues are the phrases that made the message read as a correction.
 	CorrectionCues []string `json:"correction_cues,omitempty"`
 }
@@ -114,7 +118,7 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 	res := RecordResult{TraceID: newID("t_"), Changes: []Change{}, Redacted: redacted, CorrectionCues: req.correctionCues}
 	now := k.now().UTC()
 	err = k.store.Update(ctx, func(tx Tx) error {
-		res.Changes, res.Dropped, res.LessonID, res.Duplicate = nil, nil, "", false
+		res.Changes, res.Dropped, res.LessonID, res.Duplicate, res.NearDuplicate = nil, nil, "", false, false
 		if req.Review != "" {
 			if err := k.applyReview(ctx, tx, req.TraceID, req.Review, now, &res); err != nil {
 				return err
@@ -451,7 +455,8 @@ func (k *KB) updateLesson(ctx context.Context, tx Tx, id string, res *RecordResu
 	return nil
 }
 
-// learn adds a new lesson, or counts a repeat of an existing one.
+// learn adds a new lesson, or counts a repeat of an existing one: an exact
+// duplicate, or a near-duplicate (see reinforce).
 func (k *KB) learn(ctx context.Context, tx Tx, nl NewLesson, opposed []string, now time.Time, res *RecordResult) error {
 	hash := ContentHash(nl.Content, nl.Trigger)
 	existing, err := tx.LessonByHash(ctx, hash)
@@ -471,12 +476,18 @@ func (k *KB) learn(ctx context.Context, tx Tx, nl NewLesson, opposed []string, n
 	case !errors.Is(err, ErrNotFound):
 		return err
 	}
+	if near, ok, err := nearDuplicate(ctx, tx, nl); err != nil {
+		return err
+	} else if ok {
+		res.LessonID, res.NearDuplicate = near.ID, true
+		return k.reinforce(ctx, tx, near.ID, now, res)
+	}
 	k.initConfidence(&nl, now)
 	l, err := tx.InsertLesson(ctx, nl, now)
 	if err != nil {
 		return err
 	}
 	res.LessonID = l.ID
-	res.Changes = append(res.Changes, Change{LessonID: l.ID, What: fmt.Sprintf("new %s lesson, %s, confidence %.2f (%s)", l.Origin, l.State, l.Confidence, l.Tier)})
+	res.Changes = append(res.Changes, Change{LessonID: l.ID, What: fmt.Sprintf("new %s lesson, %s, confidence %.3f (%s)", l.Origin, l.State, l.Confidence, l.Tier)})
 	return k.resolveContradictions(ctx, tx, l.ID, opposed, now, &res.Changes)
 }

@@ -116,6 +116,8 @@ func (k *KB) ImportRules(ctx context.Context, path, project string, rules []NewL
 			done.Unchanged++
 		case AddDuplicate:
 			done.Duplicates++
+		case AddReinforced:
+			done.Reinforced++
 		}
 	}
 	return done, nil

@@ -98,6 +98,10 @@ type Tx interface {
 	// LessonByHash returns the lesson with a content hash; ErrNotFound
 	// when there is none.
 	LessonByHash(ctx context.Context, hash string) (Lesson, error)
+	// NearDuplicate returns the oldest lesson that is not archived and has
+	// the shape hash (see ShapeHash), the project and the kind;
+	// ErrNotFound when there is none.
+	NearDuplicate(ctx context.Context, shape, project string, kind Kind) (Lesson, error)
 	// InsertLesson stores a new lesson with its vectors and indexes it; it
 	// keeps the requested id when free and generates one otherwise.
 	InsertLesson(ctx context.Context, nl NewLesson, now time.Time) (Lesson, error)

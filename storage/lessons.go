@@ -197,6 +197,47 @@ func (t *tx) LessonByHash(ctx context.Context, hash string) (kb.Lesson, error) {
 	return l, err
 }
 
+func (t *tx) NearDuplicate(ctx context.Context, shape, project string, kind kb.Kind) (kb.Lesson, error) {
+	l, _, err := scanLesson(t.tx.QueryRowContext(ctx, `SELECT `+lessonColumns+` FROM lessons l
+		WHERE l.shape_hash = ? AND l.project = ? AND l.kind = ? AND l.state != 'archived' ORDER BY l.seq LIMIT 1`,
+		shape, project, string(kind)))
+	return l, err
+}
+
+// backfillShape is migration 11's data step: the near-duplicate key of
+// every lesson stored before it.
+func backfillShape(ctx context.Context, sqlTx *sql.Tx) error {
+	rows, err := sqlTx.QueryContext(ctx, `SELECT seq, content, trigger FROM lessons`)
+	if err != nil {
+		return fmt.Errorf("read lessons: %w", err)
+	}
+	shapes := map[int64]string{}
+	for rows.Next() {
+		var seq int64
+		var content, trigger string
+		if err := rows.Scan(&seq, &content, &trigger); err != nil {
+			rows.Close()
+			return fmt.Errorf("read lessons: %w", err)
+		}
+		shapes[seq] = kb.ShapeHash(content, trigger)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read lessons: %w", err)
+	}
+	stmt, err := sqlTx.PrepareContext(ctx, `UPDATE lessons SET shape_hash = ? WHERE seq = ?`)
+	if err != nil {
+		return fmt.Errorf("write shape hashes: %w", err)
+	}
+	defer stmt.Close()
+	for seq, shape := range shapes {
+		if _, err := stmt.ExecContext(ctx, shape, seq); err != nil {
+			return fmt.Errorf("write shape hash of lesson %d: %w", seq, err)
+		}
+	}
+	return nil
+}
+
 // bumpVecRev advances the vector revision and returns the new value.
 func (t *tx) bumpVecRev(ctx context.Context) (int64, error) {
 	var rev int64
@@ -252,11 +293,11 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	}
 	err = t.tx.QueryRowContext(ctx, `INSERT INTO lessons (id, content, trigger, anti_trigger, tags, project, origin, kind,
 		state, confidence, recalls, uses, successes, failures, approvals, rejects, observed, source, created_at,
-		updated_at, last_used_at, content_hash, vec_rev, conf_state, tier, directive)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		updated_at, last_used_at, content_hash, shape_hash, vec_rev, conf_state, tier, directive)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
 		id, nl.Content, nl.Trigger, nl.AntiTrigger, string(tags), nl.Project, string(nl.Origin), string(nl.Kind),
 		string(nl.State), clampConf(nl.Confidence), c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed,
-		nl.Source, fmtTime(created), fmtTime(updated), lastUsed, kb.ContentHash(nl.Content, nl.Trigger), rev, string(confState), tier, dir).Scan(&seq)
+		nl.Source, fmtTime(created), fmtTime(updated), lastUsed, kb.ContentHash(nl.Content, nl.Trigger), kb.ShapeHash(nl.Content, nl.Trigger), rev, string(confState), tier, dir).Scan(&seq)
 	if err != nil {
 		return kb.Lesson{}, fmt.Errorf("insert lesson: %w", err)
 	}

@@ -54,9 +54,11 @@ func migrations() ([]migration, error) {
 // goSteps are data migrations that SQL cannot express, run in the same
 // transaction right after the SQL file of their version.
 var goSteps = map[int]func(context.Context, *sql.Tx) error{
-	3: backfillLexical,
-	6: backfillConfidence,
-	8: backfillLexical,
+	3:  backfillLexical,
+	6:  backfillConfidence,
+	8:  backfillLexical,
+	10: backfillLexical,
+	11: backfillShape,
 }
 
 // SchemaVersion is the schema version this build migrates databases to.

@@ -1,9 +1,10 @@
 package terms
 
 // This file is a byte-level port of Martin Porter's reference C implementation
-// of the Porter (1980) stemming algorithm, the same algorithm SQLite's FTS5
-// "porter" tokenizer applies. It works on lower-case ASCII words only and
-// allocates once per call.
+// of the Porter (1980) stemming algorithm (porter), the same algorithm
+// SQLite's FTS5 "porter" tokenizer applies, and Stem, which applies it with a
+// minimum stem length. It works on lower-case ASCII words only and allocates
+// once per call.
 
 // stemmer holds the word being stemmed: b[0:k+1] is the current word and j
 // marks the end of a matched stem.
@@ -12,9 +13,67 @@ type stemmer struct {
 	k, j int
 }
 
-// Stem returns the Porter stem of a lower-case ASCII word. Words of two
-// letters or fewer come back unchanged.
+// minStem is the fewest letters a stem keeps (see Stem).
+const minStem = 3
+
+// Stem returns the Porter stem of a lower-case ASCII word, but never shorter
+// than three letters: when Porter's stem is shorter, Stem returns the word's
+// first three letters instead, or, for the -ing form of a vowel-consonant
+// stem, the stem with its e (using → use). Words of three letters or fewer
+// come back unchanged.
+//
+// Porter's algorithm strips suffixes by the measure of what remains, and on
+// the shortest English words it leaves one or two letters: going → go,
+// using → us, added → ad, dies → di, ones → on. Two-letter strings are where
+// a programmer's vocabulary is densest in names and abbreviations (Go, ad,
+// DI, US, CI, DB, IO, OS) and where the stop words are (on, in, it), so such
+// a stem turns a word into another word rather than into a form of itself:
+// "I'm going to refactor the parser" would share the term go with every
+// lesson about the Go language. Giving the word's own letters back (going →
+// goi, added → add, dies → die, ones → one), or the e of a short stem (using
+// → use), still joins the inflected forms of a three-letter word with the
+// word itself (used, uses, using → use; words of three letters are never
+// stemmed). Stems of three letters or more are Porter's, so a word that is
+// itself a name (rusting → rust, makes → make) still meets it: that is one
+// word with two senses, which no stemmer can tell apart, not a collision the
+// stemmer makes.
 func Stem(word string) string {
+	if len(word) <= minStem {
+		return word
+	}
+	st := porter(word)
+	switch {
+	case len(st) >= minStem:
+		return st
+	case len(st) == 2 && word == st+"ing" && shortSyllable(st):
+		// using → use, aging → age: the e Porter restores after -ing on
+		// longer short stems (hoping → hope), which Porter's successor,
+		// Snowball English, also restores on a word-initial vowel and
+		// consonant.
+		return st + "e"
+	}
+	return word[:minStem]
+}
+
+// shortSyllable reports whether a two-letter stem is a vowel followed by a
+// consonant other than w, x or y, Snowball English's short syllable at the
+// start of a word.
+func shortSyllable(st string) bool {
+	s := stemmer{b: []byte(st), k: 1}
+	if s.cons(0) || !s.cons(1) {
+		return false
+	}
+	switch st[1] {
+	case 'w', 'x', 'y':
+		return false
+	}
+	return true
+}
+
+// porter returns the Porter (1980) stem of a lower-case ASCII word, exactly
+// as the reference implementation does. Words of two letters or fewer come
+// back unchanged.
+func porter(word string) string {
 	if len(word) <= 2 {
 		return word
 	}

@@ -2,7 +2,8 @@
 // matches: identifiers are split into their parts (parseHTTPRequest → parse,
 // http, request; snake_case_name → snake, case, name) while the whole
 // identifier is kept too, English words are lower-cased and stemmed (Porter,
-// as SQLite's FTS5 porter tokenizer does), common function words are dropped, and
+// as SQLite's FTS5 porter tokenizer does, except that no stem is shorter than
+// three letters: going is not go; see [Stem]), common function words are dropped, and
 // runs of Chinese, Japanese or Korean characters become overlapping character
 // bigrams so that text without spaces still matches by its parts.
 //

@@ -102,7 +102,9 @@ func BenchmarkTokens2KB(b *testing.B) {
 	}
 }
 
-func TestStem(t *testing.T) {
+// TestPorter checks the reference algorithm on vectors from Porter's own
+// word list.
+func TestPorter(t *testing.T) {
 	tests := map[string]string{
 		"caresses": "caress", "ponies": "poni", "ties": "ti", "cats": "cat", "feed": "feed",
 		"agreed": "agre", "plastered": "plaster", "bled": "bled", "motoring": "motor", "sing": "sing",
@@ -113,11 +115,93 @@ func TestStem(t *testing.T) {
 		"requests": "request", "parsing": "pars", "connection": "connect", "connections": "connect",
 		"connected": "connect", "hopeful": "hope", "goodness": "good", "adjustable": "adjust",
 		"replacement": "replac", "adoption": "adopt", "effective": "effect", "electrical": "electr",
-		"is": "is", "go": "go",
+		"is": "is", "go": "go", "going": "go", "using": "us",
 	}
 	for in, want := range tests {
-		if got := Stem(in); got != want {
-			t.Errorf("Stem(%q) = %q, want %q", in, got, want)
+		if got := porter(in); got != want {
+			t.Errorf("porter(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+func TestStem(t *testing.T) {
+	tests := []struct {
+		word, want string
+		why        string
+	}{
+		{"connections", "connect", "Porter's stem when it keeps three letters"},
+		{"hopping", "hop", "Porter's stem when it keeps three letters"},
+		{"going", "goi", "not go: the Go language"},
+		{"goes", "goe", "not go"},
+		{"gone", "gone", "Porter keeps it"},
+		{"using", "use", "not us: the e Porter restores after -ing"},
+		{"aging", "age", "not ag: the e Porter restores after -ing"},
+		{"axing", "axi", "no e after x, as Porter's short syllable"},
+		{"used", "use", "meets the unstemmed word use"},
+		{"uses", "use", "meets the unstemmed word use"},
+		{"useful", "use", "meets the unstemmed word use"},
+		{"added", "add", "not ad"},
+		{"adding", "add", "not ad"},
+		{"dies", "die", "not di (dependency injection)"},
+		{"died", "die", "not di"},
+		{"ties", "tie", "not ti"},
+		{"ones", "one", "not the stop word on"},
+		{"inning", "inn", "not the stop word in"},
+		{"rusting", "rust", "the same word as the language's name: one word, two senses"},
+		{"swifter", "swifter", "Porter keeps -er on a one-syllable stem"},
+		{"rubies", "rubi", "the same word as ruby"},
+		{"ruby", "rubi", "the same word as rubies"},
+		{"makes", "make", "the same word as make"},
+		{"go", "go", "three letters or fewer: unchanged"},
+		{"use", "use", "three letters or fewer: unchanged"},
+		{"is", "is", "three letters or fewer: unchanged"},
+	}
+	for _, tt := range tests {
+		if got := Stem(tt.word); got != tt.want {
+			t.Errorf("Stem(%q) = %q, want %q (%s)", tt.word, got, tt.want, tt.why)
+		}
+	}
+}
+
+// TestTokens_noWordBecomesAnother: a word is never stemmed into a
+// two-letter name or a stop word, so "going to" shares no term with a
+// lesson about Go.
+func TestTokens_noWordBecomesAnother(t *testing.T) {
+	tests := []struct {
+		text string
+		not  []string
+	}{
+		{"I'm going to refactor the parser", []string{"go"}},
+		{"the worker goes down when it dies", []string{"go", "di"}},
+		{"using the ones we added", []string{"us", "on", "ad"}},
+	}
+	for _, tt := range tests {
+		got := Tokens(tt.text)
+		for _, n := range tt.not {
+			if slices.Contains(got, n) {
+				t.Errorf("Tokens(%q) = %q holds %q", tt.text, got, n)
+			}
+		}
+	}
+	if got := Tokens("Write idiomatic Go"); !slices.Contains(got, "go") {
+		t.Errorf("Tokens(\"Write idiomatic Go\") = %q, want the term go", got)
+	}
+}
+
+func FuzzStem(f *testing.F) {
+	for _, s := range []string{"going", "using", "ties", "connections", "abc", "yyyy"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		if !isASCIILetters(w) {
+			return
+		}
+		got := Stem(w)
+		if len(got) < min(len(w), minStem) {
+			t.Fatalf("Stem(%q) = %q, shorter than %d letters", w, got, minStem)
+		}
+		if len(w) <= minStem && got != w {
+			t.Fatalf("Stem(%q) = %q, want a word of %d letters or fewer unchanged", w, got, minStem)
+		}
+	})
 }

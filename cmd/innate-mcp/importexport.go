@@ -150,6 +150,7 @@ func (m *Main) runImport(ctx context.Context, g *globals, args []string, stdin i
 		Added      int              `json:"added"`
 		Unchanged  int              `json:"unchanged"`
 		Duplicates int              `json:"duplicates"`
+		Reinforced int              `json:"reinforced"`
 		Rejected   int              `json:"rejected"`
 		Redacted   int              `json:"redacted_secrets"`
 		Changed    []kb.Replacement `json:"changed,omitempty"`
@@ -158,11 +159,11 @@ func (m *Main) runImport(ctx context.Context, g *globals, args []string, stdin i
 		Superseded []kb.Change      `json:"superseded,omitempty"`
 		Seconds    float64          `json:"seconds"`
 		Items      []kb.AddItem     `json:"items,omitempty"`
-	}{Files: names, Added: rep.Added, Unchanged: rep.Unchanged, Duplicates: rep.Duplicates, Rejected: rep.Rejected,
+	}{Files: names, Added: rep.Added, Unchanged: rep.Unchanged, Duplicates: rep.Duplicates, Reinforced: rep.Reinforced, Rejected: rep.Rejected,
 		Redacted: rep.Redacted, Changed: rep.Changed, Removed: rep.Removed, Restored: rep.Restored,
 		Superseded: rep.Superseded, Seconds: time.Since(start).Seconds()}
 	for _, it := range rep.Items {
-		if verbose || it.Status == kb.AddRejected {
+		if verbose || it.Status == kb.AddRejected || it.Status == kb.AddReinforced {
 			out.Items = append(out.Items, it)
 		}
 	}
@@ -175,6 +176,7 @@ func mergeReport(rep *kb.AddReport, r kb.AddReport, offset int) {
 	rep.Added += r.Added
 	rep.Unchanged += r.Unchanged
 	rep.Duplicates += r.Duplicates
+	rep.Reinforced += r.Reinforced
 	rep.Rejected += r.Rejected
 	rep.Redacted += r.Redacted
 	rep.Changed = append(rep.Changed, r.Changed...)

@@ -63,7 +63,9 @@ func recordTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool,
 	tool := mcp.NewTool("record",
 		mcp.WithToolTitle("Record outcome, feedback, lessons"),
 		mcp.WithDescription("After acting: report what came of a recall (outcome, the lessons you used, up/down feedback with a reason), "+
-			"teach a new lesson (user_stated lessons are active at once, agent_inferred ones start pending), or keep a user's correction. "+
+			"teach a new lesson (user_stated lessons are active at once, agent_inferred ones start pending; a lesson already held is "+
+			"reinforced, not stored twice, and so is an agent_inferred one that repeats a held lesson but for its numbers), "+
+			"or keep a user's correction. "+
 			"Only lessons the trace returned receive credit; repeating the same record changes nothing. The result lists what changed."),
 		mcp.WithInputSchema[kb.RecordRequest](),
 		mcp.WithOutputSchema[kb.RecordResult](),
