@@ -21,7 +21,7 @@ func Appraise(in Input, cfg Config) Result {
 	var res []Lesson
 	for _, l := range in.Lessons {
 		r.TopResonance = max(r.TopResonance, clamp01(l.Resonance))
-		if l.Resonance >= cfg.ResonanceFloor {
+		if l.Resonance >= resonanceFloor(l, cfg) {
 			res = append(res, l)
 		}
 	}
@@ -154,6 +154,16 @@ func Appraise(in Input, cfg Config) Result {
 	}
 	v.FlaggedPoints, r.Raises = raise(flags, in, cfg)
 	return finish(r, v)
+}
+
+// resonanceFloor is the raw resonance a lesson needs to resonate: the
+// user's own rules (Lesson.Own, user-stated) need only
+// Config.UserRuleFloor, as recall lets them through on a moderate match.
+func resonanceFloor(l Lesson, cfg Config) float64 {
+	if l.Own && l.Origin == OriginUserStated {
+		return min(cfg.ResonanceFloor, cfg.UserRuleFloor)
+	}
+	return cfg.ResonanceFloor
 }
 
 func finish(r Result, v Verdict) Result {

@@ -16,6 +16,7 @@ import (
 type Config struct {
 	// Gates.
 	ResonanceFloor float64 // weak_resonance: raw resonance a lesson needs to count as resonating
+	UserRuleFloor  float64 // weak_resonance: the same for the user's own rules (user-stated, the situation's own)
 	SignatureFloor float64 // false_resonance: lexical relevance that counts as shared distinctive terms
 	EvidenceFloor  float64 // sparse_evidence: resonance-weighted evidence the resonating lessons need
 	ConflictFloor  float64 // conflicted: strength both an affirm and a caution need to conflict
@@ -100,6 +101,7 @@ var (
 // cmd/innate-mcp eval appraise); the rest are documented choices.
 var paramTable = []ParamSpec{
 	{"appraise.floor.resonance", 0.34, 0.15, 0.6, 1, "weak_resonance gate: raw resonance a lesson needs to count", func(c *Config) *float64 { return &c.ResonanceFloor }},
+	{"appraise.floor.user_rule", 0.2, 0.05, 0.6, 1, "weak_resonance gate: raw resonance the user's own rules (user-stated, the situation's project or global) need to count", func(c *Config) *float64 { return &c.UserRuleFloor }},
 	{"appraise.floor.signature", 0.15, 0.02, 0.5, 1, "false_resonance gate: lexical relevance that counts as shared distinctive terms", func(c *Config) *float64 { return &c.SignatureFloor }},
 	{"appraise.floor.evidence", 0.30, 0.05, 0.8, 1, "sparse_evidence gate: resonance-weighted evidence the resonating lessons need", func(c *Config) *float64 { return &c.EvidenceFloor }},
 	{"appraise.floor.conflict", 0.40, 0.2, 0.9, 1, "conflicted gate: strength an affirm and a caution both need to conflict", func(c *Config) *float64 { return &c.ConflictFloor }},
