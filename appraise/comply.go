@@ -53,6 +53,9 @@ func applicableRule(in Input, cfg Config) ruling {
 		return cmp.Compare(a.ID, b.ID)
 	})
 	rules = rules[:min(len(rules), count(cfg.RuleCandidates))]
+	if len(rules) == 0 {
+		return ruling{valence: Neutral}
+	}
 	var first *ruling
 	reading := directive.Read(in.Candidate, in.Patterns)
 	for i, l := range rules {

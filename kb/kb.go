@@ -58,8 +58,8 @@ type KB struct {
 	now        func() time.Time
 
 	checkMu sync.Mutex
-	checked bool // the database's embedder matches
-	derived bool // the stored directives are of this parser's version
+	checked bool        // the database's embedder matches
+	derived atomic.Bool // the stored directives are of this parser's version
 
 	appraiseCfg atomic.Pointer[appraise.Config] // replaced whole when the regulator retunes it
 	patterns    directive.Patterns              // compiled patterns of rules' objects, for appraise
@@ -211,9 +211,12 @@ const directiveBatch = 500
 // improved parser applies to lessons imported before it. A successful
 // check is remembered; a failed one is repeated on the next call.
 func (k *KB) checkDirectives(ctx context.Context) error {
+	if k.derived.Load() {
+		return nil
+	}
 	k.checkMu.Lock()
 	defer k.checkMu.Unlock()
-	if k.derived {
+	if k.derived.Load() {
 		return nil
 	}
 	v, err := k.store.DirectiveVersion(ctx)
@@ -221,7 +224,7 @@ func (k *KB) checkDirectives(ctx context.Context) error {
 		return fmt.Errorf("read directive version: %w", err)
 	}
 	if v == directive.Version {
-		k.derived = true
+		k.derived.Store(true)
 		return nil
 	}
 	ds := map[string]directive.Directive{}
@@ -248,7 +251,7 @@ func (k *KB) checkDirectives(ctx context.Context) error {
 	if n > 0 {
 		k.log.Info("lesson directives derived", "lessons", n, "parser_version", directive.Version, "previous", v)
 	}
-	k.derived = true
+	k.derived.Store(true)
 	return nil
 }
 
