@@ -34,7 +34,7 @@ func appraiseTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Too
 			ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false),
 			IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}),
 	)
-	return tool, handler(log, "appraise", func(ctx context.Context, req kb.AppraiseRequest) (kb.AppraiseResult, error) {
+	return tool, handler(log, tool, func(ctx context.Context, req kb.AppraiseRequest) (kb.AppraiseResult, error) {
 		if req.Project == "" {
 			req.Project = project(ctx)
 		}

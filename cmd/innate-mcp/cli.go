@@ -42,6 +42,17 @@ func (m *Main) currentProject() string {
 	return gitRoot(cwd)
 }
 
+// checkSetInt refuses a flag given explicitly with a value outside
+// [lo, hi], in the words the MCP tools use.
+func checkSetInt(fs *flag.FlagSet, name string, v, lo, hi int) error {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	if set && (v < lo || v > hi) {
+		return fmt.Errorf("%w: --%s is %d; it must be an integer from %d to %d", errUsage, name, v, lo, hi)
+	}
+	return nil
+}
+
 // readArgs decodes a tool's JSON arguments from stdin.
 func readArgs(stdin io.Reader, v any) error {
 	if stdin == nil {
@@ -62,6 +73,10 @@ func (m *Main) runRecall(ctx context.Context, g *globals, args []string, stdin i
 	fs.IntVar(&req.Top, "top", 0, "maximum lessons (default 5)")
 	fs.IntVar(&req.BudgetTokens, "budget-tokens", 0, "cap on returned text, in tokens")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	// --top 0 is refused as top: 0 is over MCP; leaving it out means 5.
+	if err := checkSetInt(fs, "top", req.Top, 1, kb.MaxTop); err != nil {
 		return err
 	}
 	req.Files = files

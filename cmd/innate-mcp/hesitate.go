@@ -32,7 +32,7 @@ func hesitateTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Too
 			ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false),
 			IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}),
 	)
-	return tool, handler(log, "hesitate", func(ctx context.Context, req kb.HesitateRequest) (kb.HesitateResult, error) {
+	return tool, handler(log, tool, func(ctx context.Context, req kb.HesitateRequest) (kb.HesitateResult, error) {
 		return svc.Hesitate(ctx, req)
 	})
 }

@@ -25,7 +25,9 @@ func newServer(svc kbService, report reportFunc, proj *projectResolver, log *slo
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
 		server.WithInstructions(instructions),
-		server.WithInputSchemaValidation(),
+		// Arguments are validated by each tool's handler (argValidator),
+		// whose errors say in words what to send; mcp-go's validation
+		// prints the validator's Go structs.
 		server.WithStrictInputSchemaDefault(),
 		server.WithRecovery(),
 		server.WithHooks(hooks),

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strconv"
 
@@ -50,7 +51,10 @@ func recallTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool,
 			ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false),
 			IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}),
 	)
-	return tool, handler(log, "recall", func(ctx context.Context, req kb.RecallRequest) (kb.RecallResult, error) {
+	// mcp-go's schema reflection reads no bounds from struct tags.
+	setBounds(&tool, "top", 1, kb.MaxTop)
+	setBounds(&tool, "budget_tokens", 0, -1)
+	return tool, handler(log, tool, func(ctx context.Context, req kb.RecallRequest) (kb.RecallResult, error) {
 		if req.Project == "" {
 			req.Project = project(ctx)
 		}
@@ -73,7 +77,7 @@ func recordTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool,
 			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false),
 			IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}),
 	)
-	return tool, handler(log, "record", func(ctx context.Context, req kb.RecordRequest) (kb.RecordResult, error) {
+	return tool, handler(log, tool, func(ctx context.Context, req kb.RecordRequest) (kb.RecordResult, error) {
 		if req.Project == "" && req.Lesson != nil && !req.Lesson.Global {
 			req.Project = project(ctx)
 		}
@@ -81,11 +85,41 @@ func recordTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool,
 	})
 }
 
+// setBounds gives an integer property of a tool's input schema a minimum
+// and, when hi ≥ lo, a maximum, so that validation refuses a value out of
+// range ("top must be an integer from 1 to 50") whether it is given over
+// MCP or on the command line.
+func setBounds(t *mcp.Tool, prop string, lo, hi int) {
+	// The property's object is edited in place, as bytes, so that the
+	// schema keeps the properties in the order of the request struct.
+	key := []byte(`"` + prop + `":{`)
+	i := bytes.Index(t.RawInputSchema, key)
+	if i < 0 {
+		return
+	}
+	bound := fmt.Sprintf(`"minimum":%d,`, lo)
+	if hi >= lo {
+		bound += fmt.Sprintf(`"maximum":%d,`, hi)
+	}
+	at := i + len(key)
+	raw := append(append(append([]byte{}, t.RawInputSchema[:at]...), bound...), t.RawInputSchema[at:]...)
+	if json.Valid(raw) {
+		t.RawInputSchema = raw
+	}
+}
+
 // handler adapts a typed operation to an MCP tool handler: arguments are
 // decoded strictly (unknown fields refused), input errors come back as an
 // isError result that says what to fix, and results carry both structured
 // content and a JSON text copy for clients that read only text.
-func handler[Req, Res any](log *slog.Logger, name string, op func(context.Context, Req) (Res, error)) server.ToolHandlerFunc {
+func handler[Req, Res any](log *slog.Logger, tool mcp.Tool, op func(context.Context, Req) (Res, error)) server.ToolHandlerFunc {
+	name := tool.Name
+	v, verr := newArgValidator(tool)
+	if verr != nil {
+		// The schemas come from this program's own types; a test compiles
+		// every one. Strict decoding below still refuses unknown fields.
+		log.Error("input schema does not compile; arguments are only decoded strictly", "tool", name, "err", verr)
+	}
 	return func(ctx context.Context, call mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		raw, err := json.Marshal(call.GetRawArguments())
 		if err != nil {
@@ -93,6 +127,11 @@ func handler[Req, Res any](log *slog.Logger, name string, op func(context.Contex
 		}
 		if string(raw) == "null" {
 			raw = []byte("{}")
+		}
+		if v != nil {
+			if err := v.validate(raw); err != nil {
+				return mcp.NewToolResultError(name + ": " + err.Error()), nil
+			}
 		}
 		var req Req
 		if err := decodeStrict(bytes.NewReader(raw), &req); err != nil {
