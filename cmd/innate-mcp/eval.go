@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,6 +34,75 @@ func (m *Main) runEval(ctx context.Context, g *globals, args []string, stdin io.
 		return m.evalRules(ctx, g, args[1:], stdout, stderr)
 	}
 	return fmt.Errorf("%w: unknown eval kind %q: use retrieval, appraise, hedging, hesitation or rules", errUsage, args[0])
+}
+
+// evalKBOptions says how to build an evaluation knowledge base.
+type evalKBOptions struct {
+	path    string // database file to keep; "" for a fresh temporary one
+	weights string // --weights: JSON object of fused-score weights
+	params  string // --params: JSON object of appraise parameters
+}
+
+// evalKB is a knowledge base built for an evaluation run, with what it
+// needs; close releases all of it (and removes a temporary database).
+type evalKB struct {
+	kb    *kb.KB
+	db    *storage.DB
+	emb   *embed.Embedder
+	log   *slog.Logger
+	close func()
+}
+
+// openEvalKB opens the knowledge base an `eval` command measures on: the
+// configured embedder, the weights and appraise parameters given on the
+// command line, in a temporary database unless a path is given.
+func (m *Main) openEvalKB(ctx context.Context, g *globals, stderr io.Writer, o evalKBOptions) (*evalKB, error) {
+	w := kb.DefaultWeights()
+	if o.weights != "" {
+		if err := decodeStrict(strings.NewReader(o.weights), &w); err != nil {
+			return nil, fmt.Errorf("--weights: %w", err)
+		}
+	}
+	ac, err := appraiseParams(o.params)
+	if err != nil {
+		return nil, err
+	}
+	emb, err := embed.New(embed.ConfigFromEnv(m.Getenv))
+	if err != nil {
+		return nil, err
+	}
+	log, closeLog, err := m.logger(g, stderr)
+	if err != nil {
+		return nil, err
+	}
+	cleanup := []func(){closeLog}
+	closeAll := func() {
+		for i := len(cleanup) - 1; i >= 0; i-- {
+			cleanup[i]()
+		}
+	}
+	path := o.path
+	if path == "" {
+		dir, err := os.MkdirTemp("", "innate-eval-*")
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		cleanup = append(cleanup, func() { os.RemoveAll(dir) })
+		path = filepath.Join(dir, "eval.db")
+	}
+	db, err := storage.Open(ctx, path, storage.Options{Logger: log})
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	cleanup = append(cleanup, func() { db.Close() })
+	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Session: "eval", Logger: log, Weights: &w, Appraise: &ac})
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	return &evalKB{kb: k, db: db, emb: emb, log: log, close: closeAll}, nil
 }
 
 // retrievalQuery is one line of a retrieval query file.
@@ -155,39 +225,12 @@ func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, std
 	if err != nil {
 		return err
 	}
-	log, closeLog, err := m.logger(g, stderr)
+	ev, err := m.openEvalKB(ctx, g, stderr, evalKBOptions{path: *kbPath, weights: *weightsJSON})
 	if err != nil {
 		return err
 	}
-	defer closeLog()
-	path := *kbPath
-	if path == "" {
-		dir, err := os.MkdirTemp("", "innate-eval-*")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		path = filepath.Join(dir, "eval.db")
-	}
-	db, err := storage.Open(ctx, path, storage.Options{Logger: log})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	emb, err := embed.New(embed.ConfigFromEnv(m.Getenv))
-	if err != nil {
-		return err
-	}
-	w := kb.DefaultWeights()
-	if *weightsJSON != "" {
-		if err := decodeStrict(strings.NewReader(*weightsJSON), &w); err != nil {
-			return fmt.Errorf("--weights: %w", err)
-		}
-	}
-	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Session: "eval", Logger: log, Weights: &w})
-	if err != nil {
-		return err
-	}
+	defer ev.close()
+	k, emb, log := ev.kb, ev.emb, ev.log
 	for i := range corpus {
 		corpus[i].Origin = kb.OriginImported
 	}

@@ -8,13 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/appraise"
-	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/internal/split"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/storage"
@@ -116,33 +114,12 @@ func (m *Main) evalAppraise(ctx context.Context, g *globals, args []string, stdo
 	if *limit > 0 && *limit < len(recs) {
 		recs = recs[:*limit]
 	}
-	cfg, err := appraiseParams(*paramsJSON)
+	ev, err := m.openEvalKB(ctx, g, stderr, evalKBOptions{params: *paramsJSON})
 	if err != nil {
 		return err
 	}
-	log, closeLog, err := m.logger(g, stderr)
-	if err != nil {
-		return err
-	}
-	defer closeLog()
-	dir, err := os.MkdirTemp("", "innate-eval-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	db, err := storage.Open(ctx, filepath.Join(dir, "eval.db"), storage.Options{Logger: log})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	emb, err := embed.New(embed.ConfigFromEnv(m.Getenv))
-	if err != nil {
-		return err
-	}
-	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Session: "eval", Logger: log, Appraise: &cfg})
-	if err != nil {
-		return err
-	}
+	defer ev.close()
+	k, db, emb := ev.kb, ev.db, ev.emb
 	start := time.Now()
 	lessons := make([]kb.NewLesson, len(recs))
 	for i, r := range recs {

@@ -5,14 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/eval"
-	"github.com/innate-mcp/innate-mcp/kb"
-	"github.com/innate-mcp/innate-mcp/storage"
 )
 
 // evalRules runs the rules set (eval.Rules) on a fresh temporary knowledge
@@ -51,39 +46,12 @@ func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout,
 		defer f.Close()
 		opts.Dump = f
 	}
-	log, closeLog, err := m.logger(g, stderr)
+	ev, err := m.openEvalKB(ctx, g, stderr, evalKBOptions{weights: *weightsJSON, params: *paramsJSON})
 	if err != nil {
 		return err
 	}
-	defer closeLog()
-	dir, err := os.MkdirTemp("", "innate-eval-rules-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	db, err := storage.Open(ctx, filepath.Join(dir, "eval.db"), storage.Options{Logger: log})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	emb, err := embed.New(embed.ConfigFromEnv(m.Getenv))
-	if err != nil {
-		return err
-	}
-	w := kb.DefaultWeights()
-	if *weightsJSON != "" {
-		if err := decodeStrict(strings.NewReader(*weightsJSON), &w); err != nil {
-			return fmt.Errorf("--weights: %w", err)
-		}
-	}
-	ac, err := appraiseParams(*paramsJSON)
-	if err != nil {
-		return err
-	}
-	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Session: "eval", Logger: log, Weights: &w, Appraise: &ac})
-	if err != nil {
-		return err
-	}
+	defer ev.close()
+	k, emb := ev.kb, ev.emb
 	last := ""
 	opts.Progress = func(stage string, done, total int) {
 		if stage != last || done == total {
