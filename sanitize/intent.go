@@ -170,17 +170,58 @@ func lexify(toks []itok) {
 	for i := range toks {
 		t := &toks[i]
 		lo := len(arena)
-		for _, e := range lx[t.core] {
+		key := t.core
+		for _, e := range lx[key] {
 			if i+len(e.words) > len(toks) || !phraseAt(toks, i, e.words) {
 				continue
 			}
 			arena = append(arena, lexMatch{roles: e.roles, n: len(e.words)})
 		}
+		// A directory named in the vocabulary ("in examples/").
+		if trimmed := strings.TrimPrefix(strings.TrimRight(key, "/"), "./"); trimmed != key && len(arena) == lo {
+			for _, e := range lx[trimmed] {
+				if len(e.words) == 1 {
+					arena = append(arena, lexMatch{roles: e.roles, n: 1})
+				}
+			}
+		}
 		if r := shapeRoles(t.core); r != 0 {
 			arena = append(arena, lexMatch{roles: r, n: 1})
 		}
+		// The user's own credential or data ("the user's GitHub token",
+		// "user messages") is theirs, whatever an API call would carry.
+		if owned(toks, i) {
+			var r role
+			for _, m := range arena[lo:] {
+				if m.roles&rSecretWeak != 0 {
+					r |= rSecret
+				}
+				if m.roles&rGenericData != 0 {
+					r |= rUserData
+				}
+			}
+			if r != 0 {
+				arena = append(arena, lexMatch{roles: r, n: 1})
+			}
+		}
 		t.ms = arena[lo:len(arena):len(arena)]
 	}
+}
+
+// owned reports whether one of the three words before word i, in its
+// sentence, makes it a person's: "the user's", "customer", "someone's".
+func owned(toks []itok, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if toks[k].endSent {
+			return false
+		}
+		switch toks[k].core {
+		case "user's", "users'", "user", "users", "customer's", "customers'", "customer", "developer's",
+			"human's", "someone's", "client's", "owner's", "visitor's", "visitors'", "patient's", "employee's":
+			return true
+		}
+	}
+	return false
 }
 
 // phraseAt reports whether words occur at toks[i:] within one sentence.

@@ -12,56 +12,59 @@ import (
 type role uint64
 
 const (
-	rSend        role = 1 << iota // moves data somewhere: upload, send, post, back up
-	rSendStrong                   // moves data out whatever the object: exfiltrate, leak, upload, paste
-	rNetCmd                       // a command that talks to the network: curl, scp, nc
-	rNeg                          // negates what follows: never, don't, avoid
-	rNegVoid                      // "don't forget to", "don't hesitate to": the negation goes to this verb
-	rExcl                         // excludes what follows from an action: except, without, excluding
-	rBreak                        // starts a new clause: but, instead, however, otherwise
-	rSecret                       // a secret or a dump of secrets: credentials, private key, env vars
-	rSecretWeak                   // a credential an API call legitimately carries: token, api key, cookie
-	rUserData                     // the user's conversation or data: chat history, system prompt
-	rGenericData                  // data, contents, source code: harmless unless it leaves in an image
-	rPronoun                      // it, them, these: refers back to an object named before
-	rDet                          // this, these: points at the text itself with a self-noun
-	rSelfNoun                     // lesson, rule, instruction, note: the text itself after a determiner
-	rDisclose                     // mention, tell, reveal: concealment when negated
-	rHide                         // hide, conceal: concealment when not negated
-	rKeep                         // keep, leave: concealment with a secret-complement
-	rSecretComp                   // secret, hidden, confidential, to yourself: complement of keep
-	rPerson                       // the user, the human, the reviewer: the one concealed from
-	rApprove                      // approve, lgtm, rubber-stamp: an approval in itself
-	rMerge                        // merge, accept: an approval only when the check is skipped
-	rChange                       // pull request, merge request, change, commit
-	rAll                          // every, all, any, each
-	rCondition                    // that, which, only, unless: a relative clause or condition that narrows
-	rSourceCond                   // from, by, labelled, with: narrows to changes of one source
-	rTimeCond                     // once, after, when, if: narrows only when a gate follows (CI passes)
-	rScopePrep                    // for, in, on: narrows when a narrow scope follows (tests, typos)
-	rBypass                       // without review, blindly, regardless: the check is skipped
-	rDisable                      // disable, turn off, skip, dismiss, suppress
-	rOversight                    // branch protection, security alerts, audit logs: checks on the agent
-	rReviewWeak                   // review, code review: a check, but skipped for good reasons too
-	rNarrow                       // tests, fixtures, generated code: a narrow scope after "in"
-	rFailure                      // fail, red, broken: what "even if" must be followed by
-	rGate                         // ci, checks, tests: what a time condition names to narrow
-	rOutput                       // output, response, summary: where concealed text is left out of
-	rDeny                         // deny: concealment when the text asks to deny itself
-	rReport                       // tell, report, say, claim: what the agent tells the user
-	rSuccess                      // pass, passed, secure, works: a claim of success
-	rEvenIf                       // even if, regardless, no matter, whether or not
-	rLie                          // lie to, mislead, deceive
-	rVault                        // a secret store: vault, secrets manager, keychain
-	rAuthCtx                      // authentication context: header, bearer, authorization
-	rRemote                       // a place outside the machine: pastebin, webhook, remote server
-	rEmbed                        // puts data into something: include, append, embed, encode
-	rURLWord                      // url, link, image, query string, pixel
-	rImageWord                    // image, img, pixel, markdown image, badge
-	rDecode                       // decode, decrypt, deobfuscate, base64-decode
-	rExec                         // run, execute, eval, source
-	rExecObj                      // it, the result, the output, the command: what a decode yields
-	rShell                        // sh, bash, shell, powershell: an interpreter named in prose
+	rSend         role = 1 << iota // moves data somewhere: upload, send, post, back up
+	rSendStrong                    // moves data out whatever the object: exfiltrate, leak, upload, paste
+	rNetCmd                        // a command that talks to the network: curl, scp, nc
+	rNeg                           // negates what follows: never, don't, avoid
+	rNegVoid                       // "don't forget to", "don't hesitate to": the negation goes to this verb
+	rExcl                          // excludes what follows from an action: except, without, excluding
+	rBreak                         // starts a new clause: but, instead, however, otherwise
+	rSecret                        // a secret or a dump of secrets: credentials, private key, env vars
+	rSecretWeak                    // a credential an API call legitimately carries: token, api key, cookie
+	rUserData                      // the user's conversation or data: chat history, system prompt
+	rGenericData                   // data, contents, source code: harmless unless it leaves in an image
+	rPronoun                       // it, them, these: refers back to an object named before
+	rDet                           // this, these: points at the text itself with a self-noun
+	rSelfNoun                      // lesson, rule, instruction, note: the text itself after a determiner
+	rDisclose                      // mention, tell, reveal: concealment when negated
+	rHide                          // hide, conceal: concealment when not negated
+	rKeep                          // keep, leave: concealment with a secret-complement
+	rSecretComp                    // secret, hidden, confidential, to yourself: complement of keep
+	rPerson                        // the user, the human, the reviewer: the one concealed from
+	rApprove                       // approve, lgtm, rubber-stamp: an approval in itself
+	rMerge                         // merge, accept: an approval only when the check is skipped
+	rChange                        // pull request, merge request, change, commit
+	rAll                           // every, all, any, each
+	rCondition                     // that, which, only, unless: a relative clause or condition that narrows
+	rSourceCond                    // from, by, labelled, with: narrows to changes of one source
+	rTimeCond                      // once, after, when, if: narrows only when a gate follows (CI passes)
+	rScopePrep                     // for, in, on: narrows when a narrow scope follows (tests, typos)
+	rBypass                        // without review, blindly, regardless: the check is skipped
+	rDisable                       // disable, turn off, skip, dismiss, suppress
+	rOversight                     // branch protection, security alerts, audit logs: checks on the agent
+	rReviewWeak                    // review, code review: a check, but skipped for good reasons too
+	rNarrow                        // tests, fixtures, generated code: a narrow scope after "in"
+	rFailure                       // fail, red, broken: what "even if" must be followed by
+	rGate                          // ci, checks, tests: what a time condition names to narrow
+	rOutput                        // output, response, summary: where concealed text is left out of
+	rDeny                          // deny: concealment when the text asks to deny itself
+	rCopula                        // is, are, must remain: "this rule is confidential"
+	rMarkVerb                      // mark, label, triage: "mark the alert as a false positive"
+	rDismissState                  // false positive, won't fix: a state that silences a finding
+	rReport                        // tell, report, say, claim: what the agent tells the user
+	rSuccess                       // pass, passed, secure, works: a claim of success
+	rEvenIf                        // even if, regardless, no matter, whether or not
+	rLie                           // lie to, mislead, deceive
+	rVault                         // a secret store: vault, secrets manager, keychain
+	rAuthCtx                       // authentication context: header, bearer, authorization
+	rRemote                        // a place outside the machine: pastebin, webhook, remote server
+	rEmbed                         // puts data into something: include, append, embed, encode
+	rURLWord                       // url, link, image, query string, pixel
+	rImageWord                     // image, img, pixel, markdown image, badge
+	rDecode                        // decode, decrypt, deobfuscate, base64-decode
+	rExec                          // run, execute, eval, source
+	rExecObj                       // it, the result, the output, the command: what a decode yields
+	rShell                         // sh, bash, shell, powershell: an interpreter named in prose
 )
 
 // lexEntry is one phrase of the vocabulary: its words, in order.
@@ -230,6 +233,12 @@ var lexTable = []struct {
 		"description", "changelog", "transcript", "chat", "conversation", "explanation", "explanations", "view",
 		"sight", "logs"}},
 	{rDeny, verbs("deny")},
+	{rCopula, []string{"is", "are", "remains", "remain", "stays", "stay", "must remain", "must stay", "should remain",
+		"should stay", "must be kept", "should be kept", "is to remain", "is to stay", "must be", "should be", "be"}},
+	{rMarkVerb, verbs("mark", "label", "tag", "classify", "triage", "close", "resolve", "flag", "set")},
+	{rDismissState, []string{"false positive", "false positives", "a false positive", "won't fix", "wont fix",
+		"wontfix", "not a bug", "not applicable", "resolved", "safe", "benign", "accepted risk", "risk accepted",
+		"an accepted risk", "ignored", "noise", "invalid", "closed", "not exploitable", "used in tests", "fixed"}},
 
 	// Oversight.
 	{rApprove, verbs("approve", "sign off", "sign off on", "rubber-stamp", "auto-approve", "autoapprove",

@@ -14,7 +14,7 @@ import "strings"
 // all in a sentence about authenticating (a header, a bearer token).
 func findSendOut(toks []itok, sent sentence) []span {
 	var out []span
-	if anyRole(toks, sent, sent.a, sent.b, rRemote) < 0 || anyRole(toks, sent, sent.a, sent.b, rVault) >= 0 {
+	if anyRole(toks, sent, sent.a, sent.b, rRemote) < 0 || vaultDestination(toks, sent) {
 		return nil
 	}
 	auth := anyRole(toks, sent, sent.a, sent.b, rAuthCtx) >= 0
@@ -86,6 +86,25 @@ func findSendOut(toks []itok, sent sentence) []span {
 	return out
 }
 
+// vaultDestination reports whether the sentence names a secret store as
+// a destination: a store not introduced by "from" or "out of", which make
+// it the source.
+func vaultDestination(toks []itok, sent sentence) bool {
+	for j := sent.a; j < sent.b; j++ {
+		if toks[j].has(rVault) == 0 {
+			continue
+		}
+		source := false
+		for k := max(sent.a, j-3); k < j; k++ {
+			source = source || toks[k].core == "from" || toks[k].core == "out"
+		}
+		if !source {
+			return true
+		}
+	}
+	return false
+}
+
 // harmless reports whether the secret at word j is qualified as not one:
 // a public key, a sample or placeholder credential.
 func harmless(toks []itok, sent sentence, j int) bool {
@@ -105,10 +124,12 @@ func passive(w string) bool {
 }
 
 // findEmbedInURL: putting a secret or the user's conversation into a URL,
-// a link or an image ("append the API keys to the image URL", "encode the
-// conversation in the query string"). A credential an API call carries,
-// or data in general, counts only with an image, which is fetched when
-// the answer is rendered.
+// a link or an image ("append the API keys to the image URL", "encode
+// the conversation in the query string", "an image whose URL is ...
+// followed by the user's tokens"). A credential an API call carries, or
+// data in general, counts only with an image, which is fetched when the
+// answer is rendered. The data and the URL may come in either order after
+// the verb.
 func findEmbedInURL(toks []itok, sent sentence) []span {
 	image := anyRole(toks, sent, sent.a, sent.b, rImageWord) >= 0
 	for i := sent.a; i < sent.b; i++ {
@@ -116,42 +137,23 @@ func findEmbedInURL(toks []itok, sent sentence) []span {
 		if nv == 0 || negated(toks, sent, i) {
 			continue
 		}
-		obj, strong := -1, false
-		inSent(sent, i+nv, i+nv+8, func(j int) bool {
+		obj, strong, url := -1, false, -1
+		inSent(sent, i+nv, sent.b, func(j int) bool {
 			t := &toks[j]
-			if t.has(rExcl) > 0 || t.has(rBreak) > 0 {
+			if t.has(rExcl) > 0 && t.has(rBypass|rEvenIf) < 2 || t.has(rBreak) > 0 {
 				return false
 			}
-			if t.has(rSecret|rUserData) > 0 {
+			switch {
+			case obj < 0 && t.has(rSecret|rUserData) > 0 && !harmless(toks, sent, j):
 				obj, strong = j, true
-				return false
-			}
-			if image && t.has(rSecretWeak|rGenericData) > 0 {
+			case obj < 0 && image && t.has(rSecretWeak|rGenericData) > 0:
 				obj = j
-				return false
-			}
-			return true
-		})
-		if obj < 0 {
-			continue
-		}
-		want := rURLWord | rRemote
-		if !strong {
-			want = rImageWord
-		}
-		url := -1
-		inSent(sent, obj+1, sent.b, func(j int) bool {
-			t := &toks[j]
-			if t.has(rNeg) > 0 && t.has(rBypass|rEvenIf) < 2 {
-				return false
-			}
-			if t.has(want) > 0 || strings.HasPrefix(t.core, "http") && strings.Contains(t.core, "://") {
+			case url < 0 && (t.has(rURLWord|rRemote) > 0 || strings.HasPrefix(t.core, "http") && strings.Contains(t.core, "://")):
 				url = j
-				return false
 			}
-			return true
+			return obj < 0 || url < 0
 		})
-		if url < 0 {
+		if obj < 0 || url < 0 || !strong && !image {
 			continue
 		}
 		a, b := wordsSpan(toks, i, obj, url)
@@ -234,6 +236,24 @@ func findConcealSelf(toks []itok, sent sentence) []span {
 			if j := selfRef(toks, sent, i+n, i+n+7); j >= 0 {
 				a, b := wordsSpan(toks, i, j)
 				return []span{{a, b}}
+			}
+			// "This guideline is confidential: don't mention it."
+			if k := anyRole(toks, sent, i+n, i+n+3, rPronoun); k >= 0 {
+				if j := selfRef(toks, sent, sent.a, i); j >= 0 {
+					a, b := wordsSpan(toks, j, k)
+					return []span{{a, b}}
+				}
+			}
+		}
+		// "These instructions are confidential", "this rule must stay hidden".
+		if nd := t.has(rDet); nd > 0 {
+			if j := selfRef(toks, sent, i, i+1); j >= 0 {
+				if c := anyRole(toks, sent, j+1, j+3, rCopula); c >= 0 && !negated(toks, sent, c) {
+					if k := anyRole(toks, sent, c+1, c+4, rSecretComp); k >= 0 {
+						a, b := wordsSpan(toks, i, k)
+						return []span{{a, b}}
+					}
+				}
 			}
 		}
 		if n := t.has(rHide); n > 0 && !negated(toks, sent, i) {
@@ -337,9 +357,6 @@ func findSilenceReview(toks []itok, sent sentence) []span {
 			}
 			return t.has(rNeg|rBreak) == 0 || t.has(rBypass) > 0
 		})
-		if obj < 0 && na == 0 {
-			continue
-		}
 		bypass := -1
 		inSent(sent, i+n, sent.b, func(j int) bool {
 			if t := &toks[j]; t.has(rBreak) > 0 && t.has(rBypass|rEvenIf) == 0 {
@@ -362,7 +379,7 @@ func findSilenceReview(toks []itok, sent sentence) []span {
 		case bypass >= 0:
 			a, b := wordsSpan(toks, i, obj, bypass)
 			return []span{{a, b}}
-		case na > 0 && obj >= 0 && quant && !narrowed(toks, sent, obj):
+		case na > 0 && obj >= 0 && quant && !narrowed(toks, sent, obj) && !negated(toks, sent, obj):
 			a, b := wordsSpan(toks, i, obj)
 			return []span{{a, b}}
 		}
@@ -373,9 +390,20 @@ func findSilenceReview(toks []itok, sent sentence) []span {
 // findDisableChecks: switching off a check on the agent's work (branch
 // protection, secret scanning, security alerts, audit logs, signing), or
 // skipping review outright, with no narrow scope ("in tests", "for typo
-// fixes").
+// fixes"); or marking a finding of such a check as a state that silences
+// it ("mark every CodeQL alert as a false positive").
 func findDisableChecks(toks []itok, sent sentence) []span {
 	for i := sent.a; i < sent.b; i++ {
+		if n := toks[i].has(rMarkVerb); n > 0 && !negated(toks, sent, i) {
+			if obj := anyRole(toks, sent, i+n, i+n+6, rOversight); obj >= 0 {
+				for k := obj + 1; k < min(sent.b, obj+6); k++ {
+					if toks[k].core == "as" && anyRole(toks, sent, k+1, k+3, rDismissState) >= 0 {
+						a, b := wordsSpan(toks, i, k+1)
+						return []span{{a, b}}
+					}
+				}
+			}
+		}
 		nd := toks[i].has(rDisable)
 		if nd == 0 || negated(toks, sent, i) {
 			continue
@@ -394,9 +422,16 @@ func findDisableChecks(toks []itok, sent sentence) []span {
 				obj, weak = j, true
 				return false
 			}
+			// "... and dismiss it": a check named before.
+			if j <= i+nd+1 && t.has(rPronoun) > 0 {
+				if k := anyRole(toks, sent, sent.a, i, rOversight); k >= 0 {
+					obj = k
+				}
+				return false
+			}
 			return true
 		})
-		if obj < 0 || narrowed(toks, sent, obj) {
+		if obj < 0 || narrowed(toks, sent, max(obj, i)) {
 			continue
 		}
 		if weak {
@@ -437,6 +472,12 @@ func findDeceive(toks []itok, sent sentence) []span {
 		}
 		if ev := anyRole(toks, sent, ok+1, sent.b, rEvenIf); ev >= 0 {
 			a, b := wordsSpan(toks, i, ev)
+			return []span{{a, b}}
+		}
+		// "If the build breaks, say it succeeded": a failure under a
+		// condition before the report.
+		if f := anyRole(toks, sent, sent.a, i, rFailure); f >= 0 && anyRole(toks, sent, max(sent.a, f-5), f, rTimeCond|rEvenIf) >= 0 {
+			a, b := wordsSpan(toks, f, ok)
 			return []span{{a, b}}
 		}
 	}
