@@ -201,3 +201,27 @@ func changes(res kb.RecordResult) string {
 	}
 	return b.String()
 }
+
+// TestRecord_noSelfPromotion: the session that recorded a pending lesson
+// cannot make it active with its own "up"; another session's up (the
+// lifecycle's evidence) still can.
+func TestRecord_noSelfPromotion(t *testing.T) {
+	path := newEnv(t).path
+	a := openEnv(t, path, func(c *kb.Config) { c.Session = "agent-a" })
+	const content = "Retry the flaky payment webhook test once before reporting it."
+	id := a.record(t, kb.RecordRequest{Project: "/p", Lesson: &kb.LessonInput{Content: content, Origin: kb.OriginUserStated}}).LessonID
+	up := func(e *env) {
+		t.Helper()
+		rec := e.recall(t, kb.RecallRequest{Query: content, Project: "/p"})
+		e.record(t, kb.RecordRequest{TraceID: rec.TraceID, Feedback: []kb.FeedbackItem{{LessonID: id, Signal: "up"}}})
+	}
+	up(a)
+	if l := a.lesson(t, id); l.State != kb.StatePending {
+		t.Fatalf("after its own session's up: %s, want pending", l.State)
+	}
+	b := openEnv(t, path, func(c *kb.Config) { c.Session = "agent-b" })
+	up(b)
+	if l := b.lesson(t, id); l.State != kb.StateActive {
+		t.Fatalf("after another session's up: %s, want active", l.State)
+	}
+}
