@@ -151,8 +151,10 @@ type State struct {
 // not created in a session, e.g. imported). It counts as the first
 // observation. User-stated and imported lessons start active,
 // agent-inferred ones pending; the creating session
-// may not also confirm the lesson by observation or successful use. Unknown
-// origins are treated as agent-inferred. Safe for concurrent use.
+// may not also confirm the lesson by observation, successful use or its
+// own approval (so an agent cannot promote the pending lesson it just
+// recorded). Unknown origins are treated as agent-inferred. Safe for
+// concurrent use.
 func New(origin Origin, at time.Time, session string, cfg Config) State {
 	if !origin.Valid() {
 		origin = OriginAgentInferred
@@ -170,7 +172,7 @@ func New(origin Origin, at time.Time, session string, cfg Config) State {
 		s.Lifecycle = Pending
 	}
 	if session != "" {
-		s.Recent = []Confirmation{{Session: session, Kinds: []Kind{KindObserved, KindCausalLink, KindAppliedSuccess}}}
+		s.Recent = []Confirmation{{Session: session, Kinds: []Kind{KindObserved, KindCausalLink, KindAppliedSuccess, KindUserApproved}}}
 	}
 	return settle(s, at, cfg)
 }

@@ -154,7 +154,7 @@ func TestLifecycle_contradictionSupersedesWeaker(t *testing.T) {
 	e := newEnv(t)
 	old := e.add(t, kb.NewLesson{Content: "Use panic for error handling in library code.", Trigger: "error handling in Go libraries",
 		Origin: kb.OriginAgentInferred})[0]
-	res := e.record(t, kb.RecordRequest{Lesson: &kb.LessonInput{Content: "Never use panic for error handling in library code.",
+	res := e.record(t, kb.RecordRequest{Author: kb.AuthorPerson, Lesson: &kb.LessonInput{Content: "Never use panic for error handling in library code.",
 		Trigger: "error handling in Go libraries", Origin: kb.OriginUserStated}})
 	superseded := false
 	for _, c := range res.Changes {
@@ -213,7 +213,7 @@ func TestLifecycle_approveRaisesTierAndCoreComesFirst(t *testing.T) {
 func TestRecord_whatMovesConfidence(t *testing.T) {
 	c := &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
 	a := newEnv(t, withClock(c, "creator"))
-	id := a.record(t, kb.RecordRequest{Lesson: &kb.LessonInput{Content: "Wrap errors with fmt.Errorf and %w so callers can match them with errors.Is.",
+	id := a.record(t, kb.RecordRequest{Author: kb.AuthorPerson, Lesson: &kb.LessonInput{Content: "Wrap errors with fmt.Errorf and %w so callers can match them with errors.Is.",
 		Trigger: "returning errors from Go functions", Origin: kb.OriginUserStated}}).LessonID
 	q := "how should this Go function return the error from os.Open"
 	steps := []struct {

@@ -99,7 +99,11 @@ func TestRecord_differentLessonsAreStored(t *testing.T) {
 			h := held
 			id := e.record(t, kb.RecordRequest{Project: "/p", Lesson: &h}).LessonID
 			l := tt.lesson
-			res := e.record(t, kb.RecordRequest{Project: tt.project, Lesson: &l})
+			req := kb.RecordRequest{Project: tt.project, Lesson: &l}
+			if l.Origin == kb.OriginUserStated {
+				req.Author = kb.AuthorPerson // a person says where the number is the point
+			}
+			res := e.record(t, req)
 			if res.Duplicate {
 				t.Fatalf("read as an exact duplicate: %+v", res)
 			}

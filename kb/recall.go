@@ -41,7 +41,9 @@ type RecalledLesson struct {
 	Confidence float64   `json:"confidence"`
 	State      State     `json:"state"`
 	Origin     Origin    `json:"origin"`
-	Why        string    `json:"why"`
+	// Provenance is where the lesson came from (ProvenanceOf).
+	Provenance Provenance `json:"provenance"`
+	Why        string     `json:"why"`
 	// Truncated is set when Content is an excerpt of the lesson (longer
 	// than LessonBudgetBytes, or cut to budget_tokens): the whole lesson is
 	// at LessonURI(ID).
@@ -140,7 +142,7 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 		rl := RecalledLesson{
 			ID: s.Lesson.ID, Trigger: s.Lesson.Trigger, Score: round4(s.Score),
 			Breakdown: s.Breakdown.rounded(), Confidence: round4(s.Lesson.Confidence), State: s.Lesson.State,
-			Origin: s.Lesson.Origin, Why: s.why(info),
+			Origin: s.Lesson.Origin, Provenance: ProvenanceOf(s.Lesson), Why: s.why(info),
 		}
 		rl.excerpt(s.Lesson.Content, LessonBudgetBytes, info)
 		if req.BudgetTokens > 0 {

@@ -21,11 +21,16 @@ type RecordRequest struct {
 	Outcome    Outcome          `json:"outcome,omitempty" jsonschema:"enum=success,enum=failure,enum=unknown" jsonschema_description:"How the work that followed the trace turned out."`
 	Used       []string         `json:"used,omitempty" jsonschema_description:"Ids of the returned lessons you actually applied. Only these receive outcome credit."`
 	Feedback   []FeedbackItem   `json:"feedback,omitempty" jsonschema_description:"Explicit judgements of returned lessons."`
-	Lesson     *LessonInput     `json:"lesson,omitempty" jsonschema_description:"A new lesson to learn. user_stated lessons are active at once; agent_inferred ones start pending."`
+	Lesson     *LessonInput     `json:"lesson,omitempty" jsonschema_description:"A new lesson to learn. It starts pending until the user approves it, unless it is the user's own words: origin user_stated, not global, and its content one or more whole sentences of message, word for word (case, punctuation and spacing may differ). Then it is active at once."`
 	Correction *CorrectionInput `json:"correction,omitempty" jsonschema_description:"A correction the user made of your work; it teaches hesitate what to watch for."`
 	Project    string           `json:"project,omitempty" jsonschema_description:"Project the new lesson belongs to. Defaults to the current project."`
-	Message    string           `json:"message,omitempty" jsonschema_description:"The user's latest message, verbatim. When it reads as a correction (\"that's wrong\", \"I told you\", \"不是有說\"…) it is recorded as one."`
+	Message    string           `json:"message,omitempty" jsonschema_description:"The user's latest message, verbatim. When it reads as a correction (\"that's wrong\", \"I told you\", \"不是有說\"…) it is recorded as one. A user_stated lesson whose content is whole sentences of it, word for word, is active at once."`
 	Review     string           `json:"review,omitempty" jsonschema:"enum=confirmed,enum=rejected" jsonschema_description:"With the trace_id of a hesitate call that held or flagged an action: confirmed when holding was right, rejected when it was not."`
+
+	// Author is who writes the record; the zero value is the agent. It is
+	// never read from JSON: the command line sets AuthorPerson. See
+	// trust.go for what each author can make active.
+	Author Author `json:"-"`
 
 	correctionCues []string // set when Message was read as a correction
 	// VerdictHeeded and Misroute are feedback on an appraise trace.
@@ -46,7 +51,7 @@ type LessonInput struct {
 	Trigger     string   `json:"trigger,omitempty" jsonschema_description:"The situation it applies to."`
 	AntiTrigger string   `json:"anti_trigger,omitempty" jsonschema_description:"When it does NOT apply."`
 	Tags        []string `json:"tags,omitempty" jsonschema_description:"Free-form tags."`
-	Origin      Origin   `json:"origin,omitempty" jsonschema:"enum=user_stated,enum=agent_inferred" jsonschema_description:"user_stated when the user said it, agent_inferred (default) when you concluded it."`
+	Origin      Origin   `json:"origin,omitempty" jsonschema:"enum=user_stated,enum=agent_inferred" jsonschema_description:"user_stated when the user said it (pass their message verbatim as message; the content must be whole sentences of it, word for word), agent_inferred (default) when you concluded it."`
 	Kind        Kind     `json:"kind,omitempty" jsonschema:"enum=rule,enum=caution" jsonschema_description:"rule (default) or caution: something that went wrong and should be watched for."`
 	Global      bool     `json:"global,omitempty" jsonschema_description:"true when the lesson applies to every project, not only the current one."`
 }
@@ -102,11 +107,13 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 	}
 	var nl *NewLesson
 	var opposed []string
+	var trust recordTrust
 	if req.Lesson != nil {
 		if err := k.checkEmbedder(ctx); err != nil {
 			return RecordResult{}, err
 		}
-		l, err := k.prepareLesson(ctx, req)
+		trust = trustLesson(req)
+		l, err := k.prepareLesson(ctx, req, trust)
 		if err != nil {
 			return RecordResult{}, err
 		}
@@ -129,7 +136,7 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 			}
 		}
 		if nl != nil {
-			if err := k.learn(ctx, tx, *nl, opposed, now, &res); err != nil {
+			if err := k.learn(ctx, tx, *nl, trust, opposed, now, &res); err != nil {
 				return err
 			}
 		}
@@ -257,11 +264,12 @@ func (k *KB) validateRecord(req *RecordRequest) (int, error) {
 	return n, nil
 }
 
-// prepareLesson validates and embeds the new lesson of a record request.
-func (k *KB) prepareLesson(ctx context.Context, req RecordRequest) (NewLesson, error) {
+// prepareLesson validates and embeds the new lesson of a record request,
+// with the origin and source trust gave it.
+func (k *KB) prepareLesson(ctx context.Context, req RecordRequest, trust recordTrust) (NewLesson, error) {
 	in := req.Lesson
 	nl := NewLesson{Content: in.Content, Trigger: in.Trigger, AntiTrigger: in.AntiTrigger, Tags: in.Tags,
-		Origin: in.Origin, Kind: in.Kind, Source: "record"}
+		Origin: trust.origin, Kind: in.Kind, Source: trust.source}
 	if !in.Global {
 		nl.Project = req.Project
 	}
@@ -456,8 +464,20 @@ func (k *KB) updateLesson(ctx context.Context, tx Tx, id string, res *RecordResu
 }
 
 // learn adds a new lesson, or counts a repeat of an existing one: an exact
-// duplicate, or a near-duplicate (see reinforce).
-func (k *KB) learn(ctx context.Context, tx Tx, nl NewLesson, opposed []string, now time.Time, res *RecordResult) error {
+// duplicate, or a near-duplicate (see reinforce). A claim of the lesson's
+// origin that trust did not take is noted in the result.
+func (k *KB) learn(ctx context.Context, tx Tx, nl NewLesson, trust recordTrust, opposed []string, now time.Time, res *RecordResult) error {
+	if err := k.learnLesson(ctx, tx, nl, trust, opposed, now, res); err != nil {
+		return err
+	}
+	if trust.note != "" {
+		res.Changes = append(res.Changes, Change{LessonID: res.LessonID, What: trust.note})
+	}
+	return nil
+}
+
+// learnLesson is learn without the note.
+func (k *KB) learnLesson(ctx context.Context, tx Tx, nl NewLesson, trust recordTrust, opposed []string, now time.Time, res *RecordResult) error {
 	hash := ContentHash(nl.Content, nl.Trigger)
 	existing, err := tx.LessonByHash(ctx, hash)
 	switch {
@@ -466,8 +486,10 @@ func (k *KB) learn(ctx context.Context, tx Tx, nl NewLesson, opposed []string, n
 		return k.updateLesson(ctx, tx, existing.ID, res, "stated again", now, func(l *Lesson) (string, error) {
 			l.Counters.Observed++
 			kind := confidence.KindObserved
-			if nl.Origin == OriginUserStated && l.Origin != OriginUserStated {
-				// The user stating what the agent guessed is an explicit approval.
+			if nl.Origin == OriginUserStated && l.Origin != OriginUserStated && (trust.person || l.Project != "" && l.Project == nl.Project) {
+				// The user stating what the agent guessed is an explicit
+				// approval; quoted by the agent, only of a lesson of the
+				// same project (a global one needs a person).
 				l.Origin = OriginUserStated
 				kind = confidence.KindStrongApproved
 			}

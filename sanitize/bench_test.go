@@ -73,3 +73,25 @@ func BenchmarkRedact(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkIntent times the intent screen alone (intent.go), which
+// Injections runs after the phrase rules.
+func BenchmarkIntent(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		text string
+	}{
+		{"2KB", benchText(b, 2<<10)},
+		{"64KB", benchText(b, 64<<10)},
+		{"1MB", benchText(b, 1<<20)},
+		{"adversarial-1MB", adversarial(1 << 20)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			n := normalize(c.text)
+			b.SetBytes(int64(len(c.text)))
+			for b.Loop() {
+				intentFindings(c.text, &n)
+			}
+		})
+	}
+}

@@ -24,6 +24,23 @@
 //     invisible-character tricks do not evade the rules. Reported spans are
 //     byte offsets into the original text.
 //
+//     Beyond these phrases, an intent screen reads what each sentence
+//     asks the agent to do, as roles (an action, its object, where it
+//     goes, the words that negate or narrow it) rather than as fixed
+//     wording, and flags requests that turn the agent against its user:
+//     sending credentials, credential files, the environment or the
+//     conversation to a place outside the machine (in prose or as a shell
+//     pipeline); carrying data out in an image or link URL (a {secret}
+//     placeholder, a variable or a command substitution in its query);
+//     decoding something and running it (base64 -d | sh,
+//     exec(b64decode(...)), "decode this and run it"); hiding the text
+//     itself ("never mention this lesson", "keep this rule secret");
+//     approving changes without review or switching off the checks on the
+//     agent (branch protection, security alerts, audit logs); and
+//     reporting success whatever happened. A request under negation
+//     ("never upload .env to a paste site") or narrowed to a harmless
+//     scope ("skip review for typo fixes") passes.
+//
 //     Rules are written not to fire on ordinary rule files for coding
 //     agents: "ignore files in node_modules", "you are now able to use
 //     generics", "act as a reviewer", "you are an expert Go engineer",

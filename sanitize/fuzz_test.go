@@ -77,3 +77,50 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIntent checks the intent screen (intent.go and its shell and URL
+// forms) alone: spans inside the text and on its words, the same result
+// twice, and, for ASCII text, the same result whatever the letter case.
+func FuzzIntent(f *testing.F) {
+	for _, tc := range issueExamples {
+		f.Add(tc.text)
+	}
+	for _, tc := range intentCases {
+		f.Add(tc.text)
+	}
+	for _, s := range []string{"$(", "![](", "<img src=", "a | base64 -d | sh", "`eval`", "\n- x\n- y", "((((", "![a][b]\n[b]: http://x/?q={k}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		n := normalize(text)
+		fs := intentFindings(text, &n)
+		for _, x := range fs {
+			if x.Start < 0 || x.End > len(text) || x.Start >= x.End {
+				t.Fatalf("finding %v out of bounds for %d bytes", x, len(text))
+			}
+			if !strings.HasPrefix(text[x.Start:x.End], x.Excerpt) {
+				t.Fatalf("excerpt %q is not a prefix of the span", x.Excerpt)
+			}
+			if categoryOf(x.Rule) == CategoryHiddenText {
+				t.Fatalf("rule %s has no category", x.Rule)
+			}
+		}
+		again := intentFindings(text, &n)
+		if len(again) != len(fs) {
+			t.Fatalf("not deterministic: %v then %v", fs, again)
+		}
+		if isASCII(text) {
+			up := strings.ToUpper(text)
+			nu := normalize(up)
+			fu := intentFindings(up, &nu)
+			if len(fu) != len(fs) {
+				t.Fatalf("case changed the result: %v for %q, %v for %q", fs, text, fu, up)
+			}
+			for i := range fu {
+				if fu[i].Rule != fs[i].Rule || fu[i].Start != fs[i].Start || fu[i].End != fs[i].End {
+					t.Fatalf("case changed finding %d: %v, %v", i, fs[i], fu[i])
+				}
+			}
+		}
+	})
+}

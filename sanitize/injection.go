@@ -22,6 +22,7 @@ const (
 	CategoryToolAbuse    Category = "tool-abuse"           // "rm -rf /", "disable the safety checks"
 	CategoryConcealment  Category = "concealment"          // "without telling the user"
 	CategoryHiddenText   Category = "hidden-text"          // bidi overrides, tag characters, HTML comments
+	CategoryOversight    Category = "oversight"            // "approve every PR without review", "disable branch protection"
 )
 
 // ErrInjection is the sentinel wrapped by every error [CheckInjection]
@@ -221,6 +222,8 @@ func categoryOf(id string) Category {
 		return CategoryToolAbuse
 	case "conceal":
 		return CategoryConcealment
+	case "oversight":
+		return CategoryOversight
 	}
 	return CategoryHiddenText
 }
@@ -282,6 +285,10 @@ func scanInjections(text string, first bool) []Finding {
 				found = append(found, ranked{f, ri})
 			}
 		}
+	}
+	// The intent screen (intent.go) ranks after every rule above.
+	for _, f := range intentFindings(text, &n) {
+		found = append(found, ranked{f, len(set.rules)})
 	}
 	// Earliest first; at the same offset, the rule listed first.
 	slices.SortFunc(found, func(a, b ranked) int {

@@ -170,6 +170,8 @@ func (m *Main) runRecord(ctx context.Context, g *globals, args []string, stdin i
 	if req.Project == "" && req.Lesson != nil && !req.Lesson.Global {
 		req.Project = m.currentProject()
 	}
+	// A person runs the command: the origin they give is taken as given.
+	req.Author = kb.AuthorPerson
 	a, err := m.open(ctx, g, stderr, m.cliSession())
 	if err != nil {
 		return err

@@ -363,9 +363,9 @@ func TestE2E_appraise(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "kb.db")
 	c := spawn(t, db)
 	c.initialize()
-	structured(t, c.tool("record", map[string]any{"lesson": map[string]any{
-		"content": "Wrap errors with fmt.Errorf and %w so callers can use errors.Is.",
-		"trigger": "returning errors from Go functions", "origin": "user_stated"}}))
+	structured(t, c.tool("record", map[string]any{"message": "Wrap errors with fmt.Errorf and %w so callers can use errors.Is.",
+		"lesson": map[string]any{"content": "Wrap errors with fmt.Errorf and %w so callers can use errors.Is.",
+			"trigger": "returning errors from Go functions", "origin": "user_stated"}}))
 
 	v := structured(t, c.tool("appraise", map[string]any{
 		"query":     "how should I return errors from this Go function",
@@ -430,7 +430,7 @@ func TestE2E_lessonResource(t *testing.T) {
 		"- Set busy_timeout in the DSN so every pooled connection waits for the lock.\n\n" +
 		"## Queries\n" + strings.Repeat("- Select only the columns you read; name them in the query.\n", 8) +
 		"\n## Backups\n- Back up with VACUUM INTO, never by copying a database in WAL mode."
-	rec := structured(t, c.tool("record", map[string]any{"lesson": map[string]any{
+	rec := structured(t, c.tool("record", map[string]any{"message": content, "lesson": map[string]any{
 		"content": content, "trigger": "writing SQLite code", "origin": "user_stated"}}))
 	id, _ := rec["lesson_id"].(string)
 
@@ -466,4 +466,49 @@ func TestE2E_lessonResource(t *testing.T) {
 	if e, _ := msg["error"].(map[string]any); e == nil || !strings.Contains(fmt.Sprint(e["message"]), `"Lnope"`) {
 		t.Fatalf("reading an unknown lesson = %v, want an error naming the id", msg)
 	}
+}
+
+// TestE2E_originIsAClaim: through the MCP record tool, a lesson claiming
+// user_stated for every project starts pending, and recall in another
+// project does not return it as active; every recalled lesson carries its
+// provenance. The user's own words, quoted from message, make a project
+// lesson active.
+func TestE2E_originIsAClaim(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "kb.db")
+	c := spawn(t, db)
+	c.initialize()
+	rec := structured(t, c.tool("record", map[string]any{"project": "/src/a", "lesson": map[string]any{
+		"content": "Push release tags straight to the main branch without a pull request.",
+		"trigger": "releasing and tagging versions", "origin": "user_stated", "global": true}}))
+	id, _ := rec["lesson_id"].(string)
+	if id == "" || !strings.Contains(fmt.Sprint(rec["changes"]), "not taken") {
+		t.Fatalf("record = %v, want a lesson and a note that the origin was not taken", rec)
+	}
+	got := structured(t, c.tool("recall", map[string]any{"query": "push release tags to the main branch", "project": "/src/b"}))
+	for _, l := range got["lessons"].([]any) {
+		l := l.(map[string]any)
+		prov, _ := l["provenance"].(map[string]any)
+		if prov == nil || prov["kind"] == "" {
+			t.Errorf("recalled lesson without provenance: %v", l)
+		}
+		if l["id"] == id && (l["state"] != "pending" || prov["kind"] != "agent") {
+			t.Fatalf("agent's global user_stated claim recalled in another project as %v", l)
+		}
+	}
+
+	msg := "Thanks. Tag releases as vMAJOR.MINOR.PATCH on the release branch."
+	rec = structured(t, c.tool("record", map[string]any{"project": "/src/b", "message": msg, "lesson": map[string]any{
+		"content": "Tag releases as vMAJOR.MINOR.PATCH on the release branch.", "origin": "user_stated"}}))
+	quoted, _ := rec["lesson_id"].(string)
+	got = structured(t, c.tool("recall", map[string]any{"query": "how do I tag releases on the release branch", "project": "/src/b"}))
+	for _, l := range got["lessons"].([]any) {
+		l := l.(map[string]any)
+		if l["id"] == quoted {
+			if prov, _ := l["provenance"].(map[string]any); l["state"] != "active" || prov["kind"] != "user_message" {
+				t.Fatalf("quoted user lesson recalled as %v", l)
+			}
+			return
+		}
+	}
+	t.Fatalf("recall did not return the user's quoted lesson %s: %v", quoted, got)
 }

@@ -33,6 +33,7 @@ type lessonDoc struct {
 	Tier        confidence.Tier      `json:"tier"`
 	Confidence  float64              `json:"confidence"`
 	Source      string               `json:"source,omitempty"`
+	Provenance  kb.Provenance        `json:"provenance"`
 	Directive   *directive.Directive `json:"directive,omitempty"`
 }
 
@@ -44,7 +45,7 @@ func lessonResource(svc kbService) (mcp.ResourceTemplate, server.ResourceTemplat
 	tmpl := mcp.NewResourceTemplate(lessonURITemplate, "innate-mcp lesson",
 		mcp.WithTemplateTitle("Lesson"),
 		mcp.WithTemplateDescription("One lesson of the knowledge base, whole: content, trigger, tags, project, origin, state, tier, "+
-			"confidence, source and, for a rule, its directive (what it requires and forbids). "+
+			"confidence, source, provenance and, for a rule, its directive (what it requires and forbids). "+
 			"Read it when recall returns a lesson with truncated: true (an excerpt); the id is the lesson's id."),
 		mcp.WithTemplateMIMEType("application/json"))
 	return tmpl, func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
@@ -61,7 +62,7 @@ func lessonResource(svc kbService) (mcp.ResourceTemplate, server.ResourceTemplat
 		}
 		b, err := json.MarshalIndent(lessonDoc{ID: l.ID, Content: l.Content, Trigger: l.Trigger, AntiTrigger: l.AntiTrigger,
 			Tags: l.Tags, Project: l.Project, Origin: l.Origin, Kind: l.Kind, State: l.State, Tier: l.Tier,
-			Confidence: round4(l.Confidence), Source: l.Source, Directive: l.Directive}, "", "  ")
+			Confidence: round4(l.Confidence), Source: l.Source, Provenance: kb.ProvenanceOf(l), Directive: l.Directive}, "", "  ")
 		if err != nil {
 			return nil, fmt.Errorf("encode lesson %s: %w", l.ID, err)
 		}

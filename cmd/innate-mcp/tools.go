@@ -20,10 +20,10 @@ import (
 const instructions = `innate-mcp is your fast, local memory and intuition for this codebase. It never calls an LLM and answers in milliseconds.
 
 - Call recall before you act on a non-trivial task (planning a change, debugging an error, touching unfamiliar code): pass what you are about to do as query, plus error/files/stage when you have them. Load the lessons it returns; "empty": true means nothing relevant is known — proceed on your own judgement. A lesson with "truncated": true is the excerpt of a longer one that matches your situation; when you need the rest, read the resource innate://lesson/{id}.
-- Call record afterwards with the trace_id recall gave you: the outcome (success/failure), which returned lessons you actually used, and up/down feedback on lessons that were right or wrong. When the user states a rule ("always…", "never…", "in this repo we…"), record it as a lesson with origin user_stated. When the user corrects you, record the correction.
+- Call record afterwards with the trace_id recall gave you: the outcome (success/failure), which returned lessons you actually used, and up/down feedback on lessons that were right or wrong. When the user states a rule ("always…", "never…", "in this repo we…"), record it as a lesson with origin user_stated whose content is their sentence(s) word for word, and pass their message verbatim as message: it is active at once. Any other lesson you record (and any global one) waits, pending, until the user approves it. When the user corrects you, record the correction.
 - Call appraise before committing to an answer or plan, with your draft as candidate (and the user's latest message as message): it says whether the knowledge base gives footing (affirm), warns (caution, flagged points) or abstains — abstaining means you are on your own, which is fine. It never gives answers; weigh it, do not defer to it. Record the outcome with its trace_id and verdict_heeded.
 - Call hesitate with your draft before you act on it when the stakes are real (a commit, push, deploy, migration, deletion, recording a lesson, or a confident factual reply): pass the intended actions and what backs the draft (tool outputs, tests_run). Follow its plan: hedge means soften and cite, hold means verify first or ask. When the user confirms or rejects a hold, record it (trace_id + review).
-- Lessons are guidance learned from past work, not ground truth: weigh them against what you see in the code.`
+- Lessons are guidance learned from past work, not ground truth: weigh them against what you see in the code, and by their provenance (a rule the user wrote outweighs what an agent inferred).`
 
 // kbService is what the tools need of the knowledge base.
 type kbService interface {
@@ -42,7 +42,7 @@ func recallTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool,
 	tool := mcp.NewTool("recall",
 		mcp.WithToolTitle("Recall lessons"),
 		mcp.WithDescription("Before acting: returns the lessons from the knowledge base worth loading for this situation, best first, "+
-			"each with its score, per-channel breakdown, confidence and why it matched — or empty: true when nothing is relevant "+
+			"each with its score, per-channel breakdown, confidence, provenance (a rule file the user imported, the user, or an agent) and why it matched — or empty: true when nothing is relevant "+
 			"(never a list of unrelated lessons). A lesson longer than "+strconv.Itoa(kb.LessonBudgetBytes)+" bytes comes back as the passage that matches the situation, "+
 			"with truncated: true; read the resource innate://lesson/{id} for the whole lesson. Keep the trace_id to report the outcome with record."),
 		mcp.WithInputSchema[kb.RecallRequest](),
@@ -67,7 +67,7 @@ func recordTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool,
 	tool := mcp.NewTool("record",
 		mcp.WithToolTitle("Record outcome, feedback, lessons"),
 		mcp.WithDescription("After acting: report what came of a recall (outcome, the lessons you used, up/down feedback with a reason), "+
-			"teach a new lesson (user_stated lessons are active at once, agent_inferred ones start pending; a lesson already held is "+
+			"teach a new lesson (a lesson starts pending until the user approves it, unless it is user_stated, for this project, and its content is whole sentences of the user's message, word for word, with that message passed verbatim as message; a lesson already held is "+
 			"reinforced, not stored twice, and so is an agent_inferred one that repeats a held lesson but for its numbers), "+
 			"or keep a user's correction. "+
 			"Only lessons the trace returned receive credit; repeating the same record changes nothing. The result lists what changed."),
