@@ -9,6 +9,10 @@
 // through a revision counter before every search. The index is built lazily
 // on the first search, never persisted by chromem-go, and never the source
 // of truth.
+//
+// No secret reaches the database: every statement that writes runs in a
+// transaction that binds its text arguments redacted by package sanitize
+// (see redactTx), whichever method issues it.
 package storage
 
 import (
@@ -181,7 +185,8 @@ func (l *lazyStmt) close() {
 }
 
 // SQL returns the underlying *sql.DB, for the log and statistics readers of
-// other packages in this module.
+// other packages in this module. It is for reading only: a write through it
+// would bypass the redaction of secrets.
 func (db *DB) SQL() *sql.DB { return db.sql }
 
 // Meta returns the value stored under key in the meta table; ok is false
