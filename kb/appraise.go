@@ -138,7 +138,8 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 
 	out := AppraiseResult{Verdict: res.Verdict, Route: RouteAdvice{Mode: dec.Mode, Scores: roundScores(dec.Scores),
 		Confidence: round4(dec.Confidence), Margin: round4(dec.Margin), Ambiguous: dec.Ambiguous, RunnerUp: dec.RunnerUp}}
-	req.Query, req.Error, req.Candidate, req.Message, req.Session, req.Mode = sit.Query, sit.Error, candidate, message, session, string(mode)
+	req.Query, req.Error, req.Files, req.Stage = sit.Query, sit.Error, sit.Files, sit.Stage // redacted
+	req.Candidate, req.Message, req.Session, req.Mode = candidate, message, session, string(mode)
 	if err := k.logAppraisal(ctx, req, out, res, warmth, dec, elapsed); err != nil {
 		return AppraiseResult{}, err
 	}

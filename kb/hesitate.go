@@ -39,8 +39,10 @@ const (
 
 // Hesitate checks a draft before the agent acts on it: a deterministic
 // score, the signals behind it, what to do per intended action, and the
-// learned error patterns it repeats. The call is logged for review. Errors
-// wrapping ErrInput describe input the caller can fix.
+// learned error patterns it repeats. The call is logged for review. The
+// draft and the situation are checked with their secrets redacted: signals
+// quote placeholders, never a secret, and their spans point into the draft
+// as given. Errors wrapping ErrInput describe input the caller can fix.
 func (k *KB) Hesitate(ctx context.Context, req HesitateRequest) (HesitateResult, error) {
 	cfg := k.HesitationConfig()
 	if strings.TrimSpace(req.Draft) == "" {
@@ -68,22 +70,34 @@ func (k *KB) Hesitate(ctx context.Context, req HesitateRequest) (HesitateResult,
 	if err != nil {
 		return HesitateResult{}, err
 	}
-	sit := hesitation.Situation{Query: req.Query, ToolOutputs: req.ToolOutputs, TestsRun: req.TestsRun,
-		Sources: req.Sources, Files: req.Files, Now: now}
-	res, err := hesitation.Check(req.Draft, actions, sit, patterns, cfg)
+	// The draft and the situation are checked redacted: signals quote
+	// pieces of them (an identifier, a value) without the name that marks a
+	// secret as one, which no later redaction could recognise. Spans are
+	// mapped back to the draft as given.
+	logged := req
+	var rs []sanitize.Redaction
+	logged.Draft, rs = sanitize.Redact(req.Draft)
+	logged.Query, _ = sanitize.Redact(req.Query)
+	logged.ToolOutputs, logged.Sources, logged.Files = redactAll(req.ToolOutputs), redactAll(req.Sources), redactAll(req.Files)
+	cfg.MaxDraftBytes = max(cfg.MaxDraftBytes, len(logged.Draft)) // placeholders may be longer than secrets
+	sit := hesitation.Situation{Query: logged.Query, ToolOutputs: logged.ToolOutputs, TestsRun: req.TestsRun,
+		Sources: logged.Sources, Files: logged.Files, Now: now}
+	res, err := hesitation.Check(logged.Draft, actions, sit, patterns, cfg)
 	if errors.Is(err, hesitation.ErrDraftTooLarge) {
 		return HesitateResult{}, inputErrorf("draft", "is too large: %v", err)
 	}
 	if err != nil {
 		return HesitateResult{}, fmt.Errorf("hesitate: %w", err)
 	}
+	for i := range res.Signals {
+		sp := &res.Signals[i].Span
+		sp.Start, sp.End = unredactedOffset(rs, sp.Start, false), unredactedOffset(rs, sp.End, true)
+	}
 	out := HesitateResult{TraceID: newID("t_"), Result: res, Disabled: !cfg.Enabled}
 	held := false
 	for _, s := range res.Plan {
 		held = held || s.Behaviour == hesitation.Hold || s.Behaviour == hesitation.NeedsReview
 	}
-	logged := req
-	logged.Draft, _ = sanitize.Redact(req.Draft)
 	reqJSON, _ := json.Marshal(logged)
 	resJSON, _ := json.Marshal(out)
 	err = k.store.Update(ctx, func(tx Tx) error {
@@ -188,6 +202,41 @@ func (k *KB) applyReview(ctx context.Context, tx Tx, traceID, verdict string, no
 	}
 	res.Changes = append(res.Changes, Change{What: fmt.Sprintf("hesitation %s reviewed: %s", traceID, verdict)})
 	return nil
+}
+
+// redactAll returns the texts with their secrets redacted.
+func redactAll(texts []string) []string {
+	if texts == nil {
+		return nil
+	}
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i], _ = sanitize.Redact(t)
+	}
+	return out
+}
+
+// unredactedOffset maps a byte offset in a text redacted with rs (in input
+// order) to the text before redaction. An offset inside a placeholder maps
+// to the start of the secret it replaced, or to its end for the end of a
+// span.
+func unredactedOffset(rs []sanitize.Redaction, off int, end bool) int {
+	shift := 0 // offset before redaction minus offset after, so far
+	for _, r := range rs {
+		start := r.Start - shift // of the placeholder
+		stop := start + len(sanitize.Placeholder(r.Kind))
+		if off < start {
+			break
+		}
+		if off < stop {
+			if end && off > start {
+				return r.End
+			}
+			return r.Start
+		}
+		shift = r.End - stop
+	}
+	return off + shift
 }
 
 func listBytes(l []string) int {

@@ -22,7 +22,9 @@ import (
 
 // Config configures a KB. Store and Embedder are required.
 type Config struct {
-	Store    Store
+	Store Store
+	// Embedder embeds situations and lessons; every text is redacted
+	// (sanitize.Redact) before it reaches it.
 	Embedder Embedder
 	// Weights of the fused score; DefaultWeights when nil.
 	Weights *Weights
@@ -112,7 +114,7 @@ func New(cfg Config) (*KB, error) {
 	if err := rw.Validate(); err != nil {
 		return nil, fmt.Errorf("kb: %w", err)
 	}
-	k := &KB{store: cfg.Store, emb: cfg.Embedder, weights: w, conf: cc, session: cfg.Session, log: cfg.Logger, now: cfg.Now}
+	k := &KB{store: cfg.Store, emb: redactingEmbedder{cfg.Embedder}, weights: w, conf: cc, session: cfg.Session, log: cfg.Logger, now: cfg.Now}
 	k.hesitation.Store(&h)
 	k.appraiseCfg.Store(&ac)
 	k.routeW.Store(&rw)
@@ -170,7 +172,8 @@ func (k *KB) Weights() Weights { return k.weights }
 // Session returns the session id the KB records traces under.
 func (k *KB) Session() string { return k.session }
 
-// Embedder returns the KB's embedder.
+// Embedder returns the KB's embedder, which redacts secrets from every
+// text before embedding it.
 func (k *KB) Embedder() Embedder { return k.emb }
 
 // checkEmbedder verifies that the database was built with the same

@@ -211,6 +211,15 @@ func (nl *NewLesson) validate() error {
 	case !utf8.ValidString(nl.Content) || !utf8.ValidString(nl.Trigger) || !utf8.ValidString(nl.AntiTrigger):
 		return inputErrorf("lesson", "is not valid UTF-8")
 	}
+	// A NUL byte is refused rather than stripped: it is no part of a
+	// lesson's text, and silently editing what the caller stated would
+	// store something other than what it asked for.
+	for _, f := range []struct{ name, v string }{{"lesson.content", nl.Content}, {"lesson.trigger", nl.Trigger},
+		{"lesson.anti_trigger", nl.AntiTrigger}, {"lesson.tags", strings.Join(nl.Tags, "")}} {
+		if strings.IndexByte(f.v, 0) >= 0 {
+			return inputErrorf(f.name, "holds a NUL byte (\\x00): remove it; a lesson is plain text")
+		}
+	}
 	if nl.Origin == "" {
 		nl.Origin = OriginAgentInferred
 	}

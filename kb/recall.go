@@ -134,7 +134,7 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 	if err != nil {
 		return RecallResult{}, err
 	}
-	req.Query, req.Error = sit.Query, sit.Error // redacted by rank
+	req.Query, req.Error, req.Files, req.Stage = sit.Query, sit.Error, sit.Files, sit.Stage // redacted by rank
 	chosen := k.choose(ranked, top, info)
 	res := RecallResult{TraceID: newID("t_"), Project: sit.Project, Lessons: []RecalledLesson{}, ReadAs: info.repairs}
 	budget := req.BudgetTokens
@@ -361,11 +361,21 @@ func (k *KB) writeTrace(ctx context.Context, id, tool string, sit *Situation, re
 	})
 }
 
-// redactSituation replaces secrets in the situation's free text, so that
-// they reach neither a remote embedder nor the trace log.
+// redactSituation replaces secrets in the situation's text, so that they
+// reach neither a remote embedder nor the trace log, nor what derives from
+// it: the situation key (SituationKey) lower-cases the stage and a file's
+// extension, which would hide a secret from the store's redaction.
 func redactSituation(s *Situation) {
 	s.Query, _ = sanitize.Redact(s.Query)
 	s.Error, _ = sanitize.Redact(s.Error)
+	s.Stage, _ = sanitize.Redact(s.Stage)
+	if len(s.Files) > 0 {
+		files := make([]string, len(s.Files))
+		for i, f := range s.Files {
+			files[i], _ = sanitize.Redact(f)
+		}
+		s.Files = files
+	}
 }
 
 func (b Breakdown) rounded() Breakdown {

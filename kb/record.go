@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -260,6 +261,13 @@ func (k *KB) validateRecord(req *RecordRequest) (int, error) {
 		n += len(rs)
 		c.Draft, rs = sanitize.Redact(c.Draft)
 		n += len(rs)
+		// Keywords become the error pattern's lower-cased keywords, which
+		// the store could no longer recognise as secrets.
+		c.Keywords = slices.Clone(c.Keywords)
+		for i := range c.Keywords {
+			c.Keywords[i], rs = sanitize.Redact(c.Keywords[i])
+			n += len(rs)
+		}
 	}
 	return n, nil
 }

@@ -27,7 +27,9 @@ type Embedder interface {
 
 // Store is the knowledge base's persistence: SQLite behind it is the single
 // source of truth, shared by every process on the same database. storage.DB
-// implements it. Implementations must be safe for concurrent use.
+// implements it. Implementations must be safe for concurrent use, and must
+// redact every text they write (package sanitize; JSON kept valid), so that
+// no secret reaches the disk whichever method writes it.
 type Store interface {
 	// EmbedderInfo returns the embedder model and dimension the database was
 	// built with; ok is false for a database that has no lesson vectors yet.

@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -91,6 +92,28 @@ func BenchmarkIntent(b *testing.B) {
 			b.SetBytes(int64(len(c.text)))
 			for b.Loop() {
 				intentFindings(c.text, &n)
+			}
+		})
+	}
+}
+
+// BenchmarkRedactJSON times redaction of a trace request in JSON.
+func BenchmarkRedactJSON(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		size int
+	}{{"2KB", 2 << 10}, {"64KB", 64 << 10}} {
+		// A trace request: a few short fields and one long tool output.
+		doc, err := json.Marshal(map[string]any{"draft": "Deployed; token " + fakeGitHub, "actions": []string{"commit"},
+			"query": "deploy it", "tool_outputs": []string{benchText(b, c.size)}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			RedactJSON("{}") // compile the rules outside the timing
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				RedactJSON(string(doc))
 			}
 		})
 	}

@@ -55,6 +55,8 @@
 //     private key blocks, passwords in assignments, URLs and Authorization
 //     headers) with a placeholder such as "[REDACTED:github-token]". See
 //     [Redact] for what counts as a placeholder rather than a secret.
+//     [RedactJSON] does the same to JSON text and keeps it valid JSON;
+//     [NewRedactHandler] applies Redact to every slog record.
 //
 // The rules are data built once on first use; every function is pure,
 // deterministic and safe for concurrent use. Matching finds all rule

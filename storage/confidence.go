@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -105,7 +104,7 @@ func readLinks(ctx context.Context, q queryer, id string) ([]kb.Link, error) {
 
 // backfillConfidence is migration 6's data step: a confidence state for
 // every lesson, derived from its counters.
-func backfillConfidence(ctx context.Context, sqlTx *sql.Tx) error {
+func backfillConfidence(ctx context.Context, sqlTx *redactTx) error {
 	rows, err := sqlTx.QueryContext(ctx, `SELECT `+baseLessonColumns+` FROM lessons l`)
 	if err != nil {
 		return err

@@ -9,6 +9,10 @@
 // through a revision counter before every search. The index is built lazily
 // on the first search, never persisted by chromem-go, and never the source
 // of truth.
+//
+// No secret reaches the database: every statement that writes runs in a
+// transaction that binds its text arguments redacted by package sanitize
+// (see redactTx), whichever method issues it.
 package storage
 
 import (
@@ -181,7 +185,8 @@ func (l *lazyStmt) close() {
 }
 
 // SQL returns the underlying *sql.DB, for the log and statistics readers of
-// other packages in this module.
+// other packages in this module. It is for reading only: a write through it
+// would bypass the redaction of secrets.
 func (db *DB) SQL() *sql.DB { return db.sql }
 
 // Meta returns the value stored under key in the meta table; ok is false
@@ -197,20 +202,26 @@ func (db *DB) Meta(ctx context.Context, key string) (value string, ok bool, err 
 	return value, true, nil
 }
 
-// SetMeta stores value under key in the meta table.
+// SetMeta stores value, its secrets redacted, under key in the meta table.
 func (db *DB) SetMeta(ctx context.Context, key, value string) error {
-	_, err := db.sql.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
-		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
-	if err != nil {
-		return fmt.Errorf("write meta %s: %w", key, err)
-	}
-	return nil
+	return db.update(ctx, func(tx *redactTx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+		if err != nil {
+			return fmt.Errorf("write meta %s: %w", key, err)
+		}
+		return nil
+	})
 }
 
-// SetMetaDefault stores value under key unless a value is already there,
-// and returns the value in force.
+// SetMetaDefault stores value (its secrets redacted) under key unless a
+// value is already there, and returns the value in force.
 func (db *DB) SetMetaDefault(ctx context.Context, key, value string) (string, error) {
-	if _, err := db.sql.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`, key, value); err != nil {
+	err := db.update(ctx, func(tx *redactTx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`, key, value)
+		return err
+	})
+	if err != nil {
 		return "", fmt.Errorf("write meta %s: %w", key, err)
 	}
 	v, _, err := db.Meta(ctx, key)
@@ -234,7 +245,7 @@ func (db *DB) EmbedderInfo(ctx context.Context) (string, int, bool, error) {
 
 // SetEmbedderInfo implements kb.Store.
 func (db *DB) SetEmbedderInfo(ctx context.Context, model string, dim int) error {
-	return db.update(ctx, func(tx *sql.Tx) error {
+	return db.update(ctx, func(tx *redactTx) error {
 		for k, v := range map[string]string{"embedder_model": model, "embedder_dim": fmt.Sprint(dim)} {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
 				ON CONFLICT (key) DO UPDATE SET value = excluded.value`, k, v); err != nil {
@@ -246,13 +257,14 @@ func (db *DB) SetEmbedderInfo(ctx context.Context, model string, dim int) error 
 }
 
 // update runs fn in a BEGIN IMMEDIATE transaction and commits it, or rolls
-// it back when fn fails.
-func (db *DB) update(ctx context.Context, fn func(*sql.Tx) error) error {
+// it back when fn fails. Every write goes through it: the transaction
+// redacts the text its statements bind (see redactTx).
+func (db *DB) update(ctx context.Context, fn func(*redactTx) error) error {
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := fn(tx); err != nil {
+	if err := fn(&redactTx{tx: tx}); err != nil {
 		tx.Rollback()
 		return err
 	}

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -150,7 +149,7 @@ func TestMigrate_descriptiveColumn(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Version 7 indexed only the first line as the title.
-	if err := db.update(ctx, func(sqlTx *sql.Tx) error {
+	if err := db.update(ctx, func(sqlTx *redactTx) error {
 		if _, err := sqlTx.ExecContext(ctx, `INSERT INTO lessons_fts (rowid, title_terms, content_terms, trigger_terms) VALUES (1, ?, ?, '')`,
 			terms.Join("def paste():"), terms.Join(content)); err != nil {
 			return err

@@ -162,12 +162,13 @@ func (db *DB) Vectors(ctx context.Context, id string) ([]float32, []float32, err
 
 // Update implements kb.Store.
 func (db *DB) Update(ctx context.Context, fn func(kb.Tx) error) error {
-	return db.update(ctx, func(t *sql.Tx) error { return fn(&tx{tx: t}) })
+	return db.update(ctx, func(t *redactTx) error { return fn(&tx{tx: t}) })
 }
 
-// tx implements kb.Tx over a *sql.Tx.
+// tx implements kb.Tx over a write transaction, which redacts the text it
+// writes.
 type tx struct {
-	tx *sql.Tx
+	tx *redactTx
 }
 
 var _ kb.Tx = (*tx)(nil)
@@ -206,7 +207,7 @@ func (t *tx) NearDuplicate(ctx context.Context, shape, project string, kind kb.K
 
 // backfillShape is migration 11's data step: the near-duplicate key of
 // every lesson stored before it.
-func backfillShape(ctx context.Context, sqlTx *sql.Tx) error {
+func backfillShape(ctx context.Context, sqlTx *redactTx) error {
 	rows, err := sqlTx.QueryContext(ctx, `SELECT seq, content, trigger FROM lessons`)
 	if err != nil {
 		return fmt.Errorf("read lessons: %w", err)
@@ -250,6 +251,10 @@ func (t *tx) bumpVecRev(ctx context.Context) (int64, error) {
 }
 
 func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (kb.Lesson, error) {
+	// The text is redacted before anything derives from it: the full-text
+	// terms are lower-cased, which would hide a secret from the
+	// redaction of the statement's arguments.
+	nl.Content, nl.Trigger, nl.AntiTrigger = redactText(nl.Content), redactText(nl.Trigger), redactText(nl.AntiTrigger)
 	id := nl.ID
 	if id != "" {
 		var n int
@@ -481,7 +486,7 @@ func clampConf(c float64) float64 {
 // SetVectors implements kb.Reembedder: it replaces a lesson's vectors and
 // bumps the vector revision so every process refreshes its index.
 func (db *DB) SetVectors(ctx context.Context, id string, content, trigger []float32) error {
-	return db.update(ctx, func(sqlTx *sql.Tx) error {
+	return db.update(ctx, func(sqlTx *redactTx) error {
 		t := &tx{tx: sqlTx}
 		var seq int64
 		if err := sqlTx.QueryRowContext(ctx, `SELECT seq FROM lessons WHERE id = ?`, id).Scan(&seq); err != nil {

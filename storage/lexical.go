@@ -3,7 +3,6 @@ package storage
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -164,7 +163,7 @@ func statsTF(blob []byte, want map[string]int, out []int) error {
 
 // addStats records (sign +1) or withdraws (sign −1) a lesson's terms from
 // the collection statistics, inside a write transaction.
-func addStats(ctx context.Context, tx *sql.Tx, seq int64, ds docStats, sign int) error {
+func addStats(ctx context.Context, tx *redactTx, seq int64, ds docStats, sign int) error {
 	if sign > 0 {
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lesson_terms (seq, len, tf) VALUES (?, ?, ?)`,
 			seq, ds.length, encodeStats(ds)); err != nil {
@@ -193,7 +192,7 @@ func addStats(ctx context.Context, tx *sql.Tx, seq int64, ds docStats, sign int)
 
 // backfillLexical is the data step of migrations 3 and 8: the rebuilt full-text index
 // and the term statistics for every recallable lesson.
-func backfillLexical(ctx context.Context, sqlTx *sql.Tx) error {
+func backfillLexical(ctx context.Context, sqlTx *redactTx) error {
 	rows, err := sqlTx.QueryContext(ctx, `SELECT seq, content, trigger FROM lessons WHERE state != 'archived'`)
 	if err != nil {
 		return err

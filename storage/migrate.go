@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -53,7 +52,7 @@ func migrations() ([]migration, error) {
 
 // goSteps are data migrations that SQL cannot express, run in the same
 // transaction right after the SQL file of their version.
-var goSteps = map[int]func(context.Context, *sql.Tx) error{
+var goSteps = map[int]func(context.Context, *redactTx) error{
 	3:  backfillLexical,
 	6:  backfillConfidence,
 	8:  backfillLexical,
@@ -93,7 +92,7 @@ func (db *DB) migrateTo(ctx context.Context, target int) error {
 		if m.version <= current || m.version > target {
 			continue
 		}
-		err := db.update(ctx, func(tx *sql.Tx) error {
+		err := db.update(ctx, func(tx *redactTx) error {
 			var v int
 			if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
 				return err

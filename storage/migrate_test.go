@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"database/sql"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,7 +31,7 @@ func TestMigrate_shortStems(t *testing.T) {
 	}
 	// Version 9 stemmed going to go.
 	old := []string{"go", "refactor", "parser"}
-	if err := db.update(ctx, func(sqlTx *sql.Tx) error {
+	if err := db.update(ctx, func(sqlTx *redactTx) error {
 		if _, err := sqlTx.ExecContext(ctx, `INSERT INTO lessons_fts (rowid, title_terms, content_terms, trigger_terms) VALUES (1, ?, ?, '')`,
 			strings.Join(old, " "), strings.Join(old, " ")); err != nil {
 			return err

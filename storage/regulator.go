@@ -69,7 +69,7 @@ func readRegulatorLog(ctx context.Context, q queryer) ([]regulate.Change, error)
 // both acting on the same due time: the second sees the first's log.
 func (db *DB) Regulate(ctx context.Context, plan func(params map[string]float64, history []regulate.Change) regulate.Result) (regulate.Result, error) {
 	var res regulate.Result
-	err := db.update(ctx, func(tx *sql.Tx) error {
+	err := db.update(ctx, func(tx *redactTx) error {
 		params, err := readParams(ctx, tx)
 		if err != nil {
 			return err

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -250,13 +249,13 @@ func TestMigrate_fromOldSchema(t *testing.T) {
 				terms.Join("Close HTTP response bodies."), terms.Join("http clients")); err != nil {
 				t.Fatal(err)
 			}
-		} else if err := db.update(ctx, func(sqlTx *sql.Tx) error {
+		} else if err := db.update(ctx, func(sqlTx *redactTx) error {
 			return (&tx{tx: sqlTx}).indexText(ctx, 1, "Close HTTP response bodies.", "http clients")
 		}); err != nil {
 			t.Fatal(err)
 		}
 		if from >= 3 { // the schema keeps lexical statistics: fill them as InsertLesson does
-			err := db.update(ctx, func(tx *sql.Tx) error {
+			err := db.update(ctx, func(tx *redactTx) error {
 				return addStats(ctx, tx, 1, lessonStats("Close HTTP response bodies.", "http clients"), +1)
 			})
 			if err != nil {

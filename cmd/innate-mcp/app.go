@@ -15,6 +15,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/sanitize"
 	"github.com/innate-mcp/innate-mcp/storage"
 )
 
@@ -195,8 +196,9 @@ func defaultDBHint() string {
 	return "$XDG_DATA_HOME/innate-mcp/innate.db or ~/.local/share/innate-mcp/innate.db"
 }
 
-// logger builds the program's logger: text to stderr, or to the log file.
-// Standard output is never used for logs: it belongs to the MCP protocol.
+// logger builds the program's logger: text to stderr, or to the log file,
+// with secrets redacted from every record. Standard output is never used
+// for logs: it belongs to the MCP protocol.
 func (m *Main) logger(g *globals, stderr io.Writer) (*slog.Logger, func(), error) {
 	level := g.logLevel
 	if level == "" {
@@ -220,7 +222,7 @@ func (m *Main) logger(g *globals, stderr io.Writer) (*slog.Logger, func(), error
 		}
 		w, closeFn = f, func() { f.Close() }
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), closeFn, nil
+	return slog.New(sanitize.NewRedactHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv}))), closeFn, nil
 }
 
 // app is an opened knowledge base with everything a command needs.
