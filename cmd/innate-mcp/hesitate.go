@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -78,13 +79,16 @@ func (m *Main) runHesitate(ctx context.Context, g *globals, args []string, stdin
 		return err
 	}
 	if asJSON {
-		if err := readArgs(stdin, &req); err != nil {
+		if err := readArgs(stdin, &req, needHesitateJSON); err != nil {
 			return err
 		}
 	} else {
-		draft, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
+		draft, err := readStdin(stdin)
 		if err != nil {
 			return fmt.Errorf("read draft: %w", err)
+		}
+		if len(bytes.TrimSpace(draft)) == 0 {
+			return fmt.Errorf("%w: %s", errUsage, needHesitate)
 		}
 		req.Draft = string(draft)
 		req.Actions, req.Sources, req.Files = actions, sources, files
