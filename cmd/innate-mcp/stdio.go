@@ -32,7 +32,7 @@ const (
 	defaultConcurrency = 8
 )
 
-// Codes and messages of the errors the transport answers itself.
+// Messages of the errors the transport answers itself.
 const (
 	msgNullID         = "invalid request: id must be a string or an integer, not null (MCP forbids null ids)"
 	msgBadID          = "invalid request: id must be a string or an integer"
@@ -58,6 +58,8 @@ const (
 // returns nil. Requests still running after drain have their context
 // cancelled and get abandon more to answer; requests not yet started are
 // answered with an error instead of being run.
+//
+// One serve call at a time may use an MCPServer: its session is "stdio".
 type stdioTransport struct {
 	srv *server.MCPServer
 	log *slog.Logger
