@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -81,8 +82,13 @@ func (m *Main) Run(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	fs := flag.NewFlagSet("innate-mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	g.register(fs)
-	fs.Usage = func() { m.usage(stderr) }
+	fs.Usage = func() {} // printed below: to stdout when asked for
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			m.usage(stdout)
+			return nil
+		}
+		m.usage(stderr)
 		return err
 	}
 	args = fs.Args()
@@ -96,7 +102,17 @@ func (m *Main) Run(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	}
 	for _, c := range commands() {
 		if c.name == name {
-			return c.run(m, ctx, g, args, stdin, stdout, stderr)
+			err := c.run(m, ctx, g, args, stdin, stdout, stderr)
+			if g.usage.Len() > 0 {
+				// The command's flag set printed its usage: asked for with
+				// -h, it is the output and not an error.
+				if errors.Is(err, flag.ErrHelp) {
+					_, err = stdout.Write(g.usage.Bytes())
+					return err
+				}
+				stderr.Write(g.usage.Bytes())
+			}
+			return err
 		}
 	}
 	m.usage(stderr)
@@ -118,11 +134,15 @@ func (m *Main) usage(w io.Writer) {
 	fmt.Fprintln(w, "Run `innate-mcp COMMAND -h` for a command's flags.")
 }
 
-// globals are the flags every command accepts.
+// globals are the flags every command accepts, and the usage text the
+// command's flag set printed.
 type globals struct {
 	db       string
 	logLevel string
 	logFile  string
+	// usage holds the command's usage when its flags asked for it (-h) or
+	// failed to parse; Run prints it to stdout or stderr accordingly.
+	usage bytes.Buffer
 }
 
 // register adds the global flags to fs. Values already set (by flags
@@ -134,13 +154,18 @@ func (g *globals) register(fs *flag.FlagSet) {
 }
 
 // newFlagSet returns a subcommand's flag set with the global flags on it.
+// Parse errors go to stderr; the usage text goes to g.usage, for Run to
+// print (to stdout when -h asked for it).
 func newFlagSet(name string, g *globals, stderr io.Writer, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet("innate-mcp "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	g.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: innate-mcp %s %s\n\nFlags:\n", name, usage)
+		g.usage.Reset()
+		fmt.Fprintf(&g.usage, "Usage: innate-mcp %s %s\n\nFlags:\n", name, usage)
+		fs.SetOutput(&g.usage)
 		fs.PrintDefaults()
+		fs.SetOutput(stderr)
 	}
 	return fs
 }

@@ -63,7 +63,7 @@ func (m *Main) runAppraise(ctx context.Context, g *globals, args []string, stdin
 		req.Query = strings.Join(fs.Args(), " ")
 	}
 	if req.Query == "" && req.Candidate == "" && req.Message == "" && req.Error == "" && len(files) == 0 {
-		if err := readArgs(stdin, &req); err != nil {
+		if err := readArgs(stdin, &req, needAppraise); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -53,13 +54,53 @@ func checkSetInt(fs *flag.FlagSet, name string, v, lo, hi int) error {
 	return nil
 }
 
-// readArgs decodes a tool's JSON arguments from stdin.
-func readArgs(stdin io.Reader, v any) error {
-	if stdin == nil {
-		return fmt.Errorf("%w: no input: pass flags or JSON arguments on stdin", kb.ErrInput)
+// readArgs decodes a tool's JSON arguments from stdin. When stdin holds
+// nothing, or is a terminal nobody is piping into, it returns a usage error
+// that says what the command needs: need.
+func readArgs(stdin io.Reader, v any, need string) error {
+	b, err := readStdin(stdin)
+	if err != nil {
+		return err
 	}
-	return decodeStrict(io.LimitReader(stdin, 64<<20), v)
+	if len(bytes.TrimSpace(b)) == 0 {
+		return fmt.Errorf("%w: %s", errUsage, need)
+	}
+	return decodeStrict(bytes.NewReader(b), v)
 }
+
+// readStdin reads up to 64 MiB of stdin; a terminal or no stdin reads as
+// nothing, so that a command run by hand without input says what it needs
+// instead of waiting.
+func readStdin(stdin io.Reader) ([]byte, error) {
+	if stdin == nil || isTerminal(stdin) {
+		return nil, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
+	if err != nil {
+		return nil, fmt.Errorf("read stdin: %w", err)
+	}
+	return b, nil
+}
+
+// isTerminal reports whether r is a character device such as a terminal
+// (or /dev/null).
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// What each command needs when it is given nothing.
+const (
+	needRecall       = "nothing to recall: pass QUERY or --query TEXT (or --error, --file), or the recall tool's JSON arguments on stdin (innate-mcp recall -h)"
+	needAppraise     = "nothing to appraise: pass QUERY or --query TEXT (with --candidate), or the appraise tool's JSON arguments on stdin (innate-mcp appraise -h)"
+	needRecord       = "nothing to record: pass flags (--lesson TEXT, --trace ID --outcome success, --correction TEXT, …) or the record tool's JSON arguments on stdin (innate-mcp record -h)"
+	needHesitate     = "no draft: pipe the draft to check on stdin, as in innate-mcp hesitate --action commit < DRAFT (innate-mcp hesitate -h)"
+	needHesitateJSON = `no JSON on stdin: pass the hesitate tool's arguments ({"draft": "…"}) on stdin, or drop --json and pipe the draft itself`
+)
 
 func (m *Main) runRecall(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var req kb.RecallRequest
@@ -84,7 +125,7 @@ func (m *Main) runRecall(ctx context.Context, g *globals, args []string, stdin i
 		req.Query = strings.Join(fs.Args(), " ")
 	}
 	if req.Query == "" && req.Error == "" && len(files) == 0 {
-		if err := readArgs(stdin, &req); err != nil {
+		if err := readArgs(stdin, &req, needRecall); err != nil {
 			return err
 		}
 	}
@@ -164,7 +205,7 @@ func (m *Main) runRecord(ctx context.Context, g *globals, args []string, stdin i
 		if correction != "" {
 			req.Correction = &kb.CorrectionInput{Text: correction}
 		}
-	} else if err := readArgs(stdin, &req); err != nil {
+	} else if err := readArgs(stdin, &req, needRecord); err != nil {
 		return err
 	}
 	if req.Project == "" && req.Lesson != nil && !req.Lesson.Global {

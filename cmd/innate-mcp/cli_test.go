@@ -209,7 +209,7 @@ func TestCLI_hesitateAndPatterns(t *testing.T) {
 		t.Fatalf("hesitate output %s: %v", out, err)
 	}
 	out, err = run(t, env, "", "hesitate", "--action", "deploy", "--tests-run")
-	if !errors.Is(err, kb.ErrInput) {
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "draft") {
 		t.Fatalf("empty draft: %v %s", err, out)
 	}
 	if _, err := run(t, env, "", "record", "--correction", "That's wrong: never force-push to the release branch."); err != nil {

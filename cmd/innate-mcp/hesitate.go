@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -25,12 +26,17 @@ func hesitateTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Too
 		mcp.WithDescription("Before acting on a draft (a reply, a plan, a commit, a lesson to record): a deterministic, zero-LLM check "+
 			"for overconfidence — absolute claims without evidence, specific facts nobody checked, success claimed with no test run, "+
 			"conclusions without reasoning, repeats of mistakes the user corrected before. Returns a 0-100 score, the signals with "+
-			"their spans, and per intended action whether to proceed, hedge, hold or mark for review."),
+			"their spans, and per intended action whether to proceed, hedge, hold or mark for review. "+
+			"Each call is logged for review, and the learned error patterns the draft repeats count the hit "+
+			"(which keeps them from decaying)."),
 		mcp.WithInputSchema[kb.HesitateRequest](),
 		mcp.WithOutputSchema[kb.HesitateResult](),
+		// Not read-only: every call writes its trace and hesitation log entry
+		// and updates the matched patterns' counters, so a repeated call is
+		// not idempotent either. Nothing is removed: not destructive.
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Hesitate before acting",
-			ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false),
-			IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}),
+			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(false)}),
 	)
 	return tool, handler(log, tool, func(ctx context.Context, req kb.HesitateRequest) (kb.HesitateResult, error) {
 		return svc.Hesitate(ctx, req)
@@ -78,13 +84,16 @@ func (m *Main) runHesitate(ctx context.Context, g *globals, args []string, stdin
 		return err
 	}
 	if asJSON {
-		if err := readArgs(stdin, &req); err != nil {
+		if err := readArgs(stdin, &req, needHesitateJSON); err != nil {
 			return err
 		}
 	} else {
-		draft, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
+		draft, err := readStdin(stdin)
 		if err != nil {
 			return fmt.Errorf("read draft: %w", err)
+		}
+		if len(bytes.TrimSpace(draft)) == 0 {
+			return fmt.Errorf("%w: %s", errUsage, needHesitate)
 		}
 		req.Draft = string(draft)
 		req.Actions, req.Sources, req.Files = actions, sources, files

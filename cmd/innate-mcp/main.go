@@ -17,6 +17,9 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first signal lets the server finish the calls it has read; a
+	// second one kills the process the default way.
+	context.AfterFunc(ctx, stop)
 	m := NewMain()
 	if err := m.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "innate-mcp:", err)

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
+	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -42,7 +44,9 @@ func newServer(svc kbService, report reportFunc, proj *projectResolver, log *slo
 	return s
 }
 
-// runServe serves MCP over stdio until stdin closes or ctx ends.
+// runServe serves MCP over stdio until stdin closes or ctx ends (SIGTERM,
+// SIGINT); either way the calls already read finish first (see
+// stdioTransport), and it returns nil.
 func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", g, stderr, "")
 	if err := fs.Parse(args); err != nil {
@@ -82,22 +86,16 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 		}()
 	}
 	s := newServer(a.kb, func(ctx context.Context) (Report, error) { return buildReport(ctx, a.db, a.kb) }, proj, a.log, warm)
-	stdio := server.NewStdioServer(s)
-	stdio.SetErrorLogger(log.New(slogWriter{a}, "", 0))
+	// A client that closes stdout before the last responses are written
+	// must not kill the process with SIGPIPE while other calls are still
+	// writing to the database: the write fails instead, and is logged.
+	sigpipe := make(chan os.Signal, 1)
+	signal.Notify(sigpipe, syscall.SIGPIPE)
+	defer signal.Stop(sigpipe)
+	t := &stdioTransport{srv: s, log: a.log.With("component", "stdio")}
 	a.log.Info("serving MCP on stdio", "db", a.db.Path(), "embedder", a.emb.Name())
-	err = stdio.Listen(ctx, stdin, stdout)
+	err = t.serve(ctx, stdin, stdout)
 	cancel()
 	wg.Wait()
-	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
-		return err
-	}
-	return nil
-}
-
-// slogWriter sends the MCP library's log lines to the app's logger.
-type slogWriter struct{ a *app }
-
-func (w slogWriter) Write(p []byte) (int, error) {
-	w.a.log.Warn("mcp", "msg", string(p))
-	return len(p), nil
+	return err
 }

@@ -63,7 +63,7 @@ func TestTools_annotations(t *testing.T) {
 	want := map[string]struct{ readOnly, destructive, idempotent bool }{
 		"recall":   {true, false, true},
 		"record":   {false, false, true},
-		"hesitate": {true, false, true},
+		"hesitate": {false, false, false}, // logs each call, counts pattern hits
 		"appraise": {true, false, true},
 	}
 	tools := listTools(t)

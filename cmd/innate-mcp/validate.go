@@ -13,7 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	textmsg "golang.org/x/text/message"
 )
 
 // argValidator checks a tool's arguments against its input schema and says
@@ -95,7 +95,7 @@ func leaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
 
 // sentence says what one violation is and what to send instead.
 func (v *argValidator) sentence(e *jsonschema.ValidationError) string {
-	printer := message.NewPrinter(language.English)
+	printer := textmsg.NewPrinter(language.English)
 	field := fieldName(e.InstanceLocation)
 	node := v.node(e.InstanceLocation)
 	switch k := e.ErrorKind.(type) {
