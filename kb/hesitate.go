@@ -39,7 +39,8 @@ const (
 
 // Hesitate checks a draft before the agent acts on it: a deterministic
 // score, the signals behind it, what to do per intended action, and the
-// learned error patterns it repeats. The call is logged for review. Errors
+// learned error patterns it repeats. The call is logged for review (not on
+// a read-only knowledge base). Errors
 // wrapping ErrInput describe input the caller can fix.
 func (k *KB) Hesitate(ctx context.Context, req HesitateRequest) (HesitateResult, error) {
 	cfg := k.HesitationConfig()
@@ -81,6 +82,9 @@ func (k *KB) Hesitate(ctx context.Context, req HesitateRequest) (HesitateResult,
 	held := false
 	for _, s := range res.Plan {
 		held = held || s.Behaviour == hesitation.Hold || s.Behaviour == hesitation.NeedsReview
+	}
+	if k.readOnly {
+		return out, nil // nothing logged
 	}
 	logged := req
 	logged.Draft, _ = sanitize.Redact(req.Draft)

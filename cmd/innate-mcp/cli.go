@@ -76,7 +76,7 @@ func (m *Main) runRecall(ctx context.Context, g *globals, args []string, stdin i
 	if req.Project == "" {
 		req.Project = m.currentProject()
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	a, err := m.open(ctx, g, stderr, m.cliSession(), logAccess)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func (m *Main) runRecord(ctx context.Context, g *globals, args []string, stdin i
 	if req.Project == "" && req.Lesson != nil && !req.Lesson.Global {
 		req.Project = m.currentProject()
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	a, err := m.open(ctx, g, stderr, m.cliSession(), writeAccess)
 	if err != nil {
 		return err
 	}

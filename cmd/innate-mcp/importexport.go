@@ -121,7 +121,7 @@ func (m *Main) runImport(ctx context.Context, g *globals, args []string, stdin i
 		names = append(names, fmt.Sprintf("%s: %d", path, len(f.lessons)))
 		total += len(f.lessons)
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	a, err := m.open(ctx, g, stderr, m.cliSession(), writeAccess)
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func (m *Main) runExport(ctx context.Context, g *globals, args []string, stdin i
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	a, err := m.open(ctx, g, stderr, m.cliSession(), readAccess)
 	if err != nil {
 		return err
 	}
@@ -229,7 +229,7 @@ func (m *Main) runReembed(ctx context.Context, g *globals, args []string, stdin 
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	a, err := m.open(ctx, g, stderr, m.cliSession(), writeAccess)
 	if err != nil {
 		return err
 	}

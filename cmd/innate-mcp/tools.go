@@ -100,7 +100,7 @@ func handler[Req, Res any](log *slog.Logger, name string, op func(context.Contex
 		}
 		res, err := op(ctx, req)
 		switch {
-		case errors.Is(err, kb.ErrInput), errors.Is(err, kb.ErrEmbedderMismatch), errors.Is(err, kb.ErrNotFound):
+		case errors.Is(err, kb.ErrInput), errors.Is(err, kb.ErrEmbedderMismatch), errors.Is(err, kb.ErrNotFound), errors.Is(err, kb.ErrReadOnly):
 			return mcp.NewToolResultError(err.Error()), nil
 		case err != nil:
 			log.Error("tool failed", "tool", name, "err", err)
