@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -63,14 +64,24 @@ func prepareWritable(path string) error {
 }
 
 // readOnlyFileError says that file (the database at path or one of its
-// -wal and -shm files) cannot be written, and what to do.
+// -wal and -shm files) cannot be written, and what to do: make writable
+// every one of the three that is read-only.
 func readOnlyFileError(path, file string, cause error) error {
 	mode := ""
 	if st, err := os.Stat(file); err == nil {
 		mode = " (" + st.Mode().Perm().String() + ")"
 	}
+	var fix []string
+	for _, f := range []string{path, path + "-wal", path + "-shm"} {
+		if err := writable(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fix = append(fix, f)
+		}
+	}
+	if len(fix) == 0 {
+		fix = []string{file}
+	}
 	return fmt.Errorf("%w: the database file %s is read-only%s: %v: make it writable for this user (chmod u+w %s) to record; "+
-		"commands that only read (stats, lessons list, export, recall) work as it is", kb.ErrReadOnly, file, mode, cause, file)
+		"commands that only read (stats, lessons list, export, recall) work as it is", kb.ErrReadOnly, file, mode, cause, strings.Join(fix, " "))
 }
 
 // readOnlyDirError says that dir, the directory of the database at path,

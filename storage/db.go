@@ -60,10 +60,11 @@ type Options struct {
 	// ReadOnly opens the database read-only: it is neither migrated nor
 	// written, and every write fails with an error wrapping kb.ErrReadOnly.
 	// The database must exist (an error wrapping fs.ErrNotExist otherwise)
-	// and be of this build's schema (ErrSchemaOutdated otherwise). In a
-	// directory this process cannot write and without its -shm file, where
-	// SQLite cannot set up a reader, the file is read as immutable: writes
-	// another process makes meanwhile are not seen.
+	// and be of this build's schema (ErrSchemaOutdated otherwise). A file
+	// without its -shm file that this process cannot write, or in a
+	// directory it cannot write, is read as immutable, creating no -wal or
+	// -shm file: what another process writes to it meanwhile is not seen,
+	// and may fail a read until it is opened again.
 	ReadOnly bool
 	// Retention bounds the traces Prune keeps; the zero value keeps them
 	// all. Open refuses a retention that Retention.Validate refuses.
@@ -109,8 +110,11 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 			return nil, fmt.Errorf("open %s read-only: %w", path, err)
 		}
 		// A reader of a WAL database needs the -shm file, which SQLite
-		// creates when it is missing: it cannot in a read-only directory.
-		if _, err := os.Stat(path + "-shm"); errors.Is(err, fs.ErrNotExist) && writable(filepath.Dir(path)) != nil {
+		// creates when it is missing: it cannot in a read-only directory,
+		// and beside a read-only file it would create one with the file's
+		// mode, read-only, which no writer could use later.
+		if _, err := os.Stat(path + "-shm"); errors.Is(err, fs.ErrNotExist) &&
+			(writable(path) != nil || writable(filepath.Dir(path)) != nil) {
 			immutable = true
 		}
 	} else if err := prepareWritable(path); err != nil {
