@@ -43,11 +43,26 @@ type Main struct {
 	Getenv func(string) string
 	// Getwd returns the working directory; os.Getwd by default.
 	Getwd func() (string, error)
+	// IsTerminal reports whether w is a terminal, where long commands show
+	// their progress; a nil IsTerminal means never. By default it is true
+	// for a character device.
+	IsTerminal func(w io.Writer) bool
 }
 
 // NewMain returns a Main wired to the real process environment.
 func NewMain() *Main {
-	return &Main{Getenv: os.Getenv, Getwd: os.Getwd}
+	return &Main{Getenv: os.Getenv, Getwd: os.Getwd, IsTerminal: isTerminal}
+}
+
+// isTerminal reports whether w is a character device (a terminal; also
+// /dev/null, where progress is harmless).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // command is one subcommand.
