@@ -36,9 +36,9 @@ const (
 )
 
 // DefaultRetention is the retention a server and the CLI prune by unless
-// configured otherwise: 30 days and 10,000 traces.
+// configured otherwise: 30 days and 5,000 traces.
 func DefaultRetention() Retention {
-	return Retention{MaxAge: 30 * 24 * time.Hour, MaxTraces: 10_000}
+	return Retention{MaxAge: 30 * 24 * time.Hour, MaxTraces: 5_000}
 }
 
 // Validate refuses a bound below the minimum (and a negative one), saying
@@ -46,11 +46,11 @@ func DefaultRetention() Retention {
 func (r Retention) Validate() error {
 	switch {
 	case r.MaxAge < 0 || (r.MaxAge > 0 && r.MaxAge < MinRetentionAge):
-		return fmt.Errorf("trace retention of %v is too short: the regulator reads the logs of the last %v; use at least %v, or 0 for no age limit",
-			r.MaxAge, MinRetentionAge, MinRetentionAge)
+		return fmt.Errorf("a trace retention of %v is too short: the regulator reads the logs of the last 24 hours and judges a change after 48; "+
+			"keep traces at least %d days, or set no age limit (0)", r.MaxAge, int(MinRetentionAge.Hours()/24))
 	case r.MaxTraces < 0 || (r.MaxTraces > 0 && r.MaxTraces < MinRetentionTraces):
-		return fmt.Errorf("trace retention of %d traces is too small: the regulator needs a day of logs; use at least %d, or 0 for no count limit",
-			r.MaxTraces, MinRetentionTraces)
+		return fmt.Errorf("a trace retention of %d traces is too small: the regulator needs a day of logs to judge on; "+
+			"keep at least %d, or set no count limit (0)", r.MaxTraces, MinRetentionTraces)
 	}
 	return nil
 }

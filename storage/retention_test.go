@@ -205,8 +205,8 @@ func TestRetention_Validate(t *testing.T) {
 	}{
 		{Retention{}, ""},
 		{DefaultRetention(), ""},
-		{Retention{MaxAge: 24 * time.Hour}, "regulator reads the logs of the last"},
-		{Retention{MaxTraces: 10}, "use at least 1000"},
+		{Retention{MaxAge: 24 * time.Hour}, "keep traces at least 2 days"},
+		{Retention{MaxTraces: 10}, "keep at least 1000"},
 		{Retention{MaxTraces: -1}, "too small"},
 	} {
 		err := tc.r.Validate()
@@ -220,15 +220,19 @@ func TestRetention_Validate(t *testing.T) {
 }
 
 // insertTraces stores n recall traces with a response of size bytes, one
-// millisecond apart, ending at end.
-func insertTraces(tb testing.TB, db *DB, n, size int, end time.Time) {
+// millisecond apart, ending at end; each returns the lessons returned.
+func insertTraces(tb testing.TB, db *DB, n, size int, end time.Time, returned ...string) {
 	tb.Helper()
-	res, _ := json.Marshal(map[string]any{"empty": true, "note": strings.Repeat("x", size)})
+	res, _ := json.Marshal(map[string]any{"empty": len(returned) == 0, "note": strings.Repeat("x", size)})
+	var ret []kb.ReturnedEntry
+	for i, id := range returned {
+		ret = append(ret, kb.ReturnedEntry{LessonID: id, Rank: i + 1, Score: 0.5})
+	}
 	for start := 0; start < n; start += 500 {
 		err := db.Update(context.Background(), func(tx kb.Tx) error {
 			for i := start; i < min(start+500, n); i++ {
-				if err := tx.InsertTrace(context.Background(), kb.Trace{ID: fmt.Sprintf("t_%06d", i), Tool: "recall",
-					CreatedAt: end.Add(time.Duration(i-n) * time.Millisecond), Request: []byte(`{}`), Response: res}); err != nil {
+				if err := tx.InsertTrace(context.Background(), kb.Trace{ID: fmt.Sprintf("t_%d_%06d", end.UnixNano(), i), Tool: "recall",
+					CreatedAt: end.Add(time.Duration(i-n) * time.Millisecond), Request: []byte(`{}`), Response: res, Returned: ret}); err != nil {
 					return err
 				}
 			}
@@ -237,5 +241,67 @@ func insertTraces(tb testing.TB, db *DB, n, size int, end time.Time) {
 		if err != nil {
 			tb.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkPrune_batch times one prune transaction: pruneBatch recall
+// traces of 2.7 KB (the size of a recall trace with real lessons), each
+// with four returned lessons, folded into the tallies and deleted.
+func BenchmarkPrune_batch(b *testing.B) {
+	ctx := context.Background()
+	db := openTest(b)
+	var ids []string
+	for _, l := range insert(b, db, docs...) {
+		ids = append(ids, l.ID)
+	}
+	end := time.Now()
+	for b.Loop() {
+		b.StopTimer()
+		end = end.Add(time.Hour)
+		insertTraces(b, db, pruneBatch, 2700, end, ids...)
+		b.StartTimer()
+		if n, err := db.pruneOnce(ctx, fmtTime(end.Add(time.Hour))); err != nil || n != pruneBatch {
+			b.Fatalf("pruned %d, %v", n, err)
+		}
+	}
+}
+
+// BenchmarkPrune_oldDatabase times the first Prune of a database created
+// before retention holding 15,000 recall traces of 2.7 KB: 10,000 deleted
+// by the default retention of 5,000, then the one VACUUM that switches it
+// to incremental auto-vacuum. Run with -benchtime=1x.
+func BenchmarkPrune_oldDatabase(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		b.StopTimer()
+		path := filepath.Join(b.TempDir(), "old.db")
+		raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := raw.Exec(`CREATE TABLE before_retention (x)`); err != nil {
+			b.Fatal(err)
+		}
+		raw.Close()
+		db, err := Open(ctx, path, Options{Retention: DefaultRetention()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var ids []string
+		for _, l := range insert(b, db, docs...) {
+			ids = append(ids, l.ID)
+		}
+		insertTraces(b, db, 15_000, 2700, time.Now(), ids...)
+		before := fileSize(b, path)
+		b.StartTimer()
+		rep, err := db.Prune(ctx, time.Now(), 0)
+		b.StopTimer()
+		if err != nil || !rep.Converted || rep.Deleted != 10_000 {
+			b.Fatalf("report %+v, %v", rep, err)
+		}
+		db.Close()
+		b.ReportMetric(mib(before), "MiB-before")
+		b.ReportMetric(mib(fileSize(b, path)), "MiB-after")
+		b.StartTimer()
 	}
 }

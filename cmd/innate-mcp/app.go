@@ -85,6 +85,7 @@ func commands() []command {
 		{"lessons", "list, show, approve, reject, archive or restore lessons", (*Main).runLessons},
 		{"regulate", "let the regulator tune one parameter if due (--dry-run: only show)", (*Main).runRegulate},
 		{"stats", "the system's health: lessons, recall, hesitation, contradictions", (*Main).runStats},
+		{"prune", "prune traces beyond the retention now and reclaim the space", (*Main).runPrune},
 		{"eval", "measure quality on a dataset: eval retrieval|appraise|hedging|hesitation", (*Main).runEval},
 		{"embed", "print embeddings of texts as JSON", (*Main).runEmbed},
 		{"reembed", "re-embed every lesson with the configured embedder", (*Main).runReembed},
@@ -131,8 +132,9 @@ func (m *Main) usage(w io.Writer) {
 	fmt.Fprintln(w, "  --db PATH          database file (env INNATE_DB; default "+defaultDBHint()+")")
 	fmt.Fprintln(w, "  --log-level LEVEL  debug, info, warn or error (env INNATE_LOG_LEVEL; default info)")
 	fmt.Fprintln(w, "  --log-file PATH    append logs to a file instead of stderr (env INNATE_LOG_FILE)")
-	fmt.Fprintf(w, "  --retain-days N    keep traces of tool calls N days, 0: no age limit (env INNATE_RETAIN_DAYS; default %d)\n", defaultRetainDays)
-	fmt.Fprintf(w, "  --retain-traces N  keep the newest N traces, 0: no count limit (env INNATE_RETAIN_TRACES; default %d)\n", defaultRetainTraces)
+	def := storage.DefaultRetention()
+	fmt.Fprintf(w, "  --retain-days N    keep traces of tool calls N days, 0: no age limit (env INNATE_RETAIN_DAYS; default %d)\n", int(def.MaxAge.Hours()/24))
+	fmt.Fprintf(w, "  --retain-traces N  keep the newest N traces, 0: no count limit (env INNATE_RETAIN_TRACES; default %d)\n", def.MaxTraces)
 	fmt.Fprintln(w, "\nEmbedder (environment): INNATE_EMBEDDER=builtin|ollama|openai, INNATE_EMBED_MODEL, INNATE_EMBED_URL, INNATE_EMBED_API_KEY")
 	fmt.Fprintln(w, "Run `innate-mcp COMMAND -h` for a command's flags.")
 }
@@ -152,8 +154,11 @@ func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.db, "db", g.db, "database file (env INNATE_DB)")
 	fs.StringVar(&g.logLevel, "log-level", g.logLevel, "log level: debug, info, warn, error (env INNATE_LOG_LEVEL)")
 	fs.StringVar(&g.logFile, "log-file", g.logFile, "append logs to this file instead of stderr (env INNATE_LOG_FILE)")
-	fs.StringVar(&g.retainDays, "retain-days", g.retainDays, fmt.Sprintf("keep traces of tool calls this many days, 0: no age limit (env INNATE_RETAIN_DAYS; default %d)", defaultRetainDays))
-	fs.StringVar(&g.retainTraces, "retain-traces", g.retainTraces, fmt.Sprintf("keep this many traces, the newest, 0: no count limit (env INNATE_RETAIN_TRACES; default %d)", defaultRetainTraces))
+	def := storage.DefaultRetention()
+	fs.StringVar(&g.retainDays, "retain-days", g.retainDays,
+		fmt.Sprintf("keep traces of tool calls this many days, 0: no age limit (env INNATE_RETAIN_DAYS; default %d)", int(def.MaxAge.Hours()/24)))
+	fs.StringVar(&g.retainTraces, "retain-traces", g.retainTraces,
+		fmt.Sprintf("keep this many traces, the newest, 0: no count limit (env INNATE_RETAIN_TRACES; default %d)", def.MaxTraces))
 }
 
 // newFlagSet returns a subcommand's flag set with the global flags on it.
@@ -402,12 +407,6 @@ func pruneStep(db *storage.DB, log *slog.Logger) {
 		log.Warn("prune traces", "err", err)
 	}
 }
-
-// Defaults of the trace retention (storage.DefaultRetention).
-var (
-	defaultRetainDays   = int(storage.DefaultRetention().MaxAge / (24 * time.Hour))
-	defaultRetainTraces = storage.DefaultRetention().MaxTraces
-)
 
 // retention reads the trace retention from the flags, the environment
 // (INNATE_RETAIN_DAYS, INNATE_RETAIN_TRACES) or the defaults.
