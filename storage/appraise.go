@@ -84,18 +84,19 @@ const (
 	calibrationHit   = `((v.valence = 'affirm' AND v.outcome = 'success') OR (v.valence = 'caution' AND v.outcome = 'failure'))`
 )
 
-// calibrationSeqs selects the seq of every calibration point: those of the
-// verdict log and those archived by Prune.
-const calibrationSeqs = `SELECT v.seq FROM verdict_log v WHERE ` + calibrationPoint + ` UNION ALL SELECT seq FROM calibration_archive`
+// calibrationSeqs selects the seq of every calibration point, those of the
+// verdict log and those archived by Prune, newest first.
+const calibrationSeqs = `SELECT v.seq FROM verdict_log v WHERE ` + calibrationPoint + `
+	UNION ALL SELECT seq FROM calibration_archive ORDER BY 1 DESC`
 
 // CalibrationPoints implements kb.AppraiseStore: the newest
 // maxCalibrationPoints verdicts with an outcome, held in the verdict log or
 // archived when Prune deleted their traces.
 func (db *DB) CalibrationPoints(ctx context.Context) ([]appraise.Point, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT strength, hit FROM (
-			SELECT v.seq, v.strength, `+calibrationHit+` AS hit FROM verdict_log v WHERE `+calibrationPoint+`
-			UNION ALL SELECT seq, strength, hit FROM calibration_archive
-		) ORDER BY seq DESC LIMIT ?`, maxCalibrationPoints)
+	// A compound ORDER BY merges the two sides, each read in seq order,
+	// and stops at the limit.
+	rows, err := db.sql.QueryContext(ctx, `SELECT v.seq, v.strength, `+calibrationHit+` FROM verdict_log v WHERE `+calibrationPoint+`
+		UNION ALL SELECT seq, strength, hit FROM calibration_archive ORDER BY 1 DESC LIMIT ?`, maxCalibrationPoints)
 	if err != nil {
 		return nil, fmt.Errorf("read calibration points: %w", err)
 	}
@@ -103,7 +104,8 @@ func (db *DB) CalibrationPoints(ctx context.Context) ([]appraise.Point, error) {
 	var out []appraise.Point
 	for rows.Next() {
 		var p appraise.Point
-		if err := rows.Scan(&p.Strength, &p.Hit); err != nil {
+		var seq int64
+		if err := rows.Scan(&seq, &p.Strength, &p.Hit); err != nil {
 			return nil, fmt.Errorf("read calibration points: %w", err)
 		}
 		out = append(out, p)

@@ -194,7 +194,8 @@ func (db *DB) pruneOnce(ctx context.Context, cutoff string) (int, error) {
 		if err := foldTraces(ctx, tx, ids); err != nil {
 			return fmt.Errorf("prune traces: %w", err)
 		}
-		if err := archiveCalibration(ctx, tx, ids); err != nil {
+		archived, err := archiveCalibration(ctx, tx, ids)
+		if err != nil {
 			return fmt.Errorf("prune traces: %w", err)
 		}
 		// The evidence, returned lessons and log rows go with their trace
@@ -202,26 +203,37 @@ func (db *DB) pruneOnce(ctx context.Context, cutoff string) (int, error) {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM traces WHERE id IN (`+placeholders(n)+`)`, ids...); err != nil {
 			return fmt.Errorf("prune traces: delete: %w", err)
 		}
+		if archived {
+			return trimCalibration(ctx, tx)
+		}
 		return nil
 	})
 	return n, err
 }
 
 // archiveCalibration keeps the strength and hit of the calibration points
-// among the verdicts of traces ids in calibration_archive, and drops the
-// archived points the calibration no longer reads (beyond the newest
-// maxCalibrationPoints, archived or not).
-func archiveCalibration(ctx context.Context, tx *sql.Tx, ids []any) error {
+// among the verdicts of traces ids in calibration_archive, and reports
+// whether there were any.
+func archiveCalibration(ctx context.Context, tx *sql.Tx, ids []any) (bool, error) {
 	res, err := tx.ExecContext(ctx, `INSERT INTO calibration_archive (seq, strength, hit)
 		SELECT seq, strength, `+calibrationHit+` FROM verdict_log v WHERE `+calibrationPoint+` AND trace_id IN (`+placeholders(len(ids))+`)`, ids...)
 	if err != nil {
-		return fmt.Errorf("archive calibration points: %w", err)
+		return false, fmt.Errorf("archive calibration points: %w", err)
 	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return err
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("archive calibration points: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM calibration_archive WHERE seq < (
-		SELECT seq FROM (`+calibrationSeqs+`) ORDER BY seq DESC LIMIT 1 OFFSET ?)`, maxCalibrationPoints-1); err != nil {
+	return n > 0, nil
+}
+
+// trimCalibration drops the archived calibration points the calibration no
+// longer reads: those older than the newest maxCalibrationPoints, archived
+// or in the verdict log. It runs once the archived verdicts are deleted,
+// lest they count twice.
+func trimCalibration(ctx context.Context, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM calibration_archive WHERE seq < (`+calibrationSeqs+` LIMIT 1 OFFSET ?)`,
+		maxCalibrationPoints-1); err != nil {
 		return fmt.Errorf("trim calibration archive: %w", err)
 	}
 	return nil

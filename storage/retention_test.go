@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/appraise"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -50,6 +51,60 @@ func TestPrune_keepsStatsAndCalibration(t *testing.T) {
 	_, err = w.kb.Record(ctx, kb.RecordRequest{TraceID: w.verdictTrace(0), Outcome: kb.OutcomeSuccess})
 	if !errors.Is(err, kb.ErrInput) || !strings.Contains(err.Error(), "unknown") {
 		t.Fatalf("record on a pruned trace: %v, want an input error naming it unknown", err)
+	}
+}
+
+// TestPrune_calibrationArchive: with more calibration points than the
+// calibration reads, pruning archives the newest and drops the older ones,
+// and the calibration reads the same points.
+func TestPrune_calibrationArchive(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	const n = maxCalibrationPoints + 100
+	start := time.Now().Add(-time.Hour)
+	for from := 0; from < n; from += 1000 {
+		err := db.Update(ctx, func(tx kb.Tx) error {
+			atx := tx.(kb.AppraiseTx)
+			for i := from; i < min(from+1000, n); i++ {
+				id := fmt.Sprintf("t_%05d", i)
+				at := start.Add(time.Duration(i) * time.Millisecond)
+				if err := tx.InsertTrace(ctx, kb.Trace{ID: id, Tool: "appraise", CreatedAt: at, Request: []byte(`{}`), Response: []byte(`{}`)}); err != nil {
+					return err
+				}
+				v := kb.VerdictRecord{TraceID: id, CreatedAt: at, Mode: appraise.Focus, Valence: appraise.Affirm, Directional: appraise.Affirm,
+					Strength: float64(i%97) / 97, Tier: appraise.Weak}
+				if err := atx.InsertVerdict(ctx, v); err != nil {
+					return err
+				}
+				o := kb.OutcomeSuccess
+				if i%3 == 0 {
+					o = kb.OutcomeFailure
+				}
+				if err := atx.SetVerdictOutcome(ctx, id, o, nil, at); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, err := db.CalibrationPoints(ctx)
+	if err != nil || len(before) != maxCalibrationPoints {
+		t.Fatalf("%d calibration points before pruning (%v), want %d", len(before), err, maxCalibrationPoints)
+	}
+	if _, err := db.prune(ctx, time.Now(), Retention{MaxTraces: 10}, 0); err != nil {
+		t.Fatal(err)
+	}
+	var archived int
+	if err := db.sql.QueryRow(`SELECT count(*) FROM calibration_archive`).Scan(&archived); err != nil {
+		t.Fatal(err)
+	}
+	after, err := db.CalibrationPoints(ctx)
+	if err != nil || !reflect.DeepEqual(after, before) || archived != maxCalibrationPoints-10 {
+		t.Fatalf("after pruning: %d points (%v), equal: %v; %d archived, want %d", len(after), err,
+			reflect.DeepEqual(after, before), archived, maxCalibrationPoints-10)
 	}
 }
 
