@@ -16,9 +16,9 @@ import (
 // MaxTraces, with their log rows, after folding what the stats report
 // counts of them into tallies (stats keeps counting every call ever made)
 // and keeping the strength and hit of each verdict the calibration is
-// fitted on (the calibration does not change). A record that names a
-// pruned trace gets kb.ErrNotFound. A zero field sets no bound of its
-// kind. Retention is a plain value.
+// fitted on (the calibration does not change). A pruned trace is gone:
+// Trace returns kb.ErrNotFound, and record refuses its id as unknown. A
+// zero field sets no bound of its kind. Retention is a plain value.
 type Retention struct {
 	// MaxAge is how long a trace is kept; at least MinRetentionAge.
 	MaxAge time.Duration
@@ -89,9 +89,10 @@ const (
 )
 
 // Prune applies the database's retention (Options.Retention) at time now:
-// traces beyond it are deleted (see Retention) in transactions of a few hundred traces, at most maxBatches of them (all
-// when maxBatches <= 0), then the freed space is handed back to the file
-// system by incremental vacuum in small steps. A database created before
+// traces beyond it are deleted (see Retention) in transactions of
+// pruneBatch traces, at most maxBatches of them (all when maxBatches <= 0),
+// then the freed space is handed back to the file system by incremental
+// vacuum in small steps. A database created before
 // retention existed is switched to incremental auto-vacuum once, by one
 // VACUUM, after a Prune that left nothing to prune. Prune is safe for
 // concurrent use, also by several processes; on a read-only database it
@@ -275,12 +276,7 @@ func foldTraces(ctx context.Context, tx *sql.Tx, ids []any) error {
 				return fmt.Errorf("tally recall selections: %w", err)
 			}
 		}
-		var t recallTally
-		if err := readTally(ctx, tx, tallyRecall, &t); err != nil {
-			return err
-		}
-		t.merge(rt)
-		if err := writeTally(ctx, tx, tallyRecall, t); err != nil {
+		if err := addTally(ctx, tx, tallyRecall, (*recallTally).merge, rt); err != nil {
 			return err
 		}
 	}
@@ -289,12 +285,7 @@ func foldTraces(ctx context.Context, tx *sql.Tx, ids []any) error {
 		return err
 	}
 	if vt.Verdicts > 0 {
-		var t verdictTally
-		if err := readTally(ctx, tx, tallyVerdicts, &t); err != nil {
-			return err
-		}
-		t.merge(vt)
-		if err := writeTally(ctx, tx, tallyVerdicts, t); err != nil {
+		if err := addTally(ctx, tx, tallyVerdicts, (*verdictTally).merge, vt); err != nil {
 			return err
 		}
 	}
@@ -303,12 +294,7 @@ func foldTraces(ctx context.Context, tx *sql.Tx, ids []any) error {
 		return err
 	}
 	if len(mt) > 0 {
-		t := routingTally{}
-		if err := readTally(ctx, tx, tallyRouting, &t); err != nil {
-			return err
-		}
-		t.merge(mt)
-		if err := writeTally(ctx, tx, tallyRouting, t); err != nil {
+		if err := addTally(ctx, tx, tallyRouting, (*routingTally).merge, mt); err != nil {
 			return err
 		}
 	}
@@ -317,12 +303,7 @@ func foldTraces(ctx context.Context, tx *sql.Tx, ids []any) error {
 		return err
 	}
 	if ht.Calls > 0 {
-		var t hesitationTally
-		if err := readTally(ctx, tx, tallyHesitation, &t); err != nil {
-			return err
-		}
-		t.merge(ht)
-		if err := writeTally(ctx, tx, tallyHesitation, t); err != nil {
+		if err := addTally(ctx, tx, tallyHesitation, (*hesitationTally).merge, ht); err != nil {
 			return err
 		}
 	}

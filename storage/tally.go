@@ -129,9 +129,12 @@ func (t *verdictTally) stats() AppraiseStats {
 // routingTally counts routing decisions by mode.
 type routingTally map[string]int
 
-func (t routingTally) merge(o routingTally) {
+func (t *routingTally) merge(o routingTally) {
+	if *t == nil {
+		*t = routingTally{}
+	}
 	for k, v := range o {
-		t[k] += v
+		(*t)[k] += v
 	}
 }
 
@@ -204,6 +207,16 @@ func readTally(ctx context.Context, q queryer, kind string, v any) error {
 		return fmt.Errorf("read pruned %s tally: %w", kind, err)
 	}
 	return nil
+}
+
+// addTally merges add into the pruned tally of a kind.
+func addTally[T any](ctx context.Context, tx *sql.Tx, kind string, merge func(*T, T), add T) error {
+	var t T
+	if err := readTally(ctx, tx, kind, &t); err != nil {
+		return err
+	}
+	merge(&t, add)
+	return writeTally(ctx, tx, kind, t)
 }
 
 // writeTally stores the pruned tally of a kind.
