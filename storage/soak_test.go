@@ -23,7 +23,7 @@ const (
 // soakBound is the most the database file and its WAL may take in the
 // soak: 2,000 traces with their log rows, the calibration's archived
 // points and 96 lessons with their history take about 5 MiB (the file
-// measured 8.2 MiB after 50,000 calls and 9.4 MiB at its peak, WAL
+// measured 8.2 MiB after 50,000 calls and 9.2 to 9.4 MiB at its peak, WAL
 // included); the rest is headroom for the WAL between checkpoints.
 const soakBound = 12 << 20
 
