@@ -72,10 +72,10 @@ type calibrationCache struct {
 // path, re-reads the scores as a verdict (package appraise) with the
 // session's hand-raise history and the calibration fitted from the verdict
 // log, routes the user's message, and logs the verdict, its flagged and
-// skipped points and the routing decision in one short transaction. A
-// candidate carrying a prompt-injection instruction is neutralised (judged
-// as if absent); secrets in it are redacted before it is embedded or
-// logged. Errors wrapping ErrInput describe input the caller can fix.
+// skipped points and the routing decision in one short transaction (a
+// read-only knowledge base logs nothing). A candidate carrying a
+// prompt-injection instruction is neutralised (judged as if absent);
+// secrets in it are redacted before it is embedded or logged. Errors wrapping ErrInput describe input the caller can fix.
 // Appraise is safe for concurrent use.
 func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult, error) {
 	as, ok := k.store.(AppraiseStore)
@@ -140,6 +140,9 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 		Confidence: round4(dec.Confidence), Margin: round4(dec.Margin), Ambiguous: dec.Ambiguous, RunnerUp: dec.RunnerUp}}
 	req.Query, req.Error, req.Files, req.Stage = sit.Query, sit.Error, sit.Files, sit.Stage // redacted
 	req.Candidate, req.Message, req.Session, req.Mode = candidate, message, session, string(mode)
+	if k.readOnly {
+		return out, nil // nothing logged
+	}
 	if err := k.logAppraisal(ctx, req, out, res, warmth, dec, elapsed); err != nil {
 		return AppraiseResult{}, err
 	}

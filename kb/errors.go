@@ -14,6 +14,10 @@ var (
 	ErrEmbedderMismatch = errors.New("embedder mismatch")
 	// ErrInput marks every InputError: input the caller can fix.
 	ErrInput = errors.New("invalid input")
+	// ErrReadOnly is returned by a write to a knowledge base opened
+	// read-only (a read-only database file or directory); the message says
+	// which and what to do.
+	ErrReadOnly = errors.New("read-only knowledge base")
 )
 
 // InputError is input that the caller (usually an agent) can correct: the

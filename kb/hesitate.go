@@ -39,10 +39,11 @@ const (
 
 // Hesitate checks a draft before the agent acts on it: a deterministic
 // score, the signals behind it, what to do per intended action, and the
-// learned error patterns it repeats. The call is logged for review. The
-// draft and the situation are checked with their secrets redacted: signals
-// quote placeholders, never a secret, and their spans point into the draft
-// as given. Errors wrapping ErrInput describe input the caller can fix.
+// learned error patterns it repeats. The call is logged for review (not on
+// a read-only knowledge base). The draft and the situation are checked with
+// their secrets redacted: signals quote placeholders, never a secret, and
+// their spans point into the draft as given. Errors wrapping ErrInput
+// describe input the caller can fix.
 func (k *KB) Hesitate(ctx context.Context, req HesitateRequest) (HesitateResult, error) {
 	cfg := k.HesitationConfig()
 	if strings.TrimSpace(req.Draft) == "" {
@@ -97,6 +98,9 @@ func (k *KB) Hesitate(ctx context.Context, req HesitateRequest) (HesitateResult,
 	held := false
 	for _, s := range res.Plan {
 		held = held || s.Behaviour == hesitation.Hold || s.Behaviour == hesitation.NeedsReview
+	}
+	if k.readOnly {
+		return out, nil // nothing logged
 	}
 	reqJSON, _ := json.Marshal(logged)
 	resJSON, _ := json.Marshal(out)

@@ -45,6 +45,14 @@ type Config struct {
 	// Route holds the engagement router's weights; route.DefaultWeights()
 	// when nil.
 	Route *route.Weights
+	// ReadOnly marks a store that cannot be written (a read-only database):
+	// recall, appraise and hesitate answer without writing their traces,
+	// and record and every other write fail with an error wrapping
+	// ErrReadOnly that ends with ReadOnlyReason.
+	ReadOnly bool
+	// ReadOnlyReason says why the store is read-only and what to do about
+	// it; a generic sentence when empty.
+	ReadOnlyReason string
 }
 
 // KB is the knowledge base service: recall, record and lesson import over a
@@ -62,6 +70,9 @@ type KB struct {
 	checkMu sync.Mutex
 	checked bool        // the database's embedder matches
 	derived atomic.Bool // the stored directives are of this parser's version
+
+	readOnly    bool
+	readOnlyWhy string
 
 	appraiseCfg atomic.Pointer[appraise.Config] // replaced whole when the regulator retunes it
 	patterns    directive.Patterns              // compiled patterns of rules' objects, for appraise
@@ -114,7 +125,11 @@ func New(cfg Config) (*KB, error) {
 	if err := rw.Validate(); err != nil {
 		return nil, fmt.Errorf("kb: %w", err)
 	}
-	k := &KB{store: cfg.Store, emb: redactingEmbedder{cfg.Embedder}, weights: w, conf: cc, session: cfg.Session, log: cfg.Logger, now: cfg.Now}
+	k := &KB{store: cfg.Store, emb: redactingEmbedder{cfg.Embedder}, weights: w, conf: cc, session: cfg.Session, log: cfg.Logger, now: cfg.Now,
+		readOnly: cfg.ReadOnly, readOnlyWhy: cfg.ReadOnlyReason}
+	if k.readOnlyWhy == "" {
+		k.readOnlyWhy = "the knowledge base was opened read-only"
+	}
 	k.hesitation.Store(&h)
 	k.appraiseCfg.Store(&ac)
 	k.routeW.Store(&rw)
@@ -191,6 +206,11 @@ func (k *KB) checkEmbedder(ctx context.Context) error {
 		return fmt.Errorf("read embedder info: %w", err)
 	}
 	if !ok {
+		if k.readOnly {
+			// Nothing to compare with, and nothing may be recorded.
+			k.checked = true
+			return nil
+		}
 		if err := k.store.SetEmbedderInfo(ctx, k.emb.Name(), k.emb.Dim()); err != nil {
 			return err
 		}
@@ -230,6 +250,12 @@ func (k *KB) checkDirectives(ctx context.Context) error {
 		k.derived.Store(true)
 		return nil
 	}
+	if k.readOnly {
+		k.log.Info("lesson directives are of an older parser and the knowledge base is read-only: appraise reads them as they are",
+			"parser_version", directive.Version, "stored", v)
+		k.derived.Store(true)
+		return nil
+	}
 	ds := map[string]directive.Directive{}
 	n := 0
 	flush := func(version int) error {
@@ -256,6 +282,15 @@ func (k *KB) checkDirectives(ctx context.Context) error {
 	}
 	k.derived.Store(true)
 	return nil
+}
+
+// ReadOnly reports whether the knowledge base was opened read-only.
+func (k *KB) ReadOnly() bool { return k.readOnly }
+
+// errReadOnly is the error of a write refused because the knowledge base
+// is read-only; what names the write.
+func (k *KB) errReadOnly(what string) error {
+	return fmt.Errorf("%s: %w: nothing was written: %s", what, ErrReadOnly, k.readOnlyWhy)
 }
 
 // newID returns a fresh random identifier with the given prefix.

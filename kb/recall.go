@@ -111,10 +111,15 @@ func (rl *RecalledLesson) excerpt(content string, n int, info *situationInfo) {
 	rl.Why += fmt.Sprintf("; excerpt of a %d-byte lesson: read %s for the whole", len(content), LessonURI(rl.ID))
 }
 
+// readOnlyNote tells the caller of a read-only knowledge base why its
+// trace_id cannot be recorded against.
+const readOnlyNote = "the knowledge base is read-only: this call was not logged, and record cannot report on its trace_id"
+
 // Recall returns the lessons worth loading before acting in the situation,
 // best first, or Empty when nothing clears the relevance floor. It writes a
-// trace so that record can credit the returned lessons later. Errors
-// wrapping ErrInput describe input the caller can fix.
+// trace so that record can credit the returned lessons later (not on a
+// read-only knowledge base: Note says so). Errors wrapping ErrInput
+// describe input the caller can fix.
 func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error) {
 	sit := req.Situation()
 	if err := sit.validate(); err != nil {
@@ -161,6 +166,10 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 	res.Empty = len(res.Lessons) == 0
 	if res.Empty {
 		res.Note = "nothing in the knowledge base is relevant to this situation; proceed on your own judgement"
+	}
+	if k.readOnly {
+		res.Note = strings.TrimPrefix(res.Note+"; "+readOnlyNote, "; ")
+		return res, nil
 	}
 	if err := k.writeTrace(ctx, res.TraceID, "recall", &sit, req, res, chosen[:len(res.Lessons)], info.settled); err != nil {
 		return RecallResult{}, err

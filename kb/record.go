@@ -100,8 +100,13 @@ const MaxCorrectionBytes = 16 << 10
 // Record applies feedback about an earlier trace and learns new lessons and
 // corrections, all in one transaction: on any error nothing is written.
 // Repeating the same record changes nothing (idempotent per trace, lesson
-// and signal). Errors wrapping ErrInput describe input the caller can fix.
+// and signal). Errors wrapping ErrInput describe input the caller can fix;
+// on a read-only knowledge base Record fails with an error wrapping
+// ErrReadOnly.
 func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error) {
+	if k.readOnly {
+		return RecordResult{}, k.errReadOnly("record")
+	}
 	redacted, err := k.validateRecord(&req)
 	if err != nil {
 		return RecordResult{}, err

@@ -77,11 +77,26 @@ func (db *DB) AppraiseState(ctx context.Context, session string, window int) (kb
 	return st, nil
 }
 
-// CalibrationPoints implements kb.AppraiseStore.
+// calibrationPoint is the SQL condition (over verdict_log v) of a verdict
+// the calibration is fitted on, and calibrationHit whether it hit.
+const (
+	calibrationPoint = `v.outcome IN ('success', 'failure') AND v.censored = 0 AND v.abstained = 0 AND v.valence IN ('affirm', 'caution')`
+	calibrationHit   = `((v.valence = 'affirm' AND v.outcome = 'success') OR (v.valence = 'caution' AND v.outcome = 'failure'))`
+)
+
+// calibrationSeqs selects the seq of every calibration point, those of the
+// verdict log and those archived by Prune, newest first.
+const calibrationSeqs = `SELECT v.seq FROM verdict_log v WHERE ` + calibrationPoint + `
+	UNION ALL SELECT seq FROM calibration_archive ORDER BY 1 DESC`
+
+// CalibrationPoints implements kb.AppraiseStore: the newest
+// maxCalibrationPoints verdicts with an outcome, held in the verdict log or
+// archived when Prune deleted their traces.
 func (db *DB) CalibrationPoints(ctx context.Context) ([]appraise.Point, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT strength, valence, outcome FROM verdict_log
-		WHERE outcome IN ('success', 'failure') AND censored = 0 AND abstained = 0 AND valence IN ('affirm', 'caution')
-		ORDER BY seq DESC LIMIT ?`, maxCalibrationPoints)
+	// A compound ORDER BY merges the two sides, each read in seq order,
+	// and stops at the limit.
+	rows, err := db.sql.QueryContext(ctx, `SELECT v.seq, v.strength, `+calibrationHit+` FROM verdict_log v WHERE `+calibrationPoint+`
+		UNION ALL SELECT seq, strength, hit FROM calibration_archive ORDER BY 1 DESC LIMIT ?`, maxCalibrationPoints)
 	if err != nil {
 		return nil, fmt.Errorf("read calibration points: %w", err)
 	}
@@ -89,12 +104,10 @@ func (db *DB) CalibrationPoints(ctx context.Context) ([]appraise.Point, error) {
 	var out []appraise.Point
 	for rows.Next() {
 		var p appraise.Point
-		var valence, outcome string
-		if err := rows.Scan(&p.Strength, &valence, &outcome); err != nil {
+		var seq int64
+		if err := rows.Scan(&seq, &p.Strength, &p.Hit); err != nil {
 			return nil, fmt.Errorf("read calibration points: %w", err)
 		}
-		p.Hit = valence == string(appraise.Affirm) && outcome == string(kb.OutcomeSuccess) ||
-			valence == string(appraise.Caution) && outcome == string(kb.OutcomeFailure)
 		out = append(out, p)
 	}
 	return out, rows.Err()

@@ -20,6 +20,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/url"
 	"os"
@@ -38,13 +39,19 @@ var _ kb.Store = (*DB)(nil)
 
 // DB is an open innate-mcp database. It is safe for concurrent use.
 type DB struct {
-	sql   *sql.DB
-	path  string
-	log   *slog.Logger
-	index *index
+	sql      *sql.DB
+	path     string
+	log      *slog.Logger
+	index    *index
+	readOnly bool
+	// retention bounds the traces Prune keeps.
+	retention Retention
 	// ftsMatch is the full-text lookup of one term, prepared once: the
 	// lexical search runs it for every query term.
 	ftsMatch *lazyStmt
+	// stopPrune ends the background prune loop and waits for it; nil
+	// when there is none.
+	stopPrune func()
 }
 
 // Options configure Open.
@@ -54,12 +61,34 @@ type Options struct {
 	BusyTimeout time.Duration
 	// Logger receives diagnostics; slog.Default() when nil.
 	Logger *slog.Logger
-	// ReadOnly opens the database without migrating or writing.
+	// ReadOnly opens the database read-only: it is neither migrated nor
+	// written, and every write fails with an error wrapping kb.ErrReadOnly.
+	// The database must exist (an error wrapping fs.ErrNotExist otherwise)
+	// and be of this build's schema (ErrSchemaOutdated otherwise). A file
+	// without its -shm file that this process cannot write, or in a
+	// directory it cannot write, is read as immutable, creating no -wal or
+	// -shm file: what another process writes to it meanwhile is not seen,
+	// and may fail a read until it is opened again.
 	ReadOnly bool
+	// Retention bounds the traces Prune keeps; the zero value keeps them
+	// all. Open refuses a retention that Retention.Validate refuses.
+	Retention Retention
+	// PruneInterval, when positive and the database is writable, runs
+	// Prune in the background: once right after Open, then every interval
+	// until Close. Zero runs no background loop.
+	PruneInterval time.Duration
 }
 
+// ErrSchemaOutdated is returned by a read-only Open of a database whose
+// schema is older than this build's: a writable Open migrates it.
+var ErrSchemaOutdated = errors.New("database schema is older than this build's")
+
 // Open opens (creating when needed) the database at path and migrates it to
-// the current schema. The parent directory is created with mode 0700.
+// the current schema. A new database is created with mode 0600 (its -wal
+// and -shm files follow) in a directory created with mode 0700 when
+// missing. A database that cannot be written (the file, its -wal or -shm
+// file, or its directory) is refused with an error wrapping kb.ErrReadOnly
+// that says which and what to do; Options.ReadOnly opens it for reading.
 func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	return openTo(ctx, path, opts, -1)
 }
@@ -70,10 +99,8 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 	if path == "" {
 		return nil, errors.New("open database: empty path")
 	}
-	if !opts.ReadOnly {
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return nil, fmt.Errorf("open database: %w", err)
-		}
+	if err := opts.Retention.Validate(); err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
 	}
 	if opts.BusyTimeout == 0 {
 		opts.BusyTimeout = 10 * time.Second
@@ -81,39 +108,109 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	sdb, err := sql.Open("sqlite", dsn(path, opts))
+	immutable := false
+	if opts.ReadOnly {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("open %s read-only: %w", path, err)
+		}
+		// A reader of a WAL database needs the -shm file, which SQLite
+		// creates when it is missing: it cannot in a read-only directory,
+		// and beside a read-only file it would create one with the file's
+		// mode, read-only, which no writer could use later.
+		if _, err := os.Stat(path + "-shm"); errors.Is(err, fs.ErrNotExist) &&
+			(writable(path) != nil || writable(filepath.Dir(path)) != nil) {
+			immutable = true
+		}
+	} else if err := prepareWritable(path); err != nil {
+		return nil, err
+	}
+	sdb, err := sql.Open("sqlite", dsn(path, opts, immutable))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	sdb.SetMaxOpenConns(8)
 	sdb.SetMaxIdleConns(8)
 	sdb.SetConnMaxIdleTime(5 * time.Minute)
-	db := &DB{sql: sdb, path: path, log: opts.Logger.With("component", "storage")}
+	db := &DB{sql: sdb, path: path, log: opts.Logger.With("component", "storage"), readOnly: opts.ReadOnly, retention: opts.Retention}
 	db.index = newIndex(db)
 	db.ftsMatch = &lazyStmt{db: sdb, query: `SELECT rowid FROM lessons_fts WHERE lessons_fts MATCH ?`}
-	if !opts.ReadOnly {
-		// Two processes opening a new database race to switch it to WAL
-		// mode, which SQLite refuses with SQLITE_BUSY without waiting on the
-		// busy timeout: the loser retries.
-		var err error
-		for wait := 20 * time.Millisecond; ; wait *= 2 {
-			if err = db.migrateTo(ctx, target); err == nil || !isBusy(err) || wait > 2*time.Second {
-				break
-			}
-			select {
-			case <-ctx.Done():
-				err = ctx.Err()
-			case <-time.After(wait):
-				continue
-			}
+	if opts.ReadOnly {
+		if err := db.checkSchema(ctx); err != nil {
+			sdb.Close()
+			return nil, err
+		}
+		return db, nil
+	}
+	// Two processes opening a new database race to switch it to WAL
+	// mode, which SQLite refuses with SQLITE_BUSY without waiting on the
+	// busy timeout: the loser retries.
+	for wait := 20 * time.Millisecond; ; wait *= 2 {
+		if err = db.migrateTo(ctx, target); err == nil || !isBusy(err) || wait > 2*time.Second {
 			break
 		}
-		if err != nil {
-			sdb.Close()
-			return nil, fmt.Errorf("migrate %s: %w", path, err)
+		select {
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-time.After(wait):
+			continue
 		}
+		break
+	}
+	if err != nil {
+		sdb.Close()
+		if isReadOnlyErr(err) {
+			// The checks of prepareWritable passed, yet SQLite could not
+			// write: say what the file system refuses now.
+			if perr := prepareWritable(path); perr != nil {
+				return nil, perr
+			}
+			return nil, fmt.Errorf("%w: migrate %s: %v: make the database file, its -wal and -shm files and its directory writable for this user",
+				kb.ErrReadOnly, path, err)
+		}
+		return nil, fmt.Errorf("migrate %s: %w", path, err)
+	}
+	if opts.PruneInterval > 0 {
+		db.startPruning(opts.PruneInterval)
 	}
 	return db, nil
+}
+
+// checkSchema verifies that a read-only database is of this build's
+// schema version.
+func (db *DB) checkSchema(ctx context.Context) error {
+	var v int
+	if err := db.sql.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
+		return fmt.Errorf("open %s read-only: %w", db.path, err)
+	}
+	want := SchemaVersion()
+	switch {
+	case v > want:
+		return fmt.Errorf("database %s: schema version %d is newer than this build's %d: upgrade innate-mcp", db.path, v, want)
+	case v < want:
+		return fmt.Errorf("database %s: %w (version %d, this build %d): open it once writable to migrate it", db.path, ErrSchemaOutdated, v, want)
+	}
+	return nil
+}
+
+// isReadOnlyErr reports whether err is SQLite's SQLITE_READONLY (any of its
+// extended codes) or SQLITE_CANTOPEN.
+func isReadOnlyErr(err error) bool {
+	var ce interface{ Code() int }
+	if errors.As(err, &ce) {
+		switch ce.Code() & 0xff {
+		case 8, 14: // SQLITE_READONLY, SQLITE_CANTOPEN
+			return true
+		}
+	}
+	return err != nil && strings.Contains(err.Error(), "readonly database")
+}
+
+// ReadOnly reports whether the database was opened read-only.
+func (db *DB) ReadOnly() bool { return db.readOnly }
+
+// errReadOnly is what a write to a read-only database returns.
+func (db *DB) errReadOnly() error {
+	return fmt.Errorf("%w: %s was opened read-only: nothing was written", kb.ErrReadOnly, db.path)
 }
 
 // isBusy reports whether err is SQLite's "database is locked" (SQLITE_BUSY).
@@ -124,10 +221,18 @@ func isBusy(err error) bool {
 // dsn builds the connection string: every pragma is applied by the driver
 // to each new pooled connection, and transactions begin IMMEDIATE so that a
 // writer takes the lock up front instead of failing on upgrade.
-func dsn(path string, opts Options) string {
+//
+// A new database is made incrementally vacuumable (auto_vacuum must be set
+// before the first table exists) so that Prune can hand freed pages back
+// to the file system; a read-only one is opened with mode=ro, and with
+// immutable=1 when immutable is set.
+func dsn(path string, opts Options, immutable bool) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
+	if !opts.ReadOnly {
+		q.Add("_pragma", "auto_vacuum(INCREMENTAL)")
+		q.Add("_pragma", "journal_mode(WAL)")
+	}
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	// Reads of lesson vectors and statistics go through a shared memory
@@ -138,14 +243,21 @@ func dsn(path string, opts Options) string {
 	if opts.ReadOnly {
 		q.Set("mode", "ro")
 	}
+	if immutable {
+		q.Set("immutable", "1")
+	}
 	return "file:" + path + "?" + q.Encode()
 }
 
 // Path returns the database file path.
 func (db *DB) Path() string { return db.path }
 
-// Close closes the database.
+// Close stops the background prune loop, waiting for a batch under way,
+// and closes the database.
 func (db *DB) Close() error {
+	if db.stopPrune != nil {
+		db.stopPrune()
+	}
 	db.ftsMatch.close()
 	return db.sql.Close()
 }
@@ -215,8 +327,17 @@ func (db *DB) SetMeta(ctx context.Context, key, value string) error {
 }
 
 // SetMetaDefault stores value (its secrets redacted) under key unless a
-// value is already there, and returns the value in force.
+// value is already there, and returns the value in force. On a read-only
+// database it stores nothing and returns the stored value, or value when
+// there is none.
 func (db *DB) SetMetaDefault(ctx context.Context, key, value string) (string, error) {
+	if db.readOnly {
+		v, ok, err := db.Meta(ctx, key)
+		if !ok && err == nil {
+			v = value
+		}
+		return v, err
+	}
 	err := db.update(ctx, func(tx *redactTx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`, key, value)
 		return err
@@ -258,8 +379,12 @@ func (db *DB) SetEmbedderInfo(ctx context.Context, model string, dim int) error 
 
 // update runs fn in a BEGIN IMMEDIATE transaction and commits it, or rolls
 // it back when fn fails. Every write goes through it: the transaction
-// redacts the text its statements bind (see redactTx).
+// redacts the text its statements bind (see redactTx). On a read-only
+// database it returns an error wrapping kb.ErrReadOnly without calling fn.
 func (db *DB) update(ctx context.Context, fn func(*redactTx) error) error {
+	if db.readOnly {
+		return db.errReadOnly()
+	}
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)

@@ -116,47 +116,23 @@ type HesitationStats struct {
 	Patterns    int            `json:"patterns"`     // error patterns learned
 }
 
-// HesitationStats reads the audit log since a time (zero: all).
+// HesitationStats reads the audit log since a time. With a zero since it
+// covers every hesitate call ever made, the pruned ones included (from
+// their tally); with another it covers the calls still held.
 func (db *DB) HesitationStats(ctx context.Context, since time.Time) (HesitationStats, error) {
-	st := HesitationStats{Signals: map[string]int{}}
-	rows, err := db.sql.QueryContext(ctx, `SELECT confident, held, signals, review FROM hesitation_log WHERE created_at >= ?`, fmtTime(since))
-	if err != nil {
-		return st, fmt.Errorf("read hesitation log: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var confident, held bool
-		var signals string
-		var review sql.NullString
-		if err := rows.Scan(&confident, &held, &signals, &review); err != nil {
-			return st, fmt.Errorf("read hesitation log: %w", err)
-		}
-		st.Calls++
-		if !confident {
-			st.Triggered++
-		}
-		if held {
-			st.Held++
-		}
-		switch review.String {
-		case "confirmed":
-			st.Confirmed++
-		case "rejected":
-			st.Rejected++
-		}
-		var sigs []hesitation.Signal
-		if json.Unmarshal([]byte(signals), &sigs) == nil {
-			seen := map[string]bool{}
-			for _, s := range sigs {
-				if !seen[string(s.Type)] {
-					seen[string(s.Type)] = true
-					st.Signals[string(s.Type)]++
-				}
-			}
+	t := hesitationTally{Signals: map[string]int{}}
+	if since.IsZero() {
+		if err := readTally(ctx, db.sql, tallyHesitation, &t); err != nil {
+			return HesitationStats{Signals: map[string]int{}}, err
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return st, err
+	if err := addHesitations(ctx, db.sql, &t, `created_at >= ?`, fmtTime(since)); err != nil {
+		return HesitationStats{Signals: map[string]int{}}, err
+	}
+	st := HesitationStats{Calls: t.Calls, Triggered: t.Triggered, Held: t.Held, Confirmed: t.Confirmed,
+		Rejected: t.Rejected, Signals: t.Signals}
+	if st.Signals == nil {
+		st.Signals = map[string]int{}
 	}
 	if st.Calls > 0 {
 		st.TriggerRate = float64(st.Triggered) / float64(st.Calls)
@@ -165,4 +141,26 @@ func (db *DB) HesitationStats(ctx context.Context, since time.Time) (HesitationS
 		return st, fmt.Errorf("count error patterns: %w", err)
 	}
 	return st, nil
+}
+
+// addHesitations adds the hesitation_log rows matching where to t.
+func addHesitations(ctx context.Context, q queryer, t *hesitationTally, where string, args ...any) error {
+	rows, err := q.QueryContext(ctx, `SELECT confident, held, signals, review FROM hesitation_log WHERE `+where, args...)
+	if err != nil {
+		return fmt.Errorf("read hesitation log: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var confident, held bool
+		var signals string
+		var review sql.NullString
+		if err := rows.Scan(&confident, &held, &signals, &review); err != nil {
+			return fmt.Errorf("read hesitation log: %w", err)
+		}
+		t.add(confident, held, signals, review)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read hesitation log: %w", err)
+	}
+	return nil
 }

@@ -27,7 +27,9 @@ type RecallStats struct {
 	Top        []Usage `json:"top"`        // lessons with the largest share of selections
 }
 
-// RecallStats reads the recall traces since a time (zero: all).
+// RecallStats reads the recall traces since a time. With a zero since it
+// covers every recall ever made, the pruned ones included (from their
+// tallies); with another it covers the traces still held.
 func (db *DB) RecallStats(ctx context.Context, since time.Time, top int) (RecallStats, error) {
 	var st RecallStats
 	err := db.sql.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(json_extract(response, '$.empty') = 1), 0)
@@ -35,16 +37,28 @@ func (db *DB) RecallStats(ctx context.Context, since time.Time, top int) (Recall
 	if err != nil {
 		return st, fmt.Errorf("read recall traces: %w", err)
 	}
-	if st.Calls > 0 {
-		st.EmptyRate = float64(st.Empty) / float64(st.Calls)
-	}
 	if err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM trace_lessons tl JOIN traces t ON t.id = tl.trace_id
 		WHERE t.tool = 'recall' AND t.created_at >= ?`, fmtTime(since)).Scan(&st.Selections); err != nil {
 		return st, fmt.Errorf("read recall selections: %w", err)
 	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT tl.lesson_id, l.content, count(*) AS n FROM trace_lessons tl
-		JOIN traces t ON t.id = tl.trace_id JOIN lessons l ON l.id = tl.lesson_id
-		WHERE t.tool = 'recall' AND t.created_at >= ? GROUP BY tl.lesson_id ORDER BY n DESC, tl.lesson_id LIMIT ?`, fmtTime(since), top)
+	all := since.IsZero()
+	if all {
+		var pt recallTally
+		if err := readTally(ctx, db.sql, tallyRecall, &pt); err != nil {
+			return st, err
+		}
+		st.Calls, st.Empty, st.Selections = st.Calls+pt.Calls, st.Empty+pt.Empty, st.Selections+pt.Selections
+	}
+	if st.Calls > 0 {
+		st.EmptyRate = float64(st.Empty) / float64(st.Calls)
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT s.lesson_id, l.content, sum(s.n) AS n FROM (
+			SELECT tl.lesson_id, count(*) AS n FROM trace_lessons tl JOIN traces t ON t.id = tl.trace_id
+			WHERE t.tool = 'recall' AND t.created_at >= ?1 GROUP BY tl.lesson_id
+			UNION ALL
+			SELECT lesson_id, selections FROM pruned_selections WHERE ?2
+		) s JOIN lessons l ON l.id = s.lesson_id
+		GROUP BY s.lesson_id ORDER BY n DESC, s.lesson_id LIMIT ?3`, fmtTime(since), all, top)
 	if err != nil {
 		return st, fmt.Errorf("read recall selections: %w", err)
 	}
@@ -113,95 +127,78 @@ type AppraiseStats struct {
 	Brier      float64 `json:"brier"` // -1 without data
 }
 
-// AppraiseStats reads the verdict log since a time (zero: all).
+// AppraiseStats reads the verdict log since a time. With a zero since it
+// covers every verdict ever given, the pruned ones included (from their
+// tally); with another it covers the verdicts still held.
 func (db *DB) AppraiseStats(ctx context.Context, since time.Time) (AppraiseStats, error) {
-	st := AppraiseStats{AbstentionPrecision: -1, ECE: -1, Brier: -1}
-	rows, err := db.sql.QueryContext(ctx, `SELECT abstained, directional, valence, confidence, coalesce(outcome, ''), censored
-		FROM verdict_log WHERE created_at >= ?`, fmtTime(since))
+	var t verdictTally
+	if since.IsZero() {
+		if err := readTally(ctx, db.sql, tallyVerdicts, &t); err != nil {
+			return t.stats(), err
+		}
+	}
+	if err := addVerdicts(ctx, db.sql, &t, `created_at >= ?`, fmtTime(since)); err != nil {
+		return t.stats(), err
+	}
+	return t.stats(), nil
+}
+
+// addVerdicts adds the verdict_log rows matching where to t.
+func addVerdicts(ctx context.Context, q queryer, t *verdictTally, where string, args ...any) error {
+	rows, err := q.QueryContext(ctx, `SELECT abstained, directional, valence, confidence, coalesce(outcome, ''), censored
+		FROM verdict_log WHERE `+where, args...)
 	if err != nil {
-		return st, fmt.Errorf("read verdict log: %w", err)
+		return fmt.Errorf("read verdict log: %w", err)
 	}
 	defer rows.Close()
-	const bins = 10
-	var binN [bins]int
-	var binConf, binHit [bins]float64
-	var brier float64
 	for rows.Next() {
 		var abstained, censored bool
 		var directional, valence, outcome string
 		var conf float64
 		if err := rows.Scan(&abstained, &directional, &valence, &conf, &outcome, &censored); err != nil {
-			return st, fmt.Errorf("read verdict log: %w", err)
+			return fmt.Errorf("read verdict log: %w", err)
 		}
-		st.Verdicts++
-		known := !censored && (outcome == "success" || outcome == "failure")
-		hit := func(v string) bool {
-			return (v == "affirm" && outcome == "success") || (v == "caution" && outcome == "failure")
-		}
-		if abstained {
-			st.Abstained++
-			if known {
-				st.KnownAbstentions++
-				if !hit(directional) {
-					st.Justified++
-				}
-			}
-			continue
-		}
-		if !known || (valence != "affirm" && valence != "caution") {
-			continue
-		}
-		h := 0.0
-		if hit(valence) {
-			h = 1
-		}
-		b := min(int(conf*bins), bins-1)
-		binN[b]++
-		binConf[b] += conf
-		binHit[b] += h
-		brier += (conf - h) * (conf - h)
-		st.Calibrated++
+		t.add(abstained, directional, valence, conf, outcome, censored)
 	}
 	if err := rows.Err(); err != nil {
-		return st, err
+		return fmt.Errorf("read verdict log: %w", err)
 	}
-	if st.Verdicts > 0 {
-		st.AbstainRate = float64(st.Abstained) / float64(st.Verdicts)
-	}
-	if st.KnownAbstentions > 0 {
-		st.AbstentionPrecision = float64(st.Justified) / float64(st.KnownAbstentions)
-	}
-	if st.Calibrated > 0 {
-		st.Brier = brier / float64(st.Calibrated)
-		st.ECE = 0
-		for i := range bins {
-			if binN[i] > 0 {
-				gap := binConf[i]/float64(binN[i]) - binHit[i]/float64(binN[i])
-				if gap < 0 {
-					gap = -gap
-				}
-				st.ECE += float64(binN[i]) / float64(st.Calibrated) * gap
-			}
-		}
-	}
-	return st, nil
+	return nil
 }
 
-// ModeCounts counts routing decisions per mode since a time.
+// ModeCounts counts routing decisions per mode since a time. With a zero
+// since it counts every decision ever made, the pruned ones included (from
+// their tally); with another it counts the decisions still held.
 func (db *DB) ModeCounts(ctx context.Context, since time.Time) (map[string]int, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT mode, count(*) FROM routing_log WHERE created_at >= ? GROUP BY mode`, fmtTime(since))
+	out := routingTally{}
+	if since.IsZero() {
+		if err := readTally(ctx, db.sql, tallyRouting, &out); err != nil {
+			return nil, err
+		}
+	}
+	if err := addModes(ctx, db.sql, out, `created_at >= ?`, fmtTime(since)); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// addModes adds the routing_log rows matching where to t.
+func addModes(ctx context.Context, q queryer, t routingTally, where string, args ...any) error {
+	rows, err := q.QueryContext(ctx, `SELECT mode, count(*) FROM routing_log WHERE `+where+` GROUP BY mode`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read routing log: %w", err)
+		return fmt.Errorf("read routing log: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]int{}
 	for rows.Next() {
 		var mode string
 		var n int
 		if err := rows.Scan(&mode, &n); err != nil {
-			return nil, fmt.Errorf("read routing log: %w", err)
+			return fmt.Errorf("read routing log: %w", err)
 		}
-		out[mode] = n
+		t[mode] += n
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read routing log: %w", err)
+	}
+	return nil
 }

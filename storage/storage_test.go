@@ -15,7 +15,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
-func openTest(t *testing.T) *DB {
+func openTest(t testing.TB) *DB {
 	t.Helper()
 	db, err := Open(context.Background(), filepath.Join(t.TempDir(), "t.db"), Options{})
 	if err != nil {
@@ -31,7 +31,7 @@ func vec(seed int) []float32 {
 	return v
 }
 
-func insert(t *testing.T, db *DB, nls ...kb.NewLesson) []kb.Lesson {
+func insert(t testing.TB, db *DB, nls ...kb.NewLesson) []kb.Lesson {
 	t.Helper()
 	var out []kb.Lesson
 	err := db.Update(context.Background(), func(tx kb.Tx) error {

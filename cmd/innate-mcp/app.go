@@ -8,11 +8,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/kb"
@@ -42,11 +45,27 @@ type Main struct {
 	Getenv func(string) string
 	// Getwd returns the working directory; os.Getwd by default.
 	Getwd func() (string, error)
+	// IsTerminal reports whether w is a terminal, where long commands show
+	// their progress; a nil IsTerminal means never. By default it is true
+	// for a character device.
+	IsTerminal func(w io.Writer) bool
 }
 
 // NewMain returns a Main wired to the real process environment.
 func NewMain() *Main {
-	return &Main{Getenv: os.Getenv, Getwd: os.Getwd}
+	return &Main{Getenv: os.Getenv, Getwd: os.Getwd, IsTerminal: func(w io.Writer) bool { return isTerminal(w) }}
+}
+
+// isTerminal reports whether a standard stream (stdin, stdout, stderr) is
+// a character device: a terminal, or /dev/null, where progress output is
+// harmless and reading gives nothing.
+func isTerminal(stream any) bool {
+	f, ok := stream.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // command is one subcommand.
@@ -69,6 +88,7 @@ func commands() []command {
 		{"lessons", "list, show, approve, reject, archive or restore lessons", (*Main).runLessons},
 		{"regulate", "let the regulator tune one parameter if due (--dry-run: only show)", (*Main).runRegulate},
 		{"stats", "the system's health: lessons, recall, hesitation, contradictions", (*Main).runStats},
+		{"prune", "prune traces beyond the retention now and reclaim the space", (*Main).runPrune},
 		{"eval", "measure quality on a dataset: eval retrieval|appraise|hedging|hesitation", (*Main).runEval},
 		{"embed", "print embeddings of texts as JSON", (*Main).runEmbed},
 		{"reembed", "re-embed every lesson with the configured embedder", (*Main).runReembed},
@@ -130,6 +150,9 @@ func (m *Main) usage(w io.Writer) {
 	fmt.Fprintln(w, "  --db PATH          database file (env INNATE_DB; default "+defaultDBHint()+")")
 	fmt.Fprintln(w, "  --log-level LEVEL  debug, info, warn or error (env INNATE_LOG_LEVEL; default info)")
 	fmt.Fprintln(w, "  --log-file PATH    append logs to a file instead of stderr (env INNATE_LOG_FILE)")
+	def := storage.DefaultRetention()
+	fmt.Fprintf(w, "  --retain-days N    keep traces of tool calls N days, 0: no age limit (env INNATE_RETAIN_DAYS; default %d)\n", int(def.MaxAge.Hours()/24))
+	fmt.Fprintf(w, "  --retain-traces N  keep the newest N traces, 0: no count limit (env INNATE_RETAIN_TRACES; default %d)\n", def.MaxTraces)
 	fmt.Fprintln(w, "\nEmbedder (environment): INNATE_EMBEDDER=builtin|ollama|openai, INNATE_EMBED_MODEL, INNATE_EMBED_URL, INNATE_EMBED_API_KEY")
 	fmt.Fprintln(w, "Run `innate-mcp COMMAND -h` for a command's flags.")
 }
@@ -137,9 +160,11 @@ func (m *Main) usage(w io.Writer) {
 // globals are the flags every command accepts, and the usage text the
 // command's flag set printed.
 type globals struct {
-	db       string
-	logLevel string
-	logFile  string
+	db           string
+	logLevel     string
+	logFile      string
+	retainDays   string
+	retainTraces string
 	// usage holds the command's usage when its flags asked for it (-h) or
 	// failed to parse; Run prints it to stdout or stderr accordingly.
 	usage bytes.Buffer
@@ -151,6 +176,11 @@ func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.db, "db", g.db, "database file (env INNATE_DB)")
 	fs.StringVar(&g.logLevel, "log-level", g.logLevel, "log level: debug, info, warn, error (env INNATE_LOG_LEVEL)")
 	fs.StringVar(&g.logFile, "log-file", g.logFile, "append logs to this file instead of stderr (env INNATE_LOG_FILE)")
+	def := storage.DefaultRetention()
+	fs.StringVar(&g.retainDays, "retain-days", g.retainDays,
+		fmt.Sprintf("keep traces of tool calls this many days, 0: no age limit (env INNATE_RETAIN_DAYS; default %d)", int(def.MaxAge.Hours()/24)))
+	fs.StringVar(&g.retainTraces, "retain-traces", g.retainTraces,
+		fmt.Sprintf("keep this many traces, the newest, 0: no count limit (env INNATE_RETAIN_TRACES; default %d)", def.MaxTraces))
 }
 
 // newFlagSet returns a subcommand's flag set with the global flags on it.
@@ -259,8 +289,32 @@ type app struct {
 	close func()
 }
 
-// open opens the database and the knowledge base over it.
-func (m *Main) open(ctx context.Context, g *globals, stderr io.Writer, session string) (*app, error) {
+// access is what a command needs of the database.
+type access int
+
+const (
+	// writeAccess: the command writes; a database it cannot write is an
+	// error that says whether the file or the directory is read-only.
+	writeAccess access = iota
+	// readAccess: the command only reads, and opens the database
+	// read-only (writable only to create or migrate it).
+	readAccess
+	// logAccess: the command reads and logs its call (recall, appraise,
+	// hesitate); on a database it cannot write it answers without the
+	// log, and record fails saying why.
+	logAccess
+	// serveAccess: logAccess for a server, which also prunes traces in
+	// the background.
+	serveAccess
+)
+
+// pruneInterval is how often a server prunes traces by the retention.
+const pruneInterval = 10 * time.Minute
+
+// open opens the database and the knowledge base over it, as acc needs.
+// A writable CLI command prunes one batch of traces when it closes, so
+// that the CLI alone keeps the database within its retention.
+func (m *Main) open(ctx context.Context, g *globals, stderr io.Writer, session string, acc access) (*app, error) {
 	log, closeLog, err := m.logger(g, stderr)
 	if err != nil {
 		return nil, err
@@ -275,10 +329,18 @@ func (m *Main) open(ctx context.Context, g *globals, stderr io.Writer, session s
 		closeLog()
 		return nil, err
 	}
-	db, err := storage.Open(ctx, path, storage.Options{Logger: log})
+	ret, err := m.retention(g)
 	if err != nil {
 		closeLog()
 		return nil, err
+	}
+	db, roWhy, err := openDB(ctx, path, acc, storage.Options{Logger: log, Retention: ret})
+	if err != nil {
+		closeLog()
+		return nil, err
+	}
+	if roWhy != "" {
+		log.Warn("the database cannot be written: recall, appraise and hesitate answer without logging, record fails", "reason", roWhy)
 	}
 	w, err := loadWeights(ctx, db)
 	if err != nil {
@@ -299,13 +361,20 @@ func (m *Main) open(ctx context.Context, g *globals, stderr io.Writer, session s
 		return nil, err
 	}
 	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Weights: &w, Hesitation: &h, Session: session, Logger: log.With("component", "kb"),
-		Appraise: &ac, Route: &rw})
+		Appraise: &ac, Route: &rw, ReadOnly: db.ReadOnly(), ReadOnlyReason: roWhy})
 	if err != nil {
 		db.Close()
 		closeLog()
 		return nil, err
 	}
-	a := &app{db: db, kb: k, emb: emb, log: log, close: func() { db.Close(); closeLog() }}
+	closeDB := func() {
+		if acc != serveAccess && !db.ReadOnly() {
+			pruneStep(db, log)
+		}
+		db.Close()
+		closeLog()
+	}
+	a := &app{db: db, kb: k, emb: emb, log: log, close: closeDB}
 	// Tuned parameters (the regulator's) override the stored defaults.
 	r, err := newRegulator()
 	if err == nil {
@@ -316,6 +385,86 @@ func (m *Main) open(ctx context.Context, g *globals, stderr io.Writer, session s
 		return nil, err
 	}
 	return a, nil
+}
+
+// openDB opens the database at path as acc needs. For logAccess and
+// serveAccess a database that cannot be written is opened read-only, and
+// roWhy says why (the writable open's error); readAccess opens read-only
+// unless the database is yet to be created or migrated.
+func openDB(ctx context.Context, path string, acc access, opts storage.Options) (db *storage.DB, roWhy string, err error) {
+	switch acc {
+	case readAccess:
+		ro := opts
+		ro.ReadOnly = true
+		db, err := storage.Open(ctx, path, ro)
+		if err == nil || !(errors.Is(err, fs.ErrNotExist) || errors.Is(err, storage.ErrSchemaOutdated)) {
+			return db, "", err
+		}
+		// A database to create, or to migrate: once writable, as before.
+		db, werr := storage.Open(ctx, path, opts)
+		if werr != nil && errors.Is(err, storage.ErrSchemaOutdated) {
+			return nil, "", fmt.Errorf("%v; migrating it needs to write: %w", err, werr)
+		}
+		return db, "", werr
+	case serveAccess:
+		opts.PruneInterval = pruneInterval
+	}
+	db, err = storage.Open(ctx, path, opts)
+	if acc == writeAccess || !errors.Is(err, kb.ErrReadOnly) {
+		return db, "", err
+	}
+	roWhy = strings.TrimPrefix(err.Error(), kb.ErrReadOnly.Error()+": ")
+	if acc == serveAccess {
+		roWhy += "; then restart the server"
+	}
+	ro := opts
+	ro.ReadOnly, ro.PruneInterval = true, 0
+	db, err = storage.Open(ctx, path, ro)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s; opening it read-only failed too: %w", roWhy, err)
+	}
+	return db, roWhy, nil
+}
+
+// pruneStep prunes one batch of traces by the retention, and reports a
+// failure in the log only: the command has done its work.
+func pruneStep(db *storage.DB, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := db.Prune(ctx, time.Now(), 1); err != nil {
+		log.Warn("prune traces", "err", err)
+	}
+}
+
+// retention reads the trace retention from the flags, the environment
+// (INNATE_RETAIN_DAYS, INNATE_RETAIN_TRACES) or the defaults.
+func (m *Main) retention(g *globals) (storage.Retention, error) {
+	r := storage.DefaultRetention()
+	read := func(flag, env, val string, set func(int)) error {
+		name := "--" + flag
+		if val == "" {
+			val, name = m.Getenv(env), env
+		}
+		if val == "" {
+			return nil
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(val))
+		if err != nil || n < 0 {
+			return fmt.Errorf("%w: %s %q: use a whole number, 0 for no limit", errUsage, name, val)
+		}
+		set(n)
+		return nil
+	}
+	if err := read("retain-days", "INNATE_RETAIN_DAYS", g.retainDays, func(n int) { r.MaxAge = time.Duration(n) * 24 * time.Hour }); err != nil {
+		return r, err
+	}
+	if err := read("retain-traces", "INNATE_RETAIN_TRACES", g.retainTraces, func(n int) { r.MaxTraces = n }); err != nil {
+		return r, err
+	}
+	if err := r.Validate(); err != nil {
+		return r, fmt.Errorf("%w: %v (--retain-days, --retain-traces)", errUsage, err)
+	}
+	return r, nil
 }
 
 // loadWeights reads the fused-score weights from the meta table, storing the

@@ -74,7 +74,7 @@ func (m *Main) runAppraise(ctx context.Context, g *globals, args []string, stdin
 	if req.Session == "" {
 		req.Session = session
 	}
-	a, err := m.open(ctx, g, stderr, session)
+	a, err := m.open(ctx, g, stderr, session, logAccess)
 	if err != nil {
 		return err
 	}

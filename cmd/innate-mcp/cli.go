@@ -82,16 +82,6 @@ func readStdin(stdin io.Reader) ([]byte, error) {
 	return b, nil
 }
 
-// isTerminal reports whether r is a character device such as a terminal
-// (or /dev/null).
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
 
 // What each command needs when it is given nothing.
 const (
@@ -132,7 +122,7 @@ func (m *Main) runRecall(ctx context.Context, g *globals, args []string, stdin i
 	if req.Project == "" {
 		req.Project = m.currentProject()
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	a, err := m.open(ctx, g, stderr, m.cliSession(), logAccess)
 	if err != nil {
 		return err
 	}
@@ -213,7 +203,7 @@ func (m *Main) runRecord(ctx context.Context, g *globals, args []string, stdin i
 	}
 	// A person runs the command: the origin they give is taken as given.
 	req.Author = kb.AuthorPerson
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	a, err := m.open(ctx, g, stderr, m.cliSession(), writeAccess)
 	if err != nil {
 		return err
 	}

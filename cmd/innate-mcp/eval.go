@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -217,7 +218,7 @@ func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, std
 	if err != nil {
 		return err
 	}
-	corpus, err := parseJSONL(data)
+	corpus, err := parseJSONL(bytes.NewReader(data))
 	if err != nil {
 		return fmt.Errorf("corpus %s: %w", corpusPath, err)
 	}
@@ -391,7 +392,7 @@ func readQueries(path string) ([]retrievalQuery, error) {
 		return nil, err
 	}
 	var out []retrievalQuery
-	err = eachJSONLine(data, func(_ int, b []byte) error {
+	err = eachJSONLine(bytes.NewReader(data), maxJSONLine, func(_ int, b []byte) error {
 		var q retrievalQuery
 		if err := json.Unmarshal(b, &q); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -364,7 +365,7 @@ func readQA(path string) ([]qaRecord, error) {
 		return nil, err
 	}
 	var out []qaRecord
-	err = eachJSONLine(data, func(_ int, b []byte) error {
+	err = eachJSONLine(bytes.NewReader(data), maxJSONLine, func(_ int, b []byte) error {
 		var r qaRecord
 		if err := json.Unmarshal(b, &r); err != nil {
 			return err

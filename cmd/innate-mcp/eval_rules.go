@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -31,7 +32,7 @@ func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout,
 		if err != nil {
 			return err
 		}
-		if opts.Noise, err = parseJSONL(data); err != nil {
+		if opts.Noise, err = parseJSONL(bytes.NewReader(data)); err != nil {
 			return fmt.Errorf("noise %s: %w", *noisePath, err)
 		}
 		for i := range opts.Noise {

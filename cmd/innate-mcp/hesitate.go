@@ -105,7 +105,7 @@ func (m *Main) runHesitate(ctx context.Context, g *globals, args []string, stdin
 			req.ToolOutputs = append(req.ToolOutputs, string(b))
 		}
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	a, err := m.open(ctx, g, stderr, m.cliSession(), logAccess)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,11 @@ func (m *Main) runPatterns(ctx context.Context, g *globals, args []string, stdin
 	if fs.NArg() == 0 {
 		return fmt.Errorf("%w: patterns needs list or remove", errUsage)
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	acc := writeAccess
+	if fs.Arg(0) == "list" {
+		acc = readAccess
+	}
+	a, err := m.open(ctx, g, stderr, m.cliSession(), acc)
 	if err != nil {
 		return err
 	}

@@ -2,15 +2,11 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
@@ -50,45 +46,6 @@ func (l importLine) newLesson() kb.NewLesson {
 		Conf: l.Conf}
 }
 
-// lessonsFile is one file given to import, read and parsed.
-type lessonsFile struct {
-	path string
-	// rules is true for an agent rule file, whose lessons are the file's
-	// current rules (kb.ImportRules); false for JSONL lessons (kb.Add).
-	rules   bool
-	lessons []kb.NewLesson
-}
-
-// readLessonsFile reads one file of lessons: JSONL by extension, otherwise
-// a Markdown rule file (CLAUDE.md, AGENTS.md, .cursorrules, .mdc, *.md).
-func readLessonsFile(path, project string) (lessonsFile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return lessonsFile{}, err
-	}
-	if strings.EqualFold(filepath.Ext(path), ".jsonl") || strings.EqualFold(filepath.Ext(path), ".ndjson") {
-		ls, err := parseJSONL(data)
-		return lessonsFile{path: path, lessons: ls}, err
-	}
-	ls, err := kb.RuleFileLessons(path, project, data)
-	return lessonsFile{path: path, rules: true, lessons: ls}, err
-}
-
-// parseJSONL decodes lesson lines, refusing unknown fields; blank lines are
-// skipped and errors name the line.
-func parseJSONL(data []byte) ([]kb.NewLesson, error) {
-	var out []kb.NewLesson
-	err := eachJSONLine(data, func(_ int, b []byte) error {
-		var l importLine
-		if err := decodeStrict(bytes.NewReader(b), &l); err != nil {
-			return err
-		}
-		out = append(out, l.newLesson())
-		return nil
-	})
-	return out, err
-}
-
 func (m *Main) runImport(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var project string
 	var global, verbose bool
@@ -121,7 +78,7 @@ func (m *Main) runImport(ctx context.Context, g *globals, args []string, stdin i
 		names = append(names, fmt.Sprintf("%s: %d", path, len(f.lessons)))
 		total += len(f.lessons)
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	a, err := m.open(ctx, g, stderr, m.cliSession(), writeAccess)
 	if err != nil {
 		return err
 	}
@@ -131,20 +88,33 @@ func (m *Main) runImport(ctx context.Context, g *globals, args []string, stdin i
 	// re-import after an edit supersedes what left the file; JSONL lessons
 	// are only added.
 	var rep kb.AddReport
-	done := 0
+	done, stored := 0, 0 // lessons handled; of those, in committed batches
+	prog := newProgress(stderr, m.IsTerminal != nil && m.IsTerminal(stderr), "import", "lessons", total)
 	for _, f := range files {
 		var r kb.AddReport
 		if f.rules {
 			r, err = a.kb.ImportRules(ctx, f.path, project, f.lessons)
 		} else {
-			r, err = a.kb.Add(ctx, f.lessons, func(n int) { a.log.Debug("import progress", "done", done+n, "of", total) })
+			r, err = a.kb.Add(ctx, f.lessons, func(n int) {
+				stored = done + n
+				prog.report(stored)
+				a.log.Debug("import progress", "done", stored, "of", total)
+			})
 		}
 		if err != nil {
+			prog.end()
+			if stored > 0 {
+				return fmt.Errorf("import stopped after %d of %d lessons: %w; run the same import again to resume: "+
+					"the lessons already imported are skipped as duplicates", stored, total, err)
+			}
 			return err
 		}
 		mergeReport(&rep, r, done)
 		done += len(f.lessons)
+		stored = done
+		prog.report(done)
 	}
+	prog.end()
 	out := struct {
 		Files      []string         `json:"files"`
 		Added      int              `json:"added"`
@@ -192,36 +162,37 @@ func mergeReport(rep *kb.AddReport, r kb.AddReport, offset int) {
 func (m *Main) runExport(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var outPath string
 	fs := newFlagSet("export", g, stderr, "[--out FILE]")
-	fs.StringVar(&outPath, "out", "", "write to FILE instead of standard output")
+	fs.StringVar(&outPath, "out", "", "write to FILE (mode 0600, replaced whole; not through a symbolic link) instead of standard output")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	if outPath != "" {
+		// Refused before the database is opened.
+		if err := checkTarget(outPath); err != nil {
+			return fmt.Errorf("export --out %s: %w", outPath, err)
+		}
+	}
+	a, err := m.open(ctx, g, stderr, m.cliSession(), readAccess)
 	if err != nil {
 		return err
 	}
 	defer a.close()
-	w := stdout
-	var f *os.File
-	if outPath != "" {
-		if f, err = os.Create(outPath); err != nil {
+	export := func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		enc := json.NewEncoder(bw)
+		enc.SetEscapeHTML(false)
+		if err := a.db.Lessons(ctx, kb.LessonFilter{}, func(l kb.Lesson) error { return enc.Encode(l) }); err != nil {
 			return err
 		}
-		w = f
+		return bw.Flush()
 	}
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	err = a.db.Lessons(ctx, kb.LessonFilter{}, func(l kb.Lesson) error { return enc.Encode(l) })
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
+	if outPath == "" {
+		return export(stdout)
 	}
-	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+	if err := writeFileAtomic(outPath, export); err != nil {
+		return fmt.Errorf("export --out %s: %w", outPath, err)
 	}
-	return err
+	return nil
 }
 
 func (m *Main) runReembed(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -229,7 +200,7 @@ func (m *Main) runReembed(ctx context.Context, g *globals, args []string, stdin 
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	a, err := m.open(ctx, g, stderr, m.cliSession(), writeAccess)
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,11 @@ func (m *Main) runLessons(ctx context.Context, g *globals, args []string, stdin 
 	if fs.NArg() == 0 {
 		return fmt.Errorf("%w: lessons needs list, show, approve, reject, archive or restore", errUsage)
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	acc := writeAccess
+	if verb := fs.Arg(0); verb == "list" || verb == "show" {
+		acc = readAccess
+	}
+	a, err := m.open(ctx, g, stderr, m.cliSession(), acc)
 	if err != nil {
 		return err
 	}

@@ -99,7 +99,8 @@ func (r *regulator) retune(ctx context.Context, a *app) error {
 
 // loop runs the regulator in the background of a server until ctx ends:
 // tuned values are re-read every minute (another process may have changed
-// them), and a regulation step runs whenever one is due.
+// them), and a regulation step runs whenever one is due (never on a
+// read-only database).
 func (r *regulator) loop(ctx context.Context, a *app, log *slog.Logger) {
 	tick := time.NewTicker(time.Minute)
 	defer tick.Stop()
@@ -108,7 +109,8 @@ func (r *regulator) loop(ctx context.Context, a *app, log *slog.Logger) {
 			log.Warn("retune", "err", err)
 		}
 		hist, err := a.db.RegulatorHistory(ctx)
-		if err == nil && !time.Now().Before(regulate.NextDue(hist, r.cfg)) {
+		// A read-only database keeps the tuned values it has.
+		if err == nil && !a.db.ReadOnly() && !time.Now().Before(regulate.NextDue(hist, r.cfg)) {
 			res, err := r.once(ctx, a, time.Now(), false)
 			switch {
 			case err != nil && !errors.Is(err, context.Canceled):
@@ -134,7 +136,11 @@ func (m *Main) runRegulate(ctx context.Context, g *globals, args []string, stdin
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	acc := writeAccess
+	if dry {
+		acc = readAccess
+	}
+	a, err := m.open(ctx, g, stderr, m.cliSession(), acc)
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,7 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: serve takes no arguments", errUsage)
 	}
-	a, err := m.open(ctx, g, stderr, "")
+	a, err := m.open(ctx, g, stderr, "", serveAccess)
 	if err != nil {
 		return err
 	}

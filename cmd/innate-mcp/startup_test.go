@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -133,7 +134,7 @@ func lessonsDBFrom(tb testing.TB, path, file string) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	ls, err := parseJSONL(data)
+	ls, err := parseJSONL(bytes.NewReader(data))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -214,7 +214,7 @@ func (m *Main) runStats(ctx context.Context, g *globals, args []string, stdin io
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession())
+	a, err := m.open(ctx, g, stderr, m.cliSession(), readAccess)
 	if err != nil {
 		return err
 	}

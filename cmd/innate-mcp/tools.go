@@ -139,7 +139,7 @@ func handler[Req, Res any](log *slog.Logger, tool mcp.Tool, op func(context.Cont
 		}
 		res, err := op(ctx, req)
 		switch {
-		case errors.Is(err, kb.ErrInput), errors.Is(err, kb.ErrEmbedderMismatch), errors.Is(err, kb.ErrNotFound):
+		case errors.Is(err, kb.ErrInput), errors.Is(err, kb.ErrEmbedderMismatch), errors.Is(err, kb.ErrNotFound), errors.Is(err, kb.ErrReadOnly):
 			return mcp.NewToolResultError(err.Error()), nil
 		case err != nil:
 			log.Error("tool failed", "tool", name, "err", err)

@@ -1,0 +1,446 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Retention bounds the traces a database keeps: every tool call writes one
+// (with its request and response) and appraise, hesitate and recall write
+// log rows beside it, so without a bound the file grows with every call.
+// Prune deletes the traces older than MaxAge and those beyond the newest
+// MaxTraces, with their log rows, after folding what the stats report
+// counts of them into tallies (stats keeps counting every call ever made)
+// and keeping the strength and hit of each verdict the calibration is
+// fitted on (the calibration does not change). A pruned trace is gone:
+// Trace returns kb.ErrNotFound, and record refuses its id as unknown. A
+// zero field sets no bound of its kind. Retention is a plain value.
+type Retention struct {
+	// MaxAge is how long a trace is kept; at least MinRetentionAge.
+	MaxAge time.Duration
+	// MaxTraces is how many traces are kept, the newest; at least
+	// MinRetentionTraces.
+	MaxTraces int
+}
+
+// The smallest bounds Retention.Validate accepts: the regulator reads the
+// logs of the last 24 hours and judges a change 48 hours after it, and it
+// needs samples to judge on.
+const (
+	MinRetentionAge    = 48 * time.Hour
+	MinRetentionTraces = 1000
+)
+
+// DefaultRetention is the retention a server and the CLI prune by unless
+// configured otherwise: 30 days and 5,000 traces.
+func DefaultRetention() Retention {
+	return Retention{MaxAge: 30 * 24 * time.Hour, MaxTraces: 5_000}
+}
+
+// Validate refuses a bound below the minimum (and a negative one), saying
+// why.
+func (r Retention) Validate() error {
+	switch {
+	case r.MaxAge < 0 || (r.MaxAge > 0 && r.MaxAge < MinRetentionAge):
+		return fmt.Errorf("a trace retention of %v is too short: the regulator reads the logs of the last 24 hours and judges a change after 48; "+
+			"keep traces at least %d days, or set no age limit (0)", r.MaxAge, int(MinRetentionAge.Hours()/24))
+	case r.MaxTraces < 0 || (r.MaxTraces > 0 && r.MaxTraces < MinRetentionTraces):
+		return fmt.Errorf("a trace retention of %d traces is too small: the regulator needs a day of logs to judge on; "+
+			"keep at least %d, or set no count limit (0)", r.MaxTraces, MinRetentionTraces)
+	}
+	return nil
+}
+
+// keepsAll reports whether r sets no bound.
+func (r Retention) keepsAll() bool { return r.MaxAge <= 0 && r.MaxTraces <= 0 }
+
+// PruneReport says what one Prune did. A plain value.
+type PruneReport struct {
+	// Deleted counts the traces deleted, their figures folded into the
+	// tallies the stats read.
+	Deleted int `json:"deleted"`
+	// Batches counts the write transactions pruning took.
+	Batches int `json:"batches"`
+	// More is true when Prune stopped at its batch limit: traces may be
+	// left to prune.
+	More bool `json:"more"`
+	// ReclaimedBytes is what the file gave back to the file system.
+	ReclaimedBytes int64 `json:"reclaimed_bytes"`
+	// Converted is true when this Prune switched a database created before
+	// retention to incremental auto-vacuum (one VACUUM).
+	Converted bool `json:"converted"`
+}
+
+// pruneBatch is how many traces one prune transaction deletes: a few
+// milliseconds of write lock.
+const pruneBatch = 200
+
+// Reclaiming gives free pages back to the file system once they exceed
+// both reclaimMinPages and a reclaimShare of the file: freed pages that new
+// traces will fill again soon are left in place.
+const (
+	reclaimMinPages = 256
+	reclaimShare    = 0.10
+	reclaimChunk    = 512 // pages one incremental_vacuum transaction frees
+)
+
+// Prune applies the database's retention (Options.Retention) at time now:
+// traces beyond it are deleted (see Retention) in transactions of
+// pruneBatch traces, at most maxBatches of them (all when maxBatches <= 0),
+// then the freed space is handed back to the file system by incremental
+// vacuum in small steps. A database created before
+// retention existed is switched to incremental auto-vacuum once, by one
+// VACUUM, after a Prune that left nothing to prune. Prune is safe for
+// concurrent use, also by several processes; on a read-only database it
+// returns an error wrapping kb.ErrReadOnly.
+func (db *DB) Prune(ctx context.Context, now time.Time, maxBatches int) (PruneReport, error) {
+	return db.prune(ctx, now, db.retention, maxBatches)
+}
+
+// prune is Prune with a retention of the caller's, not validated (tests
+// prune to a handful of traces).
+func (db *DB) prune(ctx context.Context, now time.Time, r Retention, maxBatches int) (PruneReport, error) {
+	var rep PruneReport
+	if db.readOnly {
+		return rep, db.errReadOnly()
+	}
+	if r.keepsAll() {
+		return rep, nil
+	}
+	cutoff, err := db.pruneCutoff(ctx, now, r)
+	if err != nil {
+		return rep, err
+	}
+	for {
+		if maxBatches > 0 && rep.Batches >= maxBatches {
+			rep.More = true
+			break
+		}
+		n, err := db.pruneOnce(ctx, cutoff)
+		if err != nil {
+			return rep, err
+		}
+		if n > 0 {
+			rep.Batches++
+			rep.Deleted += n
+		}
+		if n < pruneBatch {
+			break // that was the last batch
+		}
+	}
+	if err := db.reclaim(ctx, !rep.More, &rep); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// pruneCutoff is the creation time before which traces are pruned: the
+// later of now - MaxAge and the creation time of the MaxTraces-th newest
+// trace ("" when nothing is to be pruned). Traces written after it is
+// computed are newer, so it errs on the side of keeping.
+func (db *DB) pruneCutoff(ctx context.Context, now time.Time, r Retention) (string, error) {
+	cutoff := ""
+	if r.MaxAge > 0 {
+		cutoff = fmtTime(now.Add(-r.MaxAge))
+	}
+	if r.MaxTraces > 0 {
+		var nth string
+		err := db.sql.QueryRowContext(ctx, `SELECT created_at FROM traces ORDER BY created_at DESC LIMIT 1 OFFSET ?`,
+			r.MaxTraces-1).Scan(&nth)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return "", fmt.Errorf("prune traces: find the %d-th newest: %w", r.MaxTraces, err)
+		case nth > cutoff:
+			cutoff = nth
+		}
+	}
+	return cutoff, nil
+}
+
+// pruneOnce deletes, in one transaction, up to pruneBatch of the oldest
+// traces created before cutoff, with their log rows, once their figures
+// are folded into the tallies; it returns how many it deleted.
+func (db *DB) pruneOnce(ctx context.Context, cutoff string) (int, error) {
+	if cutoff == "" {
+		return 0, nil
+	}
+	var n int
+	err := db.update(ctx, func(tx *redactTx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id FROM traces WHERE created_at < ? ORDER BY created_at LIMIT ?`, cutoff, pruneBatch)
+		if err != nil {
+			return fmt.Errorf("prune traces: %w", err)
+		}
+		var ids []any
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return fmt.Errorf("prune traces: %w", err)
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("prune traces: %w", err)
+		}
+		n = len(ids)
+		if n == 0 {
+			return nil
+		}
+		if err := foldTraces(ctx, tx, ids); err != nil {
+			return fmt.Errorf("prune traces: %w", err)
+		}
+		archived, err := archiveCalibration(ctx, tx, ids)
+		if err != nil {
+			return fmt.Errorf("prune traces: %w", err)
+		}
+		// The evidence, returned lessons and log rows go with their trace
+		// (ON DELETE CASCADE).
+		if _, err := tx.ExecContext(ctx, `DELETE FROM traces WHERE id IN (`+placeholders(n)+`)`, ids...); err != nil {
+			return fmt.Errorf("prune traces: delete: %w", err)
+		}
+		if archived {
+			return trimCalibration(ctx, tx)
+		}
+		return nil
+	})
+	return n, err
+}
+
+// archiveCalibration keeps the strength and hit of the calibration points
+// among the verdicts of traces ids in calibration_archive, and reports
+// whether there were any.
+func archiveCalibration(ctx context.Context, tx *redactTx, ids []any) (bool, error) {
+	res, err := tx.ExecContext(ctx, `INSERT INTO calibration_archive (seq, strength, hit)
+		SELECT seq, strength, `+calibrationHit+` FROM verdict_log v WHERE `+calibrationPoint+` AND trace_id IN (`+placeholders(len(ids))+`)`, ids...)
+	if err != nil {
+		return false, fmt.Errorf("archive calibration points: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("archive calibration points: %w", err)
+	}
+	return n > 0, nil
+}
+
+// trimCalibration drops the archived calibration points the calibration no
+// longer reads: those older than the newest maxCalibrationPoints, archived
+// or in the verdict log. It runs once the archived verdicts are deleted,
+// lest they count twice.
+func trimCalibration(ctx context.Context, tx *redactTx) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM calibration_archive WHERE seq < (`+calibrationSeqs+` LIMIT 1 OFFSET ?)`,
+		maxCalibrationPoints-1); err != nil {
+		return fmt.Errorf("trim calibration archive: %w", err)
+	}
+	return nil
+}
+
+// foldTraces adds what the stats report counts of the traces ids, and of
+// their log rows, to the pruned tallies.
+func foldTraces(ctx context.Context, tx *redactTx, ids []any) error {
+	in := `(` + placeholders(len(ids)) + `)`
+	var rt recallTally
+	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(json_extract(response, '$.empty') = 1), 0)
+		FROM traces WHERE tool = 'recall' AND id IN `+in, ids...).Scan(&rt.Calls, &rt.Empty); err != nil {
+		return fmt.Errorf("tally recall traces: %w", err)
+	}
+	if rt.Calls > 0 {
+		rows, err := tx.QueryContext(ctx, `SELECT tl.lesson_id, count(*) FROM trace_lessons tl JOIN traces t ON t.id = tl.trace_id
+			WHERE t.tool = 'recall' AND t.id IN `+in+` GROUP BY tl.lesson_id`, ids...)
+		if err != nil {
+			return fmt.Errorf("tally recall selections: %w", err)
+		}
+		sel := map[string]int{}
+		for rows.Next() {
+			var id string
+			var n int
+			if err := rows.Scan(&id, &n); err != nil {
+				rows.Close()
+				return fmt.Errorf("tally recall selections: %w", err)
+			}
+			sel[id] = n
+			rt.Selections += n
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("tally recall selections: %w", err)
+		}
+		for id, n := range sel {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO pruned_selections (lesson_id, selections) VALUES (?, ?)
+				ON CONFLICT (lesson_id) DO UPDATE SET selections = selections + excluded.selections`, id, n); err != nil {
+				return fmt.Errorf("tally recall selections: %w", err)
+			}
+		}
+		if err := addTally(ctx, tx, tallyRecall, (*recallTally).merge, rt); err != nil {
+			return err
+		}
+	}
+	var vt verdictTally
+	if err := addVerdicts(ctx, tx, &vt, `trace_id IN `+in, ids...); err != nil {
+		return err
+	}
+	if vt.Verdicts > 0 {
+		if err := addTally(ctx, tx, tallyVerdicts, (*verdictTally).merge, vt); err != nil {
+			return err
+		}
+	}
+	mt := routingTally{}
+	if err := addModes(ctx, tx, mt, `trace_id IN `+in, ids...); err != nil {
+		return err
+	}
+	if len(mt) > 0 {
+		if err := addTally(ctx, tx, tallyRouting, (*routingTally).merge, mt); err != nil {
+			return err
+		}
+	}
+	var ht hesitationTally
+	if err := addHesitations(ctx, tx, &ht, `trace_id IN `+in, ids...); err != nil {
+		return err
+	}
+	if ht.Calls > 0 {
+		if err := addTally(ctx, tx, tallyHesitation, (*hesitationTally).merge, ht); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reclaim hands free pages back to the file system when they exceed a
+// tenth of the file, in incremental_vacuum steps of reclaimChunk pages,
+// each its own short transaction. A database without auto-vacuum (created
+// before retention) is converted by one VACUUM when convert is set.
+func (db *DB) reclaim(ctx context.Context, convert bool, rep *PruneReport) error {
+	var mode, pageSize int64
+	if err := db.sql.QueryRowContext(ctx, `PRAGMA auto_vacuum`).Scan(&mode); err != nil {
+		return fmt.Errorf("reclaim space: %w", err)
+	}
+	if err := db.sql.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&pageSize); err != nil {
+		return fmt.Errorf("reclaim space: %w", err)
+	}
+	pages := func() (total, free int64, err error) {
+		if err := db.sql.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&total); err != nil {
+			return 0, 0, fmt.Errorf("reclaim space: %w", err)
+		}
+		if err := db.sql.QueryRowContext(ctx, `PRAGMA freelist_count`).Scan(&free); err != nil {
+			return 0, 0, fmt.Errorf("reclaim space: %w", err)
+		}
+		return total, free, nil
+	}
+	total, free, err := pages()
+	if err != nil {
+		return err
+	}
+	switch mode {
+	case 2: // incremental
+	case 0: // none: a database created before retention
+		if !convert {
+			return nil
+		}
+		return db.convertAutoVacuum(ctx, total*pageSize, pageSize, rep)
+	default: // full: SQLite frees pages at every commit
+		return nil
+	}
+	if free < reclaimMinPages || float64(free) < reclaimShare*float64(total) {
+		return nil
+	}
+	start := total
+	for free > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if _, err := db.sql.ExecContext(ctx, fmt.Sprintf(`PRAGMA incremental_vacuum(%d)`, reclaimChunk)); err != nil {
+			if isBusy(err) {
+				break // another process holds the write lock: next time
+			}
+			return fmt.Errorf("reclaim space: %w", err)
+		}
+		if total, free, err = pages(); err != nil {
+			return err
+		}
+	}
+	rep.ReclaimedBytes += (start - total) * pageSize
+	// The file shrinks when the WAL is checkpointed into it.
+	if _, err := db.sql.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`); err != nil && !isBusy(err) {
+		return fmt.Errorf("reclaim space: checkpoint: %w", err)
+	}
+	return nil
+}
+
+// convertAutoVacuum switches a database without auto-vacuum to incremental
+// auto-vacuum, which takes one VACUUM: the whole file is rewritten under the
+// write lock, once.
+func (db *DB) convertAutoVacuum(ctx context.Context, before, pageSize int64, rep *PruneReport) error {
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("switch to incremental auto-vacuum: %w", err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	if _, err := conn.ExecContext(ctx, `PRAGMA auto_vacuum = INCREMENTAL`); err != nil {
+		return fmt.Errorf("switch to incremental auto-vacuum: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, `VACUUM`); err != nil {
+		if isBusy(err) || strings.Contains(err.Error(), "statements in progress") {
+			db.log.Info("switch to incremental auto-vacuum postponed: the database is busy", "err", err)
+			return nil
+		}
+		return fmt.Errorf("switch to incremental auto-vacuum (VACUUM %s): %w", db.path, err)
+	}
+	var after int64
+	if err := conn.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&after); err != nil {
+		return fmt.Errorf("switch to incremental auto-vacuum: %w", err)
+	}
+	after *= pageSize
+	rep.Converted = true
+	rep.ReclaimedBytes += before - after
+	db.log.Info("database switched to incremental auto-vacuum", "path", db.path, "bytes_before", before, "bytes_after", after,
+		"seconds", time.Since(start).Seconds())
+	if _, err := conn.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`); err != nil && !isBusy(err) {
+		return fmt.Errorf("switch to incremental auto-vacuum: checkpoint: %w", err)
+	}
+	return nil
+}
+
+// firstPrune is how soon after Open the background loop prunes first (or
+// the interval, when shorter): long enough for a server to have answered
+// its handshake.
+const firstPrune = 10 * time.Second
+
+// startPruning runs Prune in the background, soon after Open and then every
+// interval, until Close; errors are logged.
+func (db *DB) startPruning(every time.Duration) {
+	if db.retention.keepsAll() {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		timer := time.NewTimer(min(every, firstPrune))
+		defer timer.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-timer.C:
+			}
+			rep, err := db.Prune(ctx, time.Now(), 0)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				db.log.Warn("prune traces", "err", err)
+			case rep.Deleted > 0 || rep.Converted:
+				db.log.Info("pruned traces", "deleted", rep.Deleted, "batches", rep.Batches, "reclaimed_bytes", rep.ReclaimedBytes)
+			}
+			timer.Reset(every)
+		}
+	}()
+	db.stopPrune = func() {
+		cancel()
+		<-done
+	}
+}
