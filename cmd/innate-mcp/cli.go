@@ -82,7 +82,6 @@ func readStdin(stdin io.Reader) ([]byte, error) {
 	return b, nil
 }
 
-
 // What each command needs when it is given nothing.
 const (
 	needRecall       = "nothing to recall: pass QUERY or --query TEXT (or --error, --file), or the recall tool's JSON arguments on stdin (innate-mcp recall -h)"
