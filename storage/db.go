@@ -3,9 +3,11 @@
 // in-memory chromem-go vector index derived from it.
 //
 // Several server processes may open the same database: every connection
-// runs in WAL mode with a busy timeout and foreign keys on (set in the DSN so
-// every pooled connection gets them), writes are short BEGIN IMMEDIATE
-// transactions, and the vector index notices other processes' writes
+// runs in WAL mode with foreign keys on (set in the DSN so every pooled
+// connection gets them), writes are short BEGIN IMMEDIATE transactions on
+// one writer connection per process, taken in turn by the process's writers
+// and polled for every millisecond while another process holds the lock
+// (see writer), and the vector index notices other processes' writes
 // through a revision counter before every search. The index is built lazily
 // on the first search, never persisted by chromem-go, and never the source
 // of truth.
@@ -24,7 +26,8 @@ import (
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+	"modernc.org/sqlite" // the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -34,13 +37,18 @@ var _ kb.Store = (*DB)(nil)
 
 // DB is an open innate-mcp database. It is safe for concurrent use.
 type DB struct {
+	// sql is the pool of reading connections.
 	sql   *sql.DB
+	w     *writer // write transactions
 	path  string
 	log   *slog.Logger
 	index *index
 	// ftsMatch is the full-text lookup of one term, prepared once: the
 	// lexical search runs it for every query term.
 	ftsMatch *lazyStmt
+	// stopCheckpoints ends the checkpoint loop and waits for it; nil when
+	// there is none.
+	stopCheckpoints func()
 }
 
 // Options configure Open.
@@ -48,6 +56,12 @@ type Options struct {
 	// BusyTimeout is how long a write waits for another process's lock;
 	// 10 s when zero.
 	BusyTimeout time.Duration
+	// CheckpointInterval is how often a background goroutine copies the
+	// write-ahead log back into the database (a passive checkpoint, which
+	// waits for no one). Zero leaves checkpoints to SQLite, which runs one
+	// inside the commit that grows the log past 1,000 pages and so makes
+	// that write wait for it.
+	CheckpointInterval time.Duration
 	// Logger receives diagnostics; slog.Default() when nil.
 	Logger *slog.Logger
 	// ReadOnly opens the database without migrating or writing.
@@ -77,7 +91,7 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	sdb, err := sql.Open("sqlite", dsn(path, opts))
+	sdb, err := sql.Open("sqlite", dsn(path, opts.ReadOnly, opts.BusyTimeout, true))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -85,6 +99,20 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 	sdb.SetMaxIdleConns(8)
 	sdb.SetConnMaxIdleTime(5 * time.Minute)
 	db := &DB{sql: sdb, path: path, log: opts.Logger.With("component", "storage")}
+	if opts.ReadOnly {
+		db.w = readOnlyWriter(sdb, opts.BusyTimeout)
+	} else {
+		// The writer's connection has no busy handler: update polls for
+		// the lock itself (see writer.begin).
+		wdb, err := sql.Open("sqlite", dsn(path, false, 0, opts.CheckpointInterval == 0))
+		if err != nil {
+			sdb.Close()
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+		wdb.SetMaxOpenConns(1)
+		wdb.SetMaxIdleConns(1)
+		db.w = newWriter(wdb, opts.BusyTimeout)
+	}
 	db.index = newIndex(db)
 	db.ftsMatch = &lazyStmt{db: sdb, query: `SELECT rowid FROM lessons_fts WHERE lessons_fts MATCH ?`}
 	if !opts.ReadOnly {
@@ -105,8 +133,12 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 			break
 		}
 		if err != nil {
+			db.w.close()
 			sdb.Close()
 			return nil, fmt.Errorf("migrate %s: %w", path, err)
+		}
+		if opts.CheckpointInterval > 0 {
+			db.stopCheckpoints = db.checkpointEvery(opts.CheckpointInterval)
 		}
 	}
 	return db, nil
@@ -114,24 +146,39 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 
 // isBusy reports whether err is SQLite's "database is locked" (SQLITE_BUSY).
 func isBusy(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code()&0xff == sqlite3.SQLITE_BUSY
+	}
 	return err != nil && (strings.Contains(err.Error(), "database is locked") || strings.Contains(err.Error(), "SQLITE_BUSY"))
 }
 
 // dsn builds the connection string: every pragma is applied by the driver
 // to each new pooled connection, and transactions begin IMMEDIATE so that a
-// writer takes the lock up front instead of failing on upgrade.
-func dsn(path string, opts Options) string {
+// writer takes the lock up front instead of failing on upgrade. With a zero
+// busy timeout a locked database answers SQLITE_BUSY at once; without
+// autoCheckpoint the connection's commits never checkpoint the log.
+//
+// synchronous(NORMAL) in WAL mode: a commit appends to the log without
+// waiting for the disk, and the log is synced when it is checkpointed. A
+// committed write survives the crash or kill of any process; the last
+// commits before a power loss or operating-system crash may be rolled
+// back, and the database stays consistent either way.
+func dsn(path string, readOnly bool, busyTimeout time.Duration, autoCheckpoint bool) string {
 	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
+	if !autoCheckpoint {
+		q.Add("_pragma", "wal_autocheckpoint(0)")
+	}
 	// Reads of lesson vectors and statistics go through a shared memory
 	// map instead of a read system call per page.
 	q.Add("_pragma", "mmap_size(1073741824)")
 	q.Add("_pragma", "cache_size(-16384)")
 	q.Set("_txlock", "immediate")
-	if opts.ReadOnly {
+	if readOnly {
 		q.Set("mode", "ro")
 	}
 	return "file:" + path + "?" + q.Encode()
@@ -142,8 +189,15 @@ func (db *DB) Path() string { return db.path }
 
 // Close closes the database.
 func (db *DB) Close() error {
+	if db.stopCheckpoints != nil {
+		db.stopCheckpoints()
+	}
 	db.ftsMatch.close()
-	return db.sql.Close()
+	werr := db.w.close()
+	if err := db.sql.Close(); err != nil {
+		return err
+	}
+	return werr
 }
 
 // lazyStmt is a statement prepared on first use (after migrations have
@@ -199,19 +253,27 @@ func (db *DB) Meta(ctx context.Context, key string) (value string, ok bool, err 
 
 // SetMeta stores value under key in the meta table.
 func (db *DB) SetMeta(ctx context.Context, key, value string) error {
-	_, err := db.sql.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
-		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
-	if err != nil {
-		return fmt.Errorf("write meta %s: %w", key, err)
-	}
-	return nil
+	return db.update(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+		if err != nil {
+			return fmt.Errorf("write meta %s: %w", key, err)
+		}
+		return nil
+	})
 }
 
 // SetMetaDefault stores value under key unless a value is already there,
 // and returns the value in force.
 func (db *DB) SetMetaDefault(ctx context.Context, key, value string) (string, error) {
-	if _, err := db.sql.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`, key, value); err != nil {
-		return "", fmt.Errorf("write meta %s: %w", key, err)
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`, key, value); err != nil {
+			return fmt.Errorf("write meta %s: %w", key, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
 	}
 	v, _, err := db.Meta(ctx, key)
 	return v, err
@@ -245,13 +307,14 @@ func (db *DB) SetEmbedderInfo(ctx context.Context, model string, dim int) error 
 	})
 }
 
-// update runs fn in a BEGIN IMMEDIATE transaction and commits it, or rolls
-// it back when fn fails.
+// update runs fn in a BEGIN IMMEDIATE transaction on the writer connection
+// and commits it, or rolls it back when fn fails.
 func (db *DB) update(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := db.sql.BeginTx(ctx, nil)
+	tx, done, err := db.w.begin(ctx)
 	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+		return err
 	}
+	defer done()
 	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return err

@@ -43,14 +43,16 @@ func (db *DB) ErrorPatterns(ctx context.Context) ([]hesitation.Pattern, error) {
 
 // DeletePattern removes an error pattern; kb.ErrNotFound when there is none.
 func (db *DB) DeletePattern(ctx context.Context, id string) error {
-	res, err := db.sql.ExecContext(ctx, `DELETE FROM error_patterns WHERE id = ?`, id)
-	if err != nil {
-		return fmt.Errorf("delete error pattern %s: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return kb.ErrNotFound
-	}
-	return nil
+	return db.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM error_patterns WHERE id = ?`, id)
+		if err != nil {
+			return fmt.Errorf("delete error pattern %s: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return kb.ErrNotFound
+		}
+		return nil
+	})
 }
 
 func (t *tx) ErrorPatterns(ctx context.Context) ([]hesitation.Pattern, error) {

@@ -162,13 +162,21 @@ func (db *DB) Vectors(ctx context.Context, id string) ([]float32, []float32, err
 
 // Update implements kb.Store.
 func (db *DB) Update(ctx context.Context, fn func(kb.Tx) error) error {
-	return db.update(ctx, func(t *sql.Tx) error { return fn(&tx{tx: t}) })
+	return db.update(ctx, func(t *sql.Tx) error { return fn(db.newTx(t)) })
 }
 
-// tx implements kb.Tx over a *sql.Tx.
+// tx implements kb.Tx over a transaction of the writer's.
 type tx struct {
-	tx *sql.Tx
+	tx *cachedTx
 }
+
+// newTx wraps a transaction of db's writer, whose statements it prepares
+// once.
+func (db *DB) newTx(t *sql.Tx) *tx { return &tx{tx: &cachedTx{Tx: t, cache: db.w.stmts}} }
+
+// uncachedTx wraps a transaction whose statements are prepared each time
+// (a migration's).
+func uncachedTx(t *sql.Tx) *tx { return &tx{tx: &cachedTx{Tx: t}} }
 
 var _ kb.Tx = (*tx)(nil)
 
@@ -482,7 +490,7 @@ func clampConf(c float64) float64 {
 // bumps the vector revision so every process refreshes its index.
 func (db *DB) SetVectors(ctx context.Context, id string, content, trigger []float32) error {
 	return db.update(ctx, func(sqlTx *sql.Tx) error {
-		t := &tx{tx: sqlTx}
+		t := db.newTx(sqlTx)
 		var seq int64
 		if err := sqlTx.QueryRowContext(ctx, `SELECT seq FROM lessons WHERE id = ?`, id).Scan(&seq); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {

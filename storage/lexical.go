@@ -164,7 +164,7 @@ func statsTF(blob []byte, want map[string]int, out []int) error {
 
 // addStats records (sign +1) or withdraws (sign −1) a lesson's terms from
 // the collection statistics, inside a write transaction.
-func addStats(ctx context.Context, tx *sql.Tx, seq int64, ds docStats, sign int) error {
+func addStats(ctx context.Context, tx execer, seq int64, ds docStats, sign int) error {
 	if sign > 0 {
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lesson_terms (seq, len, tf) VALUES (?, ?, ?)`,
 			seq, ds.length, encodeStats(ds)); err != nil {
@@ -215,7 +215,7 @@ func backfillLexical(ctx context.Context, sqlTx *sql.Tx) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	t := &tx{tx: sqlTx}
+	t := uncachedTx(sqlTx)
 	for _, l := range ls {
 		if err := t.indexText(ctx, l.seq, l.content, l.trigger); err != nil {
 			return err

@@ -251,7 +251,7 @@ func TestMigrate_fromOldSchema(t *testing.T) {
 				t.Fatal(err)
 			}
 		} else if err := db.update(ctx, func(sqlTx *sql.Tx) error {
-			return (&tx{tx: sqlTx}).indexText(ctx, 1, "Close HTTP response bodies.", "http clients")
+			return uncachedTx(sqlTx).indexText(ctx, 1, "Close HTTP response bodies.", "http clients")
 		}); err != nil {
 			t.Fatal(err)
 		}

@@ -36,10 +36,16 @@ func (t *tx) Trace(ctx context.Context, id string) (kb.Trace, error) {
 	return readTrace(ctx, t.tx, id)
 }
 
-// queryer is *sql.DB or *sql.Tx.
+// queryer is *sql.DB, *sql.Tx or *cachedTx.
 type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// execer is *sql.Tx or *cachedTx.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
 }
 
 // readTrace reads a trace and the lessons it returned.

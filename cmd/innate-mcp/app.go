@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/kb"
@@ -223,6 +224,10 @@ func (m *Main) logger(g *globals, stderr io.Writer) (*slog.Logger, func(), error
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), closeFn, nil
 }
 
+// checkpointInterval is how often a process copies the database's
+// write-ahead log back into it (storage.Options.CheckpointInterval).
+const checkpointInterval = time.Second
+
 // app is an opened knowledge base with everything a command needs.
 type app struct {
 	db    *storage.DB
@@ -248,7 +253,8 @@ func (m *Main) open(ctx context.Context, g *globals, stderr io.Writer, session s
 		closeLog()
 		return nil, err
 	}
-	db, err := storage.Open(ctx, path, storage.Options{Logger: log})
+	// Checkpoints run in the background, so that no call waits for one.
+	db, err := storage.Open(ctx, path, storage.Options{Logger: log, CheckpointInterval: checkpointInterval})
 	if err != nil {
 		closeLog()
 		return nil, err
