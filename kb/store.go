@@ -149,8 +149,11 @@ type Probe struct {
 	// own rules are few and must not be crowded out by other projects' or
 	// global lessons.
 	Project string
-	// LexicalOnly skips the dense scan: candidates come from the full-text
-	// index alone (their dense similarities are still computed).
+	// LexicalOnly skips the dense scan, and with it the refresh of the
+	// vector index from other processes' writes: candidates come from the
+	// full-text index alone (their dense similarities are still computed,
+	// centred on the index's mean as last refreshed). Record's search for
+	// contradictions uses it.
 	LexicalOnly bool
 }
 

@@ -3,9 +3,11 @@
 // in-memory chromem-go vector index derived from it.
 //
 // Several server processes may open the same database: every connection
-// runs in WAL mode with a busy timeout and foreign keys on (set in the DSN so
-// every pooled connection gets them), writes are short BEGIN IMMEDIATE
-// transactions, and the vector index notices other processes' writes
+// runs in WAL mode with foreign keys on (set in the DSN so every pooled
+// connection gets them), writes are short BEGIN IMMEDIATE transactions on
+// one writer connection per process, taken in turn by the process's writers
+// and polled for every millisecond while another process holds the lock
+// (see writer), and the vector index notices other processes' writes
 // through a revision counter before every search. The index is built lazily
 // on the first search, never persisted by chromem-go, and never the source
 // of truth.
@@ -29,7 +31,8 @@ import (
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+	"modernc.org/sqlite" // the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -39,7 +42,10 @@ var _ kb.Store = (*DB)(nil)
 
 // DB is an open innate-mcp database. It is safe for concurrent use.
 type DB struct {
-	sql      *sql.DB
+	// sql is the pool of reading connections.
+	sql *sql.DB
+	// w runs the write transactions, on a connection of its own.
+	w        *writer
 	path     string
 	log      *slog.Logger
 	index    *index
@@ -52,6 +58,9 @@ type DB struct {
 	// stopPrune ends the background prune loop and waits for it; nil
 	// when there is none.
 	stopPrune func()
+	// stopCheckpoints ends the checkpoint loop and waits for it; nil when
+	// there is none.
+	stopCheckpoints func()
 }
 
 // Options configure Open.
@@ -59,6 +68,12 @@ type Options struct {
 	// BusyTimeout is how long a write waits for another process's lock;
 	// 10 s when zero.
 	BusyTimeout time.Duration
+	// CheckpointInterval is how often a background goroutine copies the
+	// write-ahead log back into the database (a passive checkpoint, which
+	// waits for no one). Zero leaves checkpoints to SQLite, which runs one
+	// inside the commit that grows the log past 1,000 pages and so makes
+	// that write wait for it.
+	CheckpointInterval time.Duration
 	// Logger receives diagnostics; slog.Default() when nil.
 	Logger *slog.Logger
 	// ReadOnly opens the database read-only: it is neither migrated nor
@@ -124,7 +139,7 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 	} else if err := prepareWritable(path); err != nil {
 		return nil, err
 	}
-	sdb, err := sql.Open("sqlite", dsn(path, opts, immutable))
+	sdb, err := sql.Open("sqlite", dsn(path, opts.ReadOnly, immutable, opts.BusyTimeout, true))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -132,6 +147,20 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 	sdb.SetMaxIdleConns(8)
 	sdb.SetConnMaxIdleTime(5 * time.Minute)
 	db := &DB{sql: sdb, path: path, log: opts.Logger.With("component", "storage"), readOnly: opts.ReadOnly, retention: opts.Retention}
+	if opts.ReadOnly {
+		db.w = readOnlyWriter(sdb, opts.BusyTimeout)
+	} else {
+		// The writer's connection has no busy handler: update polls for
+		// the lock itself (see writer.begin).
+		wdb, err := sql.Open("sqlite", dsn(path, false, false, 0, opts.CheckpointInterval == 0))
+		if err != nil {
+			sdb.Close()
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+		wdb.SetMaxOpenConns(1)
+		wdb.SetMaxIdleConns(1)
+		db.w = newWriter(wdb, opts.BusyTimeout)
+	}
 	db.index = newIndex(db)
 	db.ftsMatch = &lazyStmt{db: sdb, query: `SELECT rowid FROM lessons_fts WHERE lessons_fts MATCH ?`}
 	if opts.ReadOnly {
@@ -157,6 +186,7 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 		break
 	}
 	if err != nil {
+		db.w.close()
 		sdb.Close()
 		if isReadOnlyErr(err) {
 			// The checks of prepareWritable passed, yet SQLite could not
@@ -168,6 +198,9 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 				kb.ErrReadOnly, path, err)
 		}
 		return nil, fmt.Errorf("migrate %s: %w", path, err)
+	}
+	if opts.CheckpointInterval > 0 {
+		db.stopCheckpoints = db.checkpointEvery(opts.CheckpointInterval)
 	}
 	if opts.PruneInterval > 0 {
 		db.startPruning(opts.PruneInterval)
@@ -215,32 +248,47 @@ func (db *DB) errReadOnly() error {
 
 // isBusy reports whether err is SQLite's "database is locked" (SQLITE_BUSY).
 func isBusy(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code()&0xff == sqlite3.SQLITE_BUSY
+	}
 	return err != nil && (strings.Contains(err.Error(), "database is locked") || strings.Contains(err.Error(), "SQLITE_BUSY"))
 }
 
 // dsn builds the connection string: every pragma is applied by the driver
 // to each new pooled connection, and transactions begin IMMEDIATE so that a
-// writer takes the lock up front instead of failing on upgrade.
+// writer takes the lock up front instead of failing on upgrade. With a zero
+// busy timeout a locked database answers SQLITE_BUSY at once; without
+// autoCheckpoint the connection's commits never checkpoint the log.
+//
+// synchronous(NORMAL) in WAL mode: a commit appends to the log without
+// waiting for the disk, and the log is synced when it is checkpointed. A
+// committed write survives the crash or kill of any process; the last
+// commits before a power loss or operating-system crash may be rolled
+// back, and the database stays consistent either way.
 //
 // A new database is made incrementally vacuumable (auto_vacuum must be set
 // before the first table exists) so that Prune can hand freed pages back
 // to the file system; a read-only one is opened with mode=ro, and with
 // immutable=1 when immutable is set.
-func dsn(path string, opts Options, immutable bool) string {
+func dsn(path string, readOnly, immutable bool, busyTimeout time.Duration, autoCheckpoint bool) string {
 	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
-	if !opts.ReadOnly {
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	if !readOnly {
 		q.Add("_pragma", "auto_vacuum(INCREMENTAL)")
 		q.Add("_pragma", "journal_mode(WAL)")
 	}
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
+	if !autoCheckpoint {
+		q.Add("_pragma", "wal_autocheckpoint(0)")
+	}
 	// Reads of lesson vectors and statistics go through a shared memory
 	// map instead of a read system call per page.
 	q.Add("_pragma", "mmap_size(1073741824)")
 	q.Add("_pragma", "cache_size(-16384)")
 	q.Set("_txlock", "immediate")
-	if opts.ReadOnly {
+	if readOnly {
 		q.Set("mode", "ro")
 	}
 	if immutable {
@@ -258,8 +306,15 @@ func (db *DB) Close() error {
 	if db.stopPrune != nil {
 		db.stopPrune()
 	}
+	if db.stopCheckpoints != nil {
+		db.stopCheckpoints()
+	}
 	db.ftsMatch.close()
-	return db.sql.Close()
+	werr := db.w.close()
+	if err := db.sql.Close(); err != nil {
+		return err
+	}
+	return werr
 }
 
 // lazyStmt is a statement prepared on first use (after migrations have
@@ -377,19 +432,21 @@ func (db *DB) SetEmbedderInfo(ctx context.Context, model string, dim int) error 
 	})
 }
 
-// update runs fn in a BEGIN IMMEDIATE transaction and commits it, or rolls
-// it back when fn fails. Every write goes through it: the transaction
-// redacts the text its statements bind (see redactTx). On a read-only
-// database it returns an error wrapping kb.ErrReadOnly without calling fn.
+// update runs fn in a BEGIN IMMEDIATE transaction on the writer connection
+// and commits it, or rolls it back when fn fails. Every write goes through
+// it: the transaction redacts the text its statements bind (see redactTx),
+// and runs them prepared once (see cachedTx). On a read-only database it
+// returns an error wrapping kb.ErrReadOnly without calling fn.
 func (db *DB) update(ctx context.Context, fn func(*redactTx) error) error {
 	if db.readOnly {
 		return db.errReadOnly()
 	}
-	tx, err := db.sql.BeginTx(ctx, nil)
+	tx, done, err := db.w.begin(ctx)
 	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+		return err
 	}
-	if err := fn(&redactTx{tx: tx}); err != nil {
+	defer done()
+	if err := fn(&redactTx{tx: &cachedTx{Tx: tx, cache: db.w.stmts}}); err != nil {
 		tx.Rollback()
 		return err
 	}

@@ -166,7 +166,7 @@ func (db *DB) Update(ctx context.Context, fn func(kb.Tx) error) error {
 }
 
 // tx implements kb.Tx over a write transaction, which redacts the text it
-// writes.
+// writes and runs its statements prepared once.
 type tx struct {
 	tx *redactTx
 }

@@ -81,7 +81,7 @@ func textArg(a any) (string, bool) {
 // has only the statement methods storage needs, so that no statement can
 // reach the *sql.Tx underneath without redaction.
 type redactTx struct {
-	tx *sql.Tx
+	tx *cachedTx
 }
 
 // ExecContext runs a statement with its text arguments redacted.

@@ -17,8 +17,10 @@ const bm25K1 = 1.2
 // trigger cosines, absolute lexical score and outcome tally in the probe's
 // situation bucket.
 func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
-	if err := db.index.ensure(ctx); err != nil {
-		return nil, err
+	if !p.LexicalOnly {
+		if err := db.index.ensure(ctx); err != nil {
+			return nil, err
+		}
 	}
 	pool := p.Pool
 	if pool <= 0 {

@@ -36,7 +36,7 @@ func (t *tx) Trace(ctx context.Context, id string) (kb.Trace, error) {
 	return readTrace(ctx, t.tx, id)
 }
 
-// queryer is *sql.DB or *redactTx.
+// queryer is *sql.DB, *sql.Tx or *redactTx.
 type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)

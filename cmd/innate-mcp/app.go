@@ -280,6 +280,10 @@ func (m *Main) logger(g *globals, stderr io.Writer) (*slog.Logger, func(), error
 	return slog.New(sanitize.NewRedactHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv}))), closeFn, nil
 }
 
+// checkpointInterval is how often a process copies the database's
+// write-ahead log back into it (storage.Options.CheckpointInterval).
+const checkpointInterval = time.Second
+
 // app is an opened knowledge base with everything a command needs.
 type app struct {
 	db    *storage.DB
@@ -334,7 +338,8 @@ func (m *Main) open(ctx context.Context, g *globals, stderr io.Writer, session s
 		closeLog()
 		return nil, err
 	}
-	db, roWhy, err := openDB(ctx, path, acc, storage.Options{Logger: log, Retention: ret})
+	// Checkpoints run in the background, so that no call waits for one.
+	db, roWhy, err := openDB(ctx, path, acc, storage.Options{Logger: log, Retention: ret, CheckpointInterval: checkpointInterval})
 	if err != nil {
 		closeLog()
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -54,6 +55,7 @@ type rpcClient struct {
 	other  chan map[string]any // responses without a numeric id
 	done   chan struct{}
 	stderr *strings.Builder
+	killed atomic.Bool // the test killed the server: its last line may be cut short
 }
 
 // spawn starts the server on db with extra environment.
@@ -101,7 +103,9 @@ func (c *rpcClient) read(r io.Reader) {
 	for sc.Scan() {
 		var msg map[string]any
 		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
-			c.t.Errorf("server wrote a non-JSON line to stdout: %q", sc.Text())
+			if !c.killed.Load() {
+				c.t.Errorf("server wrote a non-JSON line to stdout: %q", sc.Text())
+			}
 			continue
 		}
 		id, ok := msg["id"].(float64)
@@ -123,6 +127,16 @@ func (c *rpcClient) read(r io.Reader) {
 
 // send writes a request and returns the channel its response arrives on.
 func (c *rpcClient) send(method string, params any) chan map[string]any {
+	ch, err := c.trySend(method, params)
+	if err != nil {
+		c.t.Fatalf("write to server: %v (stderr: %s)", err, c.stderr.String())
+	}
+	return ch
+}
+
+// trySend is send for a server that may have died: it returns the error of
+// writing the request instead of failing the test.
+func (c *rpcClient) trySend(method string, params any) (chan map[string]any, error) {
 	c.mu.Lock()
 	c.nextID++
 	id := c.nextID
@@ -133,16 +147,26 @@ func (c *rpcClient) send(method string, params any) chan map[string]any {
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	c.writeLine(b)
-	return ch
+	if err := c.tryWriteLine(b); err != nil {
+		c.mu.Lock()
+		delete(c.wait, id)
+		c.mu.Unlock()
+		return nil, err
+	}
+	return ch, nil
 }
 
 func (c *rpcClient) writeLine(b []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, err := c.stdin.Write(append(b, '\n')); err != nil {
+	if err := c.tryWriteLine(b); err != nil {
 		c.t.Fatalf("write to server: %v (stderr: %s)", err, c.stderr.String())
 	}
+}
+
+func (c *rpcClient) tryWriteLine(b []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, err := c.stdin.Write(append(b, '\n'))
+	return err
 }
 
 // call sends a request and waits for its response.
@@ -176,6 +200,13 @@ func (c *rpcClient) tool(name string, args any) map[string]any {
 		c.t.Fatalf("tools/call %s: no result: %v", name, msg)
 	}
 	return res
+}
+
+// kill ends the server with SIGKILL (kill -9): it gets no chance to finish
+// anything.
+func (c *rpcClient) kill() {
+	c.killed.Store(true)
+	c.cmd.Process.Kill()
 }
 
 func (c *rpcClient) close() {
