@@ -58,6 +58,7 @@ var goSteps = map[int]func(context.Context, *redactTx) error{
 	8:  backfillLexical,
 	10: backfillLexical,
 	11: backfillShape,
+	13: redactStored,
 }
 
 // SchemaVersion is the schema version this build migrates databases to.

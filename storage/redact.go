@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -122,3 +123,68 @@ func (s *redactStmt) ExecContext(ctx context.Context, args ...any) (sql.Result, 
 
 // Close releases the statement.
 func (s *redactStmt) Close() error { return s.st.Close() }
+
+// storedText lists the free-text columns that held text before every write
+// was redacted: whatever an agent or a user sent may sit in them.
+var storedText = []struct{ table, column string }{
+	{"meta", "value"},
+	{"traces", "request"}, {"traces", "response"},
+	{"evidence", "reason"},
+	{"corrections", "text"}, {"corrections", "keywords"},
+	{"verdict_log", "contributors"},
+	{"routing_log", "signals"},
+	{"hesitation_log", "signals"}, {"hesitation_log", "actions"}, {"hesitation_log", "plan"}, {"hesitation_log", "patterns"},
+	{"error_patterns", "keywords"}, {"error_patterns", "description"},
+	{"confidence_history", "reason"},
+	{"lesson_links", "reason"},
+	{"regulator_log", "reason"},
+}
+
+// redactStored is migration 13's data step: it redacts in place the
+// secrets that databases written before redaction became a property of
+// every write keep in storedText's columns. Rows are read in batches of
+// rowids, so that memory stays bounded on a large database.
+func redactStored(ctx context.Context, tx *redactTx) error {
+	const batch = 500
+	for _, c := range storedText {
+		for after := int64(-1 << 62); ; {
+			rows, err := tx.QueryContext(ctx, `SELECT rowid, `+c.column+` FROM `+c.table+
+				` WHERE rowid > ? AND `+c.column+` IS NOT NULL ORDER BY rowid LIMIT ?`, after, batch)
+			if err != nil {
+				return fmt.Errorf("redact %s.%s: %w", c.table, c.column, err)
+			}
+			type change struct {
+				rowid int64
+				text  string
+			}
+			var changes []change
+			n := 0
+			for rows.Next() {
+				var id int64
+				var v string
+				if err := rows.Scan(&id, &v); err != nil {
+					rows.Close()
+					return fmt.Errorf("redact %s.%s: %w", c.table, c.column, err)
+				}
+				n++
+				after = id
+				if r := redactText(v); r != v {
+					changes = append(changes, change{id, r})
+				}
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return fmt.Errorf("redact %s.%s: %w", c.table, c.column, err)
+			}
+			for _, ch := range changes {
+				if _, err := tx.ExecContext(ctx, `UPDATE `+c.table+` SET `+c.column+` = ? WHERE rowid = ?`, ch.text, ch.rowid); err != nil {
+					return fmt.Errorf("redact %s.%s row %d: %w", c.table, c.column, ch.rowid, err)
+				}
+			}
+			if n < batch {
+				break
+			}
+		}
+	}
+	return nil
+}

@@ -355,3 +355,53 @@ func TestRedactArgs(t *testing.T) {
 		t.Error("arguments without secrets were copied")
 	}
 }
+
+// TestMigrate_redactsSecretsStoredBefore: a database written before every
+// write was redacted keeps raw secrets in traces, logs and meta; opening it
+// with this build redacts them in place, and leaves the JSON valid.
+func TestMigrate_redactsSecretsStoredBefore(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := openTo(ctx, path, Options{}, 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := json.Marshal(map[string]any{"message": secretText})
+	// The reading pool bypasses redaction, as the writes of older builds did.
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO traces (id, tool, created_at, request, response) VALUES ('t1', 'record', '2026-01-01T00:00:00Z', ?, ?)`,
+			[]any{string(req), `{"note":"` + secretGitHub + `"}`}},
+		{`INSERT INTO hesitation_log (trace_id, created_at, score, threshold, confident, held, signals, actions, plan, patterns)
+			VALUES ('t1', '2026-01-01T00:00:00Z', 0.5, 0.4, 0, 0, ?, '[]', '[]', '[]')`,
+			[]any{`[{"kind":"identifier","detail":"identifier \"` + secretGitHub + `\""}]`}},
+		{`INSERT INTO meta (key, value) VALUES ('note', ?)`, []any{secretText}},
+		{`INSERT INTO corrections (trace_id, text, keywords, session, created_at) VALUES ('t1', ?, '', '', '2026-01-01T00:00:00Z')`, []any{secretText}},
+	} {
+		if _, err := old.sql.ExecContext(ctx, q.sql, q.args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := storedSecrets(dumpTables(t, old)); len(got) == 0 {
+		t.Fatal("the old database holds no raw secret: the test would prove nothing")
+	}
+	old.Close()
+
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := storedSecrets(dumpTables(t, db)); len(got) > 0 {
+		t.Errorf("secrets left after the migration:\n%s", strings.Join(got, "\n"))
+	}
+	var trace string
+	if err := db.sql.QueryRowContext(ctx, `SELECT request FROM traces WHERE id = 't1'`).Scan(&trace); err != nil {
+		t.Fatal(err)
+	}
+	if !json.Valid([]byte(trace)) || !strings.Contains(trace, "message") {
+		t.Errorf("redacted request is not the JSON it was: %s", trace)
+	}
+}
