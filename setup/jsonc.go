@@ -273,9 +273,11 @@ func openJSONC(text []byte) (*jdoc, error) {
 	}
 	d := &jdoc{text: text, root: root, indent: detectIndent(text)}
 	if root == nil {
-		d.text = append(bytes.TrimRight(append([]byte(nil), text...), " \t\r\n"), []byte("{}\n")...)
-		if len(bytes.TrimSpace(text)) == 0 {
-			d.text = []byte("{}\n")
+		// Only white space and comments: the object goes after them, on
+		// a line of its own (a // comment runs to the end of its line).
+		d.text = []byte("{}\n")
+		if t := bytes.TrimRight(text, " \t\r\n"); len(t) > 0 {
+			d.text = append(append(append([]byte(nil), t...), '\n'), d.text...)
 		}
 		if d.root, err = parseJSONC(d.text); err != nil {
 			return nil, err
@@ -423,6 +425,15 @@ func (d *jdoc) addMember(obj *jnode, key string, v any) error {
 		return d.splice(obj.start+1, obj.end-1, "\n"+memberIndent+entry+"\n"+objIndent)
 	}
 	last := obj.members[len(obj.members)-1].val
+	if !bytes.ContainsRune(d.text[obj.start:obj.end], '\n') {
+		// A one-line object: the new member goes on a line of its own,
+		// and the closing brace after it.
+		memberIndent = objIndent + d.indent
+		if r, err = d.render(v, memberIndent); err != nil {
+			return err
+		}
+		return d.splice(last.end, last.end, ",\n"+memberIndent+string(k)+": "+r+"\n"+objIndent)
+	}
 	return d.splice(last.end, last.end, ",\n"+memberIndent+entry)
 }
 

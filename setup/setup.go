@@ -276,7 +276,7 @@ func installOne(ctx context.Context, e *Env, o *Options, st *state, ed edit, bef
 		return ch, nil
 	}
 	ch.Action = "added"
-	if rm, err := ed.remove(before); err == nil && !bytes.Equal(rm, before) {
+	if rm, err := ed.remove(before); exists && err == nil && !bytes.Equal(rm, before) {
 		ch.Action = "updated"
 	}
 	if ed.cli != nil {
@@ -387,11 +387,28 @@ func writeBackup(e *Env, path string, text []byte, exists bool) (string, error) 
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	name := path + ".innate-backup-" + e.now().UTC().Format("20060102T150405.000")
-	if err := os.WriteFile(name, text, mode); err != nil {
-		return "", fmt.Errorf("write backup: %w", err)
+	base := path + ".innate-backup-" + e.now().UTC().Format("20060102T150405.000")
+	for i := 0; ; i++ {
+		name := base
+		if i > 0 {
+			name = fmt.Sprintf("%s-%d", base, i)
+		}
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		if errors.Is(err, fs.ErrExist) && i < 100 {
+			continue // an earlier backup of the same moment is kept
+		}
+		if err != nil {
+			return "", fmt.Errorf("write backup: %w", err)
+		}
+		_, werr := f.Write(text)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return "", fmt.Errorf("write backup %s: %w", name, werr)
+		}
+		return name, nil
 	}
-	return name, nil
 }
 
 // writeAtomic writes text to path through a temporary file in the same

@@ -145,12 +145,12 @@ func diffOps(a, b []string) []op {
 				ops = append(ops, op{' ', ma[i], head + i, head + j})
 				i++
 				j++
-			case j < len(mb) && (i == len(ma) || lcs[i][j+1] >= lcs[i+1][j]):
-				ops = append(ops, op{'+', mb[j], head + i, head + j})
-				j++
-			default:
+			case i < len(ma) && (j == len(mb) || lcs[i+1][j] >= lcs[i][j+1]):
 				ops = append(ops, op{'-', ma[i], head + i, head + j})
 				i++
+			default:
+				ops = append(ops, op{'+', mb[j], head + i, head + j})
+				j++
 			}
 		}
 	}
