@@ -1,0 +1,99 @@
+package runlog
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRead_runnersAsTheyPrint reads each runner's output in testdata, in
+// the exact form the runner prints it.
+func TestRead_runnersAsTheyPrint(t *testing.T) {
+	tests := []struct {
+		file           string
+		want           Outcome
+		runner         string
+		passed, failed int
+		build          bool
+	}{
+		{"go-pass.txt", Passed, "go test", 2, 0, false},
+		{"go-fail.txt", Failed, "go test", 1, 1, false},
+		{"go-verbose.txt", Passed, "go test", 3, 0, false},
+		{"go-buildfail.txt", Failed, "go test", 0, 0, false},
+		{"pytest-pass.txt", Passed, "pytest", 4, 0, false},
+		{"pytest-fail.txt", Failed, "pytest", 1, 1, false},
+		{"jest-pass.txt", Passed, "jest", 3, 0, false},
+		{"jest-fail.txt", Failed, "jest", 2, 1, false},
+		{"vitest-pass.txt", Passed, "vitest", 3, 0, false},
+		{"mocha-fail.txt", Failed, "mocha", 12, 2, false},
+		{"cargo-pass.txt", Passed, "cargo test", 3, 0, false},
+		{"cargo-fail.txt", Failed, "cargo test", 2, 1, false},
+		{"maven-pass.txt", Passed, "maven", 10, 0, false},
+		{"maven-fail.txt", Failed, "maven", 4, 1, false},
+		{"gradle-pass.txt", Passed, "gradle", 0, 0, true},
+		{"gradle-fail.txt", Failed, "gradle", 4, 1, false},
+		{"rspec-pass.txt", Passed, "rspec", 4, 0, false},
+		{"rspec-fail.txt", Failed, "rspec", 1, 1, false},
+		{"dotnet-pass.txt", Passed, "dotnet test", 12, 0, false},
+		{"dotnet-fail.txt", Failed, "dotnet test", 11, 1, false},
+		{"npm-fail.txt", Failed, "jest", 0, 1, false},
+		{"prose.txt", NoRun, "", 0, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Read(string(b))
+			if r.Outcome != tt.want || r.Runner != tt.runner || r.Passed != tt.passed || r.Failed != tt.failed || r.Build != tt.build {
+				t.Errorf("Read = %+v, want %v by %q, %d passed, %d failed, build %v", r, tt.want, tt.runner, tt.passed, tt.failed, tt.build)
+			}
+			if tt.want != NoRun && (r.Evidence == "" || !strings.Contains(ansi.ReplaceAllString(string(b), ""), r.Evidence)) {
+				t.Errorf("evidence %q is not a line of the output", r.Evidence)
+			}
+			// Windows line ends read the same.
+			if w := Read(strings.ReplaceAll(string(b), "\n", "\r\n")); w.Outcome != r.Outcome || w.Passed != r.Passed {
+				t.Errorf("with CRLF: %+v, want %+v", w, r)
+			}
+		})
+	}
+}
+
+func TestRead_aFailureAnywhereFailsTheRun(t *testing.T) {
+	out := "ok  \ta\t0.1s\nFAIL\tb\t0.2s\nok  \tc\t0.1s\n"
+	if r := Read(out); r.Outcome != Failed || r.Evidence != "FAIL\tb\t0.2s" {
+		t.Errorf("%+v", r)
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	entries, _ := os.ReadDir("testdata")
+	for _, e := range entries {
+		if b, err := os.ReadFile(filepath.Join("testdata", e.Name())); err == nil {
+			f.Add(string(b))
+		}
+	}
+	f.Fuzz(func(t *testing.T, out string) {
+		r := Read(out)
+		if r.Outcome == NoRun && (r.Runner != "" || r.Evidence != "") {
+			t.Fatalf("no run but %+v", r)
+		}
+		if r.Ran() && !strings.Contains(ansi.ReplaceAllString(out, ""), r.Evidence) {
+			t.Fatalf("evidence %q not from the output", r.Evidence)
+		}
+	})
+}
+
+func BenchmarkRead(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("testdata", "pytest-fail.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := strings.Repeat(string(data), 100) // about 60 KB of output
+	b.SetBytes(int64(len(out)))
+	for b.Loop() {
+		Read(out)
+	}
+}
