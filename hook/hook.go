@@ -1,0 +1,576 @@
+package hook
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/appraise"
+	"github.com/innate-mcp/innate-mcp/hesitation"
+	"github.com/innate-mcp/innate-mcp/internal/clip"
+	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/runlog"
+)
+
+// The events the hooks answer, as Claude Code names them.
+const (
+	SessionStart     = "SessionStart"
+	UserPromptSubmit = "UserPromptSubmit"
+	PreToolUse       = "PreToolUse"
+	PostToolUse      = "PostToolUse"
+	Stop             = "Stop"
+)
+
+// Events lists them.
+var Events = []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop}
+
+// Input is a hook event as Claude Code sends it on stdin: the common
+// fields and each event's own.
+type Input struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	Event          string `json:"hook_event_name"`
+	// SessionStart: startup, resume, clear or compact.
+	Source string `json:"source"`
+	// UserPromptSubmit.
+	Prompt string `json:"prompt"`
+	// PreToolUse and PostToolUse.
+	ToolName     string          `json:"tool_name"`
+	ToolInput    json.RawMessage `json:"tool_input"`
+	ToolResponse json.RawMessage `json:"tool_response"`
+	// Stop: true when Claude is already continuing because of a Stop
+	// hook's block.
+	StopHookActive bool `json:"stop_hook_active"`
+	// Stop, in newer versions of Claude Code: the reply being stopped on.
+	LastAssistantMessage string `json:"last_assistant_message"`
+}
+
+// MaxInputBytes bounds the event read from stdin.
+const MaxInputBytes = 8 << 20
+
+// ErrInput is wrapped by the error for an event the hooks cannot read.
+var ErrInput = errors.New("bad hook input")
+
+// ReadInput reads an event. event, when not empty, is the event named on
+// the command line, which the payload must agree with.
+func ReadInput(r io.Reader, event string) (Input, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
+	if err != nil {
+		return Input{}, fmt.Errorf("%w: %v", ErrInput, err)
+	}
+	if len(b) > MaxInputBytes {
+		return Input{}, fmt.Errorf("%w: larger than %d MiB", ErrInput, MaxInputBytes>>20)
+	}
+	var in Input
+	if err := json.Unmarshal(b, &in); err != nil {
+		return Input{}, fmt.Errorf("%w: %v", ErrInput, err)
+	}
+	if in.Event == "" {
+		in.Event = event
+	}
+	if event != "" && in.Event != event {
+		return Input{}, fmt.Errorf("%w: the payload is a %s event, the command names %s", ErrInput, in.Event, event)
+	}
+	if !slices.Contains(Events, in.Event) {
+		return Input{}, fmt.Errorf("%w: unknown event %q (the hooks are %s)", ErrInput, in.Event, strings.Join(Events, ", "))
+	}
+	return in, nil
+}
+
+// Output is a hook's answer, in Claude Code's documented form. The zero
+// value prints nothing.
+type Output struct {
+	// Decision "block" with Reason (Stop).
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	// Specific holds hookSpecificOutput.
+	Specific *Specific `json:"hookSpecificOutput,omitempty"`
+}
+
+// Specific is hookSpecificOutput.
+type Specific struct {
+	HookEventName            string `json:"hookEventName"`
+	AdditionalContext        string `json:"additionalContext,omitempty"`
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+}
+
+// Empty reports whether the output says nothing (the hook then prints
+// nothing).
+func (o Output) Empty() bool { return o.Decision == "" && o.Specific == nil }
+
+// Knowledge is what the hooks use of the knowledge base (kb.KB).
+type Knowledge interface {
+	Recall(ctx context.Context, req kb.RecallRequest) (kb.RecallResult, error)
+	Appraise(ctx context.Context, req kb.AppraiseRequest) (kb.AppraiseResult, error)
+	Hesitate(ctx context.Context, req kb.HesitateRequest) (kb.HesitateResult, error)
+	Record(ctx context.Context, req kb.RecordRequest) (kb.RecordResult, error)
+	Lesson(ctx context.Context, id string) (kb.Lesson, error)
+	Lessons(ctx context.Context, filter kb.LessonFilter, fn func(kb.Lesson) error) error
+}
+
+// Capture is what a user's message says of the agent's work: a
+// correction of it, or a standing rule (RuleText, verbatim from the
+// message).
+type Capture struct {
+	Correction bool
+	Rule       bool
+	RuleText   string
+}
+
+// Handler answers hook events.
+type Handler struct {
+	KB     Knowledge
+	Config Config
+	// Project returns the project identifier of a working directory, as
+	// the MCP server derives it (its git root).
+	Project func(cwd string) string
+	// Capture reads a user's message against the agent's previous reply;
+	// nil captures nothing.
+	Capture func(message, previousReply string) Capture
+	// State keeps what one hook call tells a later one of the same
+	// session; nil keeps nothing.
+	State *StateDir
+	Log   *slog.Logger
+	Now   func() time.Time
+}
+
+func (h *Handler) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
+}
+
+func (h *Handler) log() *slog.Logger {
+	if h.Log != nil {
+		return h.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// Handle answers one event. An error is ours, never the agent's: the
+// caller logs it and prints nothing (every hook fails open).
+func (h *Handler) Handle(ctx context.Context, in Input) (Output, error) {
+	project := ""
+	if h.Project != nil && in.Cwd != "" {
+		project = h.Project(in.Cwd)
+	}
+	switch in.Event {
+	case SessionStart:
+		if h.Config.SessionStart.Enabled {
+			return h.sessionStart(ctx, project)
+		}
+	case UserPromptSubmit:
+		if h.Config.UserPromptSubmit.Enabled {
+			return h.userPromptSubmit(ctx, in, project)
+		}
+	case PreToolUse:
+		if h.Config.PreToolUse.Enabled {
+			return h.preToolUse(ctx, in, project)
+		}
+	case PostToolUse:
+		if h.Config.PostToolUse.Enabled {
+			return Output{}, h.postToolUse(in)
+		}
+	case Stop:
+		if h.Config.Stop.Enabled {
+			return h.stop(ctx, in, project)
+		}
+	}
+	return Output{}, nil
+}
+
+func contextOutput(event, text string) Output {
+	if strings.TrimSpace(text) == "" {
+		return Output{}
+	}
+	return Output{Specific: &Specific{HookEventName: event, AdditionalContext: text}}
+}
+
+// charsPerToken is the size of a token the budgets count in.
+const charsPerToken = 4
+
+// sessionStart gives the project's core rules and the corrections of the
+// last weeks, within the token budget.
+func (h *Handler) sessionStart(ctx context.Context, project string) (Output, error) {
+	budget := h.Config.SessionStart.BudgetTokens * charsPerToken
+	if budget == 0 {
+		return Output{}, nil
+	}
+	var rules, corrections []kb.Lesson
+	since := h.now().AddDate(0, 0, -h.Config.SessionStart.CorrectionDays)
+	collect := func(l kb.Lesson) error {
+		switch {
+		case l.Kind == kb.KindCaution && l.CreatedAt.After(since):
+			corrections = append(corrections, l)
+		case l.Kind == kb.KindRule && l.Origin == kb.OriginUserStated && l.Directive != nil && l.Directive.Directs():
+			rules = append(rules, l)
+		}
+		return nil
+	}
+	active := []kb.State{kb.StateActive}
+	if project != "" {
+		if err := h.KB.Lessons(ctx, kb.LessonFilter{States: active, Project: project}, collect); err != nil {
+			return Output{}, err
+		}
+	}
+	if err := h.KB.Lessons(ctx, kb.LessonFilter{States: active, Global: true}, collect); err != nil {
+		return Output{}, err
+	}
+	// Most confident first; the newest correction first.
+	slices.SortStableFunc(rules, func(a, b kb.Lesson) int { return cmp.Compare(b.Confidence, a.Confidence) })
+	slices.SortStableFunc(corrections, func(a, b kb.Lesson) int { return b.CreatedAt.Compare(a.CreatedAt) })
+	var out strings.Builder
+	add := func(header string, ls []kb.Lesson) {
+		for i, l := range ls {
+			line := fmt.Sprintf("- %s [%s]\n", clip.Line(l.Content, 240), l.ID)
+			if i == 0 {
+				line = header + "\n" + line
+			}
+			if out.Len()+len(line) > budget {
+				return
+			}
+			out.WriteString(line)
+		}
+	}
+	add("innate-mcp: this project's rules (the user's own words; the whole lesson is at innate://lesson/ID):", rules)
+	add("innate-mcp: corrections the user made recently:", corrections)
+	return contextOutput(SessionStart, out.String()), nil
+}
+
+// userPromptSubmit recalls lessons for the prompt and captures
+// corrections and standing rules.
+func (h *Handler) userPromptSubmit(ctx context.Context, in Input, project string) (Output, error) {
+	var lines []string
+	if c := h.Config.UserPromptSubmit; c.Capture && h.Capture != nil && strings.TrimSpace(in.Prompt) != "" {
+		if line, err := h.capture(ctx, in, project); err != nil {
+			h.log().Warn("capture", "err", err)
+		} else if line != "" {
+			lines = append(lines, line)
+		}
+	}
+	if c := h.Config.UserPromptSubmit; c.Recall && c.MaxLessons > 0 && strings.TrimSpace(in.Prompt) != "" {
+		res, err := h.KB.Recall(ctx, kb.RecallRequest{Query: clip.Bytes(in.Prompt, maxQueryBytes), Project: project, Top: c.MaxLessons})
+		if err != nil {
+			return Output{}, err
+		}
+		if !res.Empty && len(res.Lessons) > 0 {
+			lines = append(lines, "innate-mcp recalled lessons that may apply (weigh each by where it came from: rule_file, user_cli and user_message are the user's words, agent is a guess):")
+			for _, l := range res.Lessons {
+				lines = append(lines, fmt.Sprintf("- [%s, %s] %s (matched: %s)", l.ID, l.Provenance.Kind, clip.Line(l.Content, 400), clip.Line(l.Why, 120)))
+			}
+		}
+	}
+	return contextOutput(UserPromptSubmit, strings.Join(lines, "\n")), nil
+}
+
+// maxQueryBytes bounds the prompt text recall and appraise are given.
+const maxQueryBytes = 4 << 10
+
+// capture records a correction or a standing rule the prompt states, and
+// returns the line that says so.
+func (h *Handler) capture(ctx context.Context, in Input, project string) (string, error) {
+	prev := ""
+	if in.TranscriptPath != "" {
+		if t, err := ReadTurn(in.TranscriptPath); err == nil {
+			// The prompt being submitted is not in the transcript yet:
+			// the agent's last reply is the reply of the latest turn.
+			prev = t.Final
+		}
+	}
+	c := h.Capture(in.Prompt, prev)
+	switch {
+	case c.Rule && strings.TrimSpace(c.RuleText) != "":
+		res, err := h.KB.Record(ctx, kb.RecordRequest{
+			Lesson:  &kb.LessonInput{Content: c.RuleText, Origin: kb.OriginUserStated},
+			Message: in.Prompt, Project: project,
+		})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("innate-mcp recorded the user's rule %q%s.", clip.Line(c.RuleText, 200), changedIDs(res)), nil
+	case c.Correction:
+		res, err := h.KB.Record(ctx, kb.RecordRequest{
+			Correction: &kb.CorrectionInput{Text: in.Prompt, Draft: clip.Bytes(prev, maxDraftBytes), Source: "user_correction"},
+			Project:    project,
+		})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("innate-mcp recorded this message as a correction of the previous reply%s.", changedIDs(res)), nil
+	}
+	return "", nil
+}
+
+// maxDraftBytes bounds the draft text a correction keeps.
+const maxDraftBytes = 8 << 10
+
+func changedIDs(res kb.RecordResult) string {
+	var ids []string
+	for _, c := range res.Changes {
+		if c.LessonID != "" && !slices.Contains(ids, c.LessonID) {
+			ids = append(ids, c.LessonID)
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(ids, ", ") + ")"
+}
+
+// preToolUse appraises a command or an edit against the lessons: a
+// command that breaks a rule asks the user (or is denied, as configured);
+// an edit that does gets the rule as context.
+func (h *Handler) preToolUse(ctx context.Context, in Input, project string) (Output, error) {
+	var ti struct {
+		Command     string `json:"command"`
+		Description string `json:"description"`
+		FilePath    string `json:"file_path"`
+		Content     string `json:"content"`
+		NewString   string `json:"new_string"`
+		Edits       []struct {
+			NewString string `json:"new_string"`
+		} `json:"edits"`
+		NewSource string `json:"new_source"`
+	}
+	if len(in.ToolInput) > 0 {
+		if err := json.Unmarshal(in.ToolInput, &ti); err != nil {
+			return Output{}, fmt.Errorf("%w: tool_input: %v", ErrInput, err)
+		}
+	}
+	req := kb.AppraiseRequest{Project: project, Session: in.SessionID, Stage: "edit"}
+	bash := in.ToolName == "Bash"
+	if bash {
+		if strings.TrimSpace(ti.Command) == "" {
+			return Output{}, nil
+		}
+		req.Candidate = clip.Bytes(ti.Command, maxQueryBytes)
+		req.Query = clip.Bytes(strings.TrimSpace(ti.Description+"\n"+ti.Command), maxQueryBytes)
+	} else {
+		text := ti.Content + ti.NewString + ti.NewSource
+		for _, e := range ti.Edits {
+			text += "\n" + e.NewString
+		}
+		if strings.TrimSpace(text) == "" {
+			return Output{}, nil
+		}
+		req.Candidate = clip.Bytes(text, maxQueryBytes)
+		req.Query = clip.Bytes("edit "+ti.FilePath+"\n"+text, maxQueryBytes)
+		if ti.FilePath != "" {
+			req.Files = []string{ti.FilePath}
+		}
+	}
+	v, err := h.KB.Appraise(ctx, req)
+	if err != nil {
+		return Output{}, err
+	}
+	rule, point, ok := h.brokenRule(ctx, v)
+	if !ok {
+		return Output{}, nil
+	}
+	why := fmt.Sprintf("innate-mcp: this may break the rule %q [%s]", clip.Line(rule.Content, 300), rule.ID)
+	if point != "" {
+		why += ": " + clip.Line(point, 200)
+	}
+	if bash {
+		return Output{Specific: &Specific{HookEventName: PreToolUse,
+			PermissionDecision: h.Config.PreToolUse.BashDecision, PermissionDecisionReason: why}}, nil
+	}
+	return contextOutput(PreToolUse, why+". Check the edit against it."), nil
+}
+
+// brokenRule returns the rule a cautioning verdict rests on, when the
+// verdict is confident enough and its strongest caution is a user's rule.
+func (h *Handler) brokenRule(ctx context.Context, v kb.AppraiseResult) (kb.Lesson, string, bool) {
+	if v.Abstained || v.Valence != appraise.Caution || v.Confidence < h.Config.PreToolUse.MinConfidence {
+		return kb.Lesson{}, "", false
+	}
+	var best *appraise.Contributor
+	for i, c := range v.Contributors {
+		if c.Valence == appraise.Caution && (best == nil || c.Strength > best.Strength) {
+			best = &v.Contributors[i]
+		}
+	}
+	if best == nil {
+		return kb.Lesson{}, "", false
+	}
+	l, err := h.KB.Lesson(ctx, best.LessonID)
+	if err != nil || l.Kind != kb.KindRule || l.Origin != kb.OriginUserStated {
+		return kb.Lesson{}, "", false
+	}
+	point := ""
+	for _, f := range v.FlaggedPoints {
+		if f.LessonID == l.ID {
+			point = f.Summary
+			break
+		}
+	}
+	return l, point, true
+}
+
+// postToolUse notes the outcome of a test run or build.
+func (h *Handler) postToolUse(in Input) error {
+	if in.ToolName != "Bash" || h.State == nil {
+		return nil
+	}
+	var ti struct {
+		Command string `json:"command"`
+	}
+	json.Unmarshal(in.ToolInput, &ti)
+	out := toolResponseText(in.ToolResponse)
+	r := runlog.Read(out)
+	if !r.Ran() {
+		return nil
+	}
+	return h.State.Update(in.SessionID, func(s *SessionState) {
+		s.Runs = append(s.Runs, Run{Command: clip.Line(ti.Command, 200), Outcome: r.Outcome.String(), Runner: r.Runner,
+			Evidence: clip.Line(r.Evidence, 200), At: h.now()})
+		if len(s.Runs) > maxRuns {
+			s.Runs = s.Runs[len(s.Runs)-maxRuns:]
+		}
+	})
+}
+
+// maxRuns is how many runs a session's state keeps.
+const maxRuns = 20
+
+// toolResponseText returns the text of a tool response: Bash's stdout and
+// stderr, or a plain string.
+func toolResponseText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	if raw[0] == '"' {
+		var s string
+		json.Unmarshal(raw, &s)
+		return s
+	}
+	var r struct {
+		Stdout string `json:"stdout"`
+		Stderr string `json:"stderr"`
+		Output string `json:"output"`
+	}
+	json.Unmarshal(raw, &r)
+	return strings.Join([]string{r.Stdout, r.Stderr, r.Output}, "\n")
+}
+
+// maxEvidenceBytes bounds the tool output Stop gives hesitate.
+const maxEvidenceBytes = 256 << 10
+
+// stop checks the agent's final reply with hesitate, the turn's tool calls
+// and their output as its evidence, and blocks the stop once per turn when
+// the reply claims success that nothing in the turn backs.
+func (h *Handler) stop(ctx context.Context, in Input, project string) (Output, error) {
+	if in.StopHookActive {
+		return Output{}, nil
+	}
+	var t Turn
+	if in.TranscriptPath != "" {
+		var err error
+		if t, err = ReadTurn(in.TranscriptPath); err != nil {
+			h.log().Debug("read transcript", "err", err)
+		}
+	}
+	final := t.Final
+	if in.LastAssistantMessage != "" {
+		final = in.LastAssistantMessage
+	}
+	if strings.TrimSpace(final) == "" {
+		return Output{}, nil
+	}
+	turnKey := hashKey(t.Prompt + "\x00" + final)
+	if h.State != nil {
+		if s, err := h.State.Read(in.SessionID); err == nil && s.BlockedTurn == turnKey {
+			return Output{}, nil
+		}
+	}
+	ev := turnEvidence(t)
+	res, err := h.KB.Hesitate(ctx, kb.HesitateRequest{
+		Draft:       clip.Bytes(final, maxDraftBytes*8),
+		Query:       clip.Bytes(t.Prompt, maxQueryBytes),
+		ToolOutputs: ev.outputs,
+		TestsRun:    ev.testsPassedAfterEdit,
+	})
+	if err != nil {
+		return Output{}, err
+	}
+	if !holdsUnverifiedSuccess(res.Result) {
+		return Output{}, nil
+	}
+	if h.State != nil {
+		if err := h.State.Update(in.SessionID, func(s *SessionState) { s.BlockedTurn = turnKey }); err != nil {
+			return Output{}, err
+		}
+	}
+	reason := "innate-mcp hesitates: " + res.Reflection
+	for _, s := range res.Signals {
+		if s.Type == hesitation.SignalUnverifiedSuccess {
+			reason += " (" + s.Detail + ")"
+			break
+		}
+	}
+	return Output{Decision: "block", Reason: reason + " Run the tests (or say plainly that you did not) before you finish."}, nil
+}
+
+// holdsUnverifiedSuccess reports whether hesitate holds the reply and a
+// success claim without evidence is among its reasons.
+func holdsUnverifiedSuccess(r hesitation.Result) bool {
+	hold := false
+	for _, s := range r.Plan {
+		if s.Action == hesitation.ActionReply && s.Behaviour == hesitation.Hold {
+			hold = true
+		}
+	}
+	return hold && slices.ContainsFunc(r.Signals, func(s hesitation.Signal) bool { return s.Type == hesitation.SignalUnverifiedSuccess })
+}
+
+// evidence is what a turn's tool calls show.
+type evidence struct {
+	outputs []string
+	// testsPassedAfterEdit: a test run passed after the turn's last edit.
+	testsPassedAfterEdit bool
+}
+
+// turnEvidence collects the turn's tool outputs (the newest first, within
+// maxEvidenceBytes) and whether tests passed after the last edit.
+func turnEvidence(t Turn) evidence {
+	var ev evidence
+	lastEdit := -1
+	for i, c := range t.Tools {
+		if c.IsEdit() {
+			lastEdit = i
+		}
+	}
+	size := 0
+	for i := len(t.Tools) - 1; i >= 0; i-- {
+		c := t.Tools[i]
+		if c.Output == "" || c.Name != "Bash" && c.Name != "BashOutput" {
+			continue
+		}
+		r := runlog.Read(c.Output)
+		if i > lastEdit && r.Outcome == runlog.Passed && !r.Build {
+			ev.testsPassedAfterEdit = true
+		}
+		if size+len(c.Output) > maxEvidenceBytes || len(ev.outputs) >= maxEvidenceItems {
+			continue
+		}
+		size += len(c.Output)
+		ev.outputs = append(ev.outputs, "$ "+c.Command()+"\n"+c.Output)
+	}
+	return ev
+}
+
+// maxEvidenceItems bounds the tool outputs Stop gives hesitate (its limit
+// is 64).
+const maxEvidenceItems = 32

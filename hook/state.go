@@ -1,0 +1,117 @@
+package hook
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// SessionState is what one hook call leaves for a later one of the same
+// Claude Code session.
+type SessionState struct {
+	// Runs are the test runs and builds PostToolUse read, oldest first.
+	Runs []Run `json:"runs,omitempty"`
+	// BlockedTurn identifies the turn whose stop Stop blocked, so that it
+	// blocks at most once a turn.
+	BlockedTurn string `json:"blocked_turn,omitempty"`
+}
+
+// Run is one test run or build PostToolUse read.
+type Run struct {
+	Command  string    `json:"command"`
+	Outcome  string    `json:"outcome"`
+	Runner   string    `json:"runner"`
+	Evidence string    `json:"evidence"`
+	At       time.Time `json:"at"`
+}
+
+// StateDir keeps each session's state in a file of its own, named by a
+// hash of the session id. Files older than StateTTL are removed as others
+// are written.
+type StateDir struct {
+	Dir string
+}
+
+// StateTTL is how long a session's state is kept after its last change.
+const StateTTL = 7 * 24 * time.Hour
+
+func (d *StateDir) path(session string) string {
+	return filepath.Join(d.Dir, hashKey(session)+".json")
+}
+
+// hashKey is a short hex digest of s, for file names and turn keys.
+func hashKey(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:12])
+}
+
+// Read returns a session's state; the zero state when there is none.
+func (d *StateDir) Read(session string) (SessionState, error) {
+	var s SessionState
+	b, err := os.ReadFile(d.path(session))
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return SessionState{}, fmt.Errorf("session state %s: %w", d.path(session), err)
+	}
+	return s, nil
+}
+
+// Update applies fn to a session's state and writes it (through a
+// temporary file and a rename). Hooks of one session run one at a time,
+// so there is no lock.
+func (d *StateDir) Update(session string, fn func(*SessionState)) error {
+	s, err := d.Read(session)
+	if err != nil {
+		s = SessionState{} // a damaged state is replaced
+	}
+	fn(&s)
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(d.Dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(d.Dir, ".state-*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(b)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), d.path(session))
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return werr
+	}
+	d.expire()
+	return nil
+}
+
+// expire removes the state of sessions untouched for StateTTL.
+func (d *StateDir) expire() {
+	entries, err := os.ReadDir(d.Dir)
+	if err != nil {
+		return
+	}
+	cutoff := time.Now().Add(-StateTTL)
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			os.Remove(filepath.Join(d.Dir, e.Name()))
+		}
+	}
+}
