@@ -496,8 +496,16 @@ func (h *Handler) stop(ctx context.Context, in Input, project string) (Output, e
 		}
 	}
 	ev := turnEvidence(t)
+	// A turn that changed files hands them over as done: that is an
+	// action on the world, which hesitate holds from its lower threshold
+	// (a reply alone is only hedged there).
+	actions := []string{string(hesitation.ActionReply)}
+	if ev.edited {
+		actions = append(actions, string(hesitation.ActionOther))
+	}
 	res, err := h.KB.Hesitate(ctx, kb.HesitateRequest{
 		Draft:       clip.Bytes(final, maxDraftBytes*8),
+		Actions:     actions,
 		Query:       clip.Bytes(t.Prompt, maxQueryBytes),
 		ToolOutputs: ev.outputs,
 		TestsRun:    ev.testsPassedAfterEdit,
@@ -523,12 +531,13 @@ func (h *Handler) stop(ctx context.Context, in Input, project string) (Output, e
 	return Output{Decision: "block", Reason: reason + " Run the tests (or say plainly that you did not) before you finish."}, nil
 }
 
-// holdsUnverifiedSuccess reports whether hesitate holds the reply and a
-// success claim without evidence is among its reasons.
+// holdsUnverifiedSuccess reports whether hesitate holds the reply or the
+// hand-over of the turn's edits, and a success claim without evidence is
+// among its reasons.
 func holdsUnverifiedSuccess(r hesitation.Result) bool {
 	hold := false
 	for _, s := range r.Plan {
-		if s.Action == hesitation.ActionReply && s.Behaviour == hesitation.Hold {
+		if s.Behaviour == hesitation.Hold {
 			hold = true
 		}
 	}
@@ -540,6 +549,8 @@ type evidence struct {
 	outputs []string
 	// testsPassedAfterEdit: a test run passed after the turn's last edit.
 	testsPassedAfterEdit bool
+	// edited: the turn changed files.
+	edited bool
 }
 
 // turnEvidence collects the turn's tool outputs (the newest first, within
@@ -552,6 +563,7 @@ func turnEvidence(t Turn) evidence {
 			lastEdit = i
 		}
 	}
+	ev.edited = lastEdit >= 0
 	size := 0
 	for i := len(t.Tools) - 1; i >= 0; i-- {
 		c := t.Tools[i]
