@@ -50,6 +50,12 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 		return agentTerms
 	}
 	praise := false
+	filler := make([]bool, len(toks))
+	for _, m := range ms {
+		if m.cue.class == clsFiller {
+			mark(filler, m.from, m.to)
+		}
+	}
 	for _, m := range ms {
 		text := span(message, toks, m.from, m.to)
 		switch m.cue.class {
@@ -68,7 +74,7 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 		case clsDislike:
 			ev.add(clsDislike, wDislike, text)
 		case clsOpener:
-			if startsSentence(toks, m.from) && (m.to == len(toks) || toks[m.to].kind != kindWord || m.from == 0) {
+			if m.from == 0 {
 				ev.add(clsOpener, wOpener, text)
 			}
 		case clsStill:
@@ -91,6 +97,9 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 				ev.add("instead-of-agent", wInsteadAgent, text+" … "+t)
 			}
 		case clsNegate:
+			if !imperative(toks, filler, m.from) {
+				continue
+			}
 			if t, ok := overlaps(windowTerms(message, toks, m.to, 5), agent()); ok {
 				ev.add("negates-agent", wNegateAgent, text+" … "+t)
 			}
@@ -130,6 +139,16 @@ func claims(previousAgent string) bool {
 		}
 	}
 	return false
+}
+
+// imperative reports whether the word at toks[i] opens a clause, after
+// nothing but fillers ("please", "and", "just"): the mood of "don't touch
+// the seeds", not of "I don't have a licence".
+func imperative(toks []token, filler []bool, i int) bool {
+	for i > 0 && filler[i-1] && toks[i-1].kind == kindWord {
+		i--
+	}
+	return startsSentence(toks, i)
 }
 
 // allQuestions reports whether every sentence of toks ends with a question

@@ -26,7 +26,8 @@ const (
 	clsFailure = "failure" // something fails: "doesn't work", "error", "broken"
 	clsDislike = "dislike" // the user does not want what they got: "I don't like", "too much"
 	clsInstead = "instead" // a replacement: "instead", "rather than", "not X but"
-	clsNegate  = "negate"  // a negated imperative whose object may be the agent's act: "don't", "no"
+	clsNegate  = "negate"  // a negated imperative whose object may be the agent's act: "don't", "stop"
+	clsFiller  = "filler"  // words that may come before an imperative: "please", "and", "just"
 	clsClarify = "clarify" // the user restates what they meant: "I mean", "what I meant"
 	clsOpener  = "opener"  // a bare refusal that opens a sentence: "no,", "nope", "non"
 	clsPraise  = "praise"  // approval, which makes a correction less likely: "great", "thanks"
@@ -42,6 +43,7 @@ const (
 	clsAgain      = "never_again" // "never again", "don't ever", "不要再"
 	clsConvention = "convention"  // the project's way: "in this repo we", "we use"
 	clsDirective  = "directive"   // a directive to the agent: "do not", "make sure", "please"
+	clsVerb       = "verb"        // a verb of the agent's work, a directive in the imperative: "use", "run"
 	clsRemember   = "remember"    // "remember to", "keep in mind"
 	clsTransient  = "transient"   // a one-off scope: "for now", "this time"
 	clsDescriber  = "describer"   // words before an adverb that make it describe, not direct: "it", "is"
@@ -51,10 +53,10 @@ const (
 // class fails at load rather than silently matching nothing.
 var classes = map[string]bool{
 	clsReject: true, clsReverse: true, clsBlame: true, clsRepeat: true, clsSame: true,
-	clsStill: true, clsFailure: true, clsDislike: true, clsInstead: true, clsNegate: true,
+	clsStill: true, clsFailure: true, clsDislike: true, clsInstead: true, clsNegate: true, clsFiller: true,
 	clsClarify: true, clsOpener: true, clsPraise: true, clsNeutral: true, clsGeneric: true,
 	clsClaim: true, clsScope: true, clsAdverb: true, clsAgain: true, clsConvention: true,
-	clsDirective: true, clsRemember: true, clsTransient: true, clsDescriber: true,
+	clsDirective: true, clsVerb: true, clsRemember: true, clsTransient: true, clsDescriber: true,
 }
 
 // langFile is the shape of one file under cues/.

@@ -34,9 +34,8 @@ type token struct {
 // isBreak reports whether the token ends a sentence.
 func (t token) isBreak() bool { return t.kind == kindStop || t.kind == kindQuery }
 
-// tokenize splits text into tokens: words are lower-cased, stripped of
-// diacritics (é → e, ř → r), and, when plain ASCII, stemmed by terms.Stem so
-// that reverted and reverting meet revert; CJK characters are tokens of one
+// tokenize splits text into tokens: words are lower-cased and stripped of
+// diacritics (é → e, ř → r, so that accents typed or not meet); CJK characters are tokens of one
 // character each, so a CJK cue is a run of tokens like any other.
 // Apostrophes join English contractions (don't → dont) and split French
 // elisions (c'est → c est). Fenced code blocks and indented lines, which
@@ -110,13 +109,12 @@ func tokenize(text string) []token {
 	return out
 }
 
-// appendWord appends the token of one word, stemmed when it is ASCII.
+// appendWord appends the token of one word. Words are not stemmed: the
+// tense of a cue matters ("you changed" reproaches, "can you change" asks),
+// so cue lists spell the forms they mean.
 func appendWord(out []token, w string, start, end int) []token {
 	if len(w) > terms.MaxTermBytes {
 		return out
-	}
-	if isASCII(w) {
-		w = terms.Stem(w)
 	}
 	return append(out, token{norm: w, start: start, end: end, kind: kindWord})
 }
@@ -205,16 +203,6 @@ func isApostrophe(r rune) bool { return r == '\'' || r == '’' || r == 'ʼ' }
 func isCJK(r rune) bool {
 	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
 		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) || r == 'ー')
-}
-
-// isASCII reports whether s is plain ASCII.
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // folded maps the Latin letters with diacritics to their base letters,
