@@ -97,14 +97,23 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 				ev.add("instead-of-agent", wInsteadAgent, text+" … "+t)
 			}
 		case clsNegate:
-			if !imperative(toks, filler, m.from) {
+			// CJK negations are imperative by their form and may close
+			// the clause ("npmを使わないで"), so they look both ways.
+			cjk := toks[m.from].kind == kindCJK
+			if !cjk && !imperative(toks, filler, m.from) {
 				continue
 			}
-			if t, ok := overlaps(windowTerms(message, toks, m.to, 5), agent()); ok {
+			near := windowTerms(message, toks, m.to, 5)
+			if cjk {
+				for t := range windowTerms(message, toks, m.from, -5) {
+					near[t] = struct{}{}
+				}
+			}
+			if t, ok := overlaps(near, agent()); ok {
 				ev.add("negates-agent", wNegateAgent, text+" … "+t)
 			}
 		case clsPraise:
-			praise = true
+			praise = praise || !overlapsOther(ms, m)
 		}
 	}
 	for s := 0; s <= sent[len(sent)-1] && len(stillIn) > 0; s++ {
@@ -135,6 +144,17 @@ func claims(previousAgent string) bool {
 	toks := tokenize(tail(previousAgent, 1200))
 	for _, m := range lex.find(toks) {
 		if m.cue.class == clsClaim {
+			return true
+		}
+	}
+	return false
+}
+
+// overlapsOther reports whether a cue of another class shares a token with
+// m ("funciona" inside "no funciona").
+func overlapsOther(ms []match, m match) bool {
+	for _, o := range ms {
+		if o.cue.class != m.cue.class && o.from < m.to && m.from < o.to {
 			return true
 		}
 	}

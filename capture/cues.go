@@ -156,38 +156,43 @@ type match struct {
 }
 
 // find returns every cue of the lexicon found in toks, in order of
-// position, the longest first at each position. Words covered by a neutral
-// phrase are cues of nothing else.
+// position, the longest first at each position. A cue inside a neutral
+// phrase ("error" in "error handling", "don't" in "I don't know") is
+// dropped.
 func (l *lexicon) find(toks []token) []match {
 	var ms []match
+	var neutral []match
 	for i := range toks {
 		for _, c := range l.byFirst[toks[i].norm] {
 			if end, ok := c.at(toks, i); ok {
-				ms = append(ms, match{cue: c, from: i, to: end})
+				m := match{cue: c, from: i, to: end}
+				ms = append(ms, m)
+				if c.class == clsNeutral {
+					neutral = append(neutral, m)
+				}
 			}
 		}
 	}
-	var masked []bool
-	for _, m := range ms {
-		if m.cue.class == clsNeutral {
-			if masked == nil {
-				masked = make([]bool, len(toks))
-			}
-			for k := m.from; k < m.to; k++ {
-				masked[k] = true
-			}
-		}
-	}
-	if masked == nil {
+	if len(neutral) == 0 {
 		return ms
 	}
 	kept := ms[:0]
 	for _, m := range ms {
-		if m.cue.class == clsNeutral || !anyMasked(masked, m.from, m.to) {
+		if m.cue.class == clsNeutral || !inside(neutral, m) {
 			kept = append(kept, m)
 		}
 	}
 	return kept
+}
+
+// inside reports whether m lies within one of the spans of ns.
+func inside(ns []match, m match) bool {
+	for _, n := range ns {
+		if n.from <= m.from && m.to <= n.to {
+			return true
+		}
+	}
+	return false
 }
 
 // at reports whether the cue's phrase starts at toks[i], and where it ends.
@@ -210,6 +215,7 @@ func (c *cue) at(toks []token, i int) (int, bool) {
 	return i + len(c.toks), true
 }
 
+// anyMasked reports whether any of the tokens [from, to) is set.
 func anyMasked(masked []bool, from, to int) bool {
 	for k := from; k < to; k++ {
 		if masked[k] {

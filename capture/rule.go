@@ -91,7 +91,7 @@ func rule(message string, toks []token, ms []match) (float64, string, []string) 
 			s.ev.add(clsConvention, wConvention, text)
 			anchors = append(anchors, m)
 		case clsAdverb:
-			if anchor[m.from] || describes(toks, described, m.from, m.to) {
+			if anchor[m.from] || describes(toks, described, m.from, m.to) || overlapsClass(ms, m, clsStill, clsSame) {
 				continue
 			}
 			mark(anchor, m.from, m.to)
@@ -230,7 +230,7 @@ func after(anchors []match, i int) bool {
 // describes reports whether the adverb or scope at toks[from:to] describes how
 // something behaves ("it always fails", "the page should never scroll",
 // "always be visible") rather than directing the agent: a describer among
-// the two words before it, in its clause, or "be" after it.
+// the two words before it, in its clause, or "to be" after it.
 func describes(toks []token, described []bool, from, to int) bool {
 	for k := from - 1; k >= 0 && k >= from-2; k-- {
 		if toks[k].kind != kindWord && toks[k].kind != kindCJK {
@@ -240,7 +240,24 @@ func describes(toks []token, described []bool, from, to int) bool {
 			return true
 		}
 	}
-	return to < len(toks) && toks[to].norm == "be"
+	return to < len(toks) && copulas[toks[to].norm]
+}
+
+// copulas are the infinitives of "to be" that, after an adverb, make it
+// describe a state ("always be visible", "toujours être", "immer sein").
+var copulas = map[string]bool{"be": true, "etre": true, "ser": true, "estar": true, "sein": true, "byt": true, "ficar": true}
+
+// overlapsClass reports whether a cue of one of the classes shares a token
+// with m ("immer" inside "immer noch", still rather than always).
+func overlapsClass(ms []match, m match, classes ...string) bool {
+	for _, o := range ms {
+		for _, c := range classes {
+			if o.cue.class == c && o.from < m.to && m.from < o.to {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func mark(set []bool, from, to int) {
