@@ -18,7 +18,7 @@ const (
 	wRepeat       = 0.55 // "I told you", "as I said"
 	wOpener       = 0.55 // a sentence opened by "no," or "nope"
 	wClarify      = 0.50 // "I mean", "what I meant"
-	wDislike      = 0.45 // "I don't like", "too much"
+	wDislike      = 0.40 // "I don't like", "too much"
 	wInsteadAgent = 0.60 // "instead" next to something the agent's turn names
 	wNegateAgent  = 0.45 // "don't" before something the agent's turn names
 	wFailureClaim = 0.45 // a failure after the agent said it fixed or changed something
@@ -74,7 +74,7 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 		case clsDislike:
 			ev.add(clsDislike, wDislike, text)
 		case clsOpener:
-			if m.from == 0 {
+			if m.from == 0 && !joined(message, toks[m.to-1].end) {
 				ev.add(clsOpener, wOpener, text)
 			}
 		case clsStill:
@@ -148,6 +148,12 @@ func claims(previousAgent string) bool {
 		}
 	}
 	return false
+}
+
+// joined reports whether the word ending at byte end is joined to the next
+// by a hyphen or underscore ("Non-Critical" opens with no refusal).
+func joined(text string, end int) bool {
+	return end < len(text) && (text[end] == '-' || text[end] == '_')
 }
 
 // overlapsOther reports whether a cue of another class shares a token with
