@@ -91,7 +91,7 @@ func rule(message string, toks []token, ms []match) (float64, string, []string) 
 			s.ev.add(clsConvention, wConvention, text)
 			anchors = append(anchors, m)
 		case clsAdverb:
-			if anchor[m.from] || describes(toks, described, m.from, m.to) || overlapsClass(ms, m, clsStill, clsSame) {
+			if anchor[m.from] || describes(toks, described, m.from, m.to) || overlapsClass(ms, m, clsStill, clsSame, clsReject) {
 				continue
 			}
 			mark(anchor, m.from, m.to)
@@ -111,7 +111,7 @@ func rule(message string, toks []token, ms []match) (float64, string, []string) 
 		text := span(message, toks, m.from, m.to)
 		switch m.cue.class {
 		case clsVerb:
-			if !imperative(toks, filler, m.from) && !after(anchors, m.from) {
+			if joined(message, toks[m.to-1].end) || !imperative(toks, filler, m.from) && !after(anchors, m.from) {
 				continue
 			}
 			fallthrough
