@@ -1,0 +1,68 @@
+package eval_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/innate-mcp/innate-mcp/eval"
+	"github.com/innate-mcp/innate-mcp/internal/evaldata"
+)
+
+// TestCapture_devSet runs capture over the corrections dev set as
+// `innate-mcp eval capture` does and holds the issue's targets: correction
+// precision ≥ 0.80 with recall ≥ 0.30, rule precision ≥ 0.70 with recall
+// ≥ 0.35.
+func TestCapture_devSet(t *testing.T) {
+	path := evaldata.Path(t, "corrections", "dev.jsonl")
+	rep, err := eval.Capture(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", b)
+	if rep.Turns != 340 {
+		t.Logf("the set has %d turns, not the 340 the targets were set on", rep.Turns)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"correction precision", rep.CorrectionPrecision, 0.80},
+		{"correction recall", rep.CorrectionRecall, 0.30},
+		{"rule precision", rep.RulePrecision, 0.70},
+		{"rule recall", rep.RuleRecall, 0.35},
+	} {
+		if c.got < c.want {
+			t.Errorf("%s = %.3f, want at least %.2f", c.name, c.got, c.want)
+		}
+	}
+	if rep.RuleTextRight != rep.RuleRight {
+		t.Errorf("%d of %d rules found have a text that misses the labelled rule", rep.RuleRight-rep.RuleTextRight, rep.RuleRight)
+	}
+}
+
+func TestRuleTextOverlaps(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+		ok        bool
+	}{
+		{"do not update seeds, never update seeds please", "never update seeds please", true},
+		{"Check errors from compilation", "never update seeds please", false},
+		{"以后都不要用npm", "以后都不要用npm，请用pnpm", true},
+		{"", "never update seeds", false},
+	} {
+		if got := eval.RuleTextOverlaps(c.got, c.want); got != c.ok {
+			t.Errorf("RuleTextOverlaps(%q, %q) = %v, want %v", c.got, c.want, got, c.ok)
+		}
+	}
+}
+
+func TestCapture_missingFile(t *testing.T) {
+	if _, err := eval.Capture(context.Background(), t.TempDir()+"/none.jsonl"); err == nil {
+		t.Fatal("Capture on a missing file: no error")
+	}
+}
