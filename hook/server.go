@@ -49,7 +49,7 @@ const maxResponseBytes = 1 << 20
 // user's runtime directory), named for the database path and the build,
 // so that a new build never talks to an old server.
 func SocketPath(dir, dbPath, build string) string {
-	return filepath.Join(dir, "hook-"+hashKey(dbPath+"\x00"+build)[:16]+".sock")
+	return filepath.Join(dir, "hook-"+hashKey(dbPath + "\x00" + build)[:16]+".sock")
 }
 
 // Ask sends in to the server at socket and returns its answer. It fails
