@@ -58,7 +58,7 @@ type Result struct {
 // nothing). It is a pure function.
 func Read(message, previousAgent string) Result {
 	toks := tokenize(message)
-	ms := lex.find(toks)
+	ms := lex().find(toks)
 	var r Result
 	r.CorrectionScore, r.Cues = correction(message, previousAgent, toks, ms)
 	var ruleCues []string
@@ -168,7 +168,7 @@ func windowTerms(text string, toks []token, i, n int) map[string]struct{} {
 	}
 	set := terms.Distinct(span(text, toks, from, to))
 	for t := range set {
-		if lex.generic[t] || len(t) < 3 {
+		if lex().generic[t] || len(t) < 3 {
 			delete(set, t)
 		}
 	}

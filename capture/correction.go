@@ -142,7 +142,7 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 // something, so that a failure reported now is a failure of its work.
 func claims(previousAgent string) bool {
 	toks := tokenize(tail(previousAgent, 1200))
-	for _, m := range lex.find(toks) {
+	for _, m := range lex().find(toks) {
 		if m.cue.class == clsClaim {
 			return true
 		}

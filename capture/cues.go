@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 )
 
 //go:embed cues/*.json
@@ -79,9 +80,10 @@ type lexicon struct {
 	generic map[string]bool
 }
 
-// lex is the lexicon built from the embedded files; building it cannot fail
-// on the files that are shipped, which a test asserts.
-var lex = mustLoad()
+// lex returns the lexicon built from the embedded files, on first use (a
+// hook process that captures nothing does not pay for it); building it
+// cannot fail on the files that are shipped, which a test asserts.
+var lex = sync.OnceValue(mustLoad)
 
 func mustLoad() *lexicon {
 	l, err := load()
