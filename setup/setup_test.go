@@ -471,11 +471,11 @@ func TestRun_claudeCLI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the Claude Code CLI")
 	}
-	bin := os.Getenv("INNATE_TEST_BINARY")
-	if bin == "" {
-		t.Skip("INNATE_TEST_BINARY is not set (the cmd package's test sets it)")
-	}
 	ctx := context.Background()
+	bin := filepath.Join(t.TempDir(), "innate-mcp")
+	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "../cmd/innate-mcp").CombinedOutput(); err != nil {
+		t.Fatalf("build innate-mcp: %v\n%s", err, out)
+	}
 	e := testEnv(t)
 	e.LookPath = exec.LookPath
 	write(t, filepath.Join(e.Home, ".claude.json"), existing[".claude.json"])
