@@ -19,7 +19,7 @@ type scanned struct {
 func scanText(s string) *scanned {
 	l := lex()
 	sc := &scanned{folded: fold(s)}
-	l.ac.scan(sc.folded, func(id int32, start, end int) {
+	l.ac.ScanBytes(sc.folded, func(id, start, end int) {
 		for _, ti := range l.byText[id] {
 			t := &l.terms[ti]
 			if t.latin && !atBoundary(sc.folded, start, end) {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/innate-mcp/innate-mcp/internal/ahocorasick"
 )
 
 //go:embed terms/*.json
@@ -102,7 +104,7 @@ type langFile struct {
 // lexicon is the compiled, read-only form of all term files.
 type lexicon struct {
 	terms  []term
-	ac     *automaton
+	ac     *ahocorasick.Automaton
 	byText [][]int32 // automaton pattern id -> indices into terms
 
 	// English rule tables.
@@ -225,7 +227,7 @@ func buildLexicon() (*lexicon, error) {
 		}
 		l.byText[len(l.byText)-1] = append(l.byText[len(l.byText)-1], int32(i))
 	}
-	l.ac = newAutomaton(texts)
+	l.ac = ahocorasick.New(texts)
 	return l, nil
 }
 

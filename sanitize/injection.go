@@ -242,7 +242,7 @@ func scanInjections(text string, first bool) []Finding {
 	var hits []hit
 	needAt := make([][]int, len(set.needs))
 	sc := set.scanner
-	sc.scan(s, func(lit, start int) {
+	sc.scan(s, func(lit, start, _ int) {
 		if id := set.litNeed[lit]; id >= 0 {
 			needAt[id] = append(needAt[id], start)
 		}

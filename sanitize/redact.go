@@ -115,7 +115,7 @@ type candidate struct {
 func findSecrets(text string) []Redaction {
 	set := secrets()
 	var cands []candidate
-	set.scanner.scan(lowerASCII(text), func(lit, start int) {
+	set.scanner.scan(lowerASCII(text), func(lit, start, _ int) {
 		for _, ri := range set.scanner.rules[lit] {
 			if c, ok := set.try(ri, text, start); ok {
 				cands = append(cands, c)

@@ -116,7 +116,7 @@ func redactJSONValues(text string) (string, int) {
 // match of any rule starts with one.
 func hasAnchor(s string) bool {
 	found := false
-	secrets().scanner.scan(lowerASCII(s), func(int, int) { found = true })
+	secrets().scanner.scan(lowerASCII(s), func(int, int, int) { found = true })
 	return found
 }
 

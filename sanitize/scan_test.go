@@ -28,7 +28,7 @@ func TestAnchorScanner_MatchesNaiveSearch(t *testing.T) {
 		text := word(rng.IntN(200))
 		type occ struct{ lit, start int }
 		var got, want []occ
-		sc.scan(text, func(l, start int) { got = append(got, occ{l, start}) })
+		sc.scan(text, func(l, start, _ int) { got = append(got, occ{l, start}) })
 		seen := map[string]bool{}
 		for _, a := range lits {
 			if seen[a] {
