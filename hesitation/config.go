@@ -45,11 +45,13 @@ type Config struct {
 	// Enabled switches hesitation on. When false, Check returns score 0
 	// and proceed for every action without looking at the draft.
 	Enabled bool `json:"enabled"`
-	// Lower is the lower threshold: from here a reply is hedged, a task
-	// needs review, and memory writes and world-changing actions hold.
-	Lower int `json:"lower"`
-	// Upper is the upper threshold: from here a reply or task is held.
-	Upper int `json:"upper"`
+	// HedgeThreshold is the score from which a reply is hedged, a task
+	// needs review, and memory writes and world-changing actions hold (the
+	// lower threshold; its key is "lower").
+	HedgeThreshold int `json:"lower"`
+	// HoldThreshold is the score from which a reply or task is held (the
+	// upper threshold; its key is "upper").
+	HoldThreshold int `json:"upper"`
 	// Weights of the signals.
 	Weights Weights `json:"weights"`
 	// MaxDraftBytes is the largest draft Check accepts; larger drafts get
@@ -81,9 +83,9 @@ type Config struct {
 // reply. It is safe for concurrent use.
 func DefaultConfig() Config {
 	return Config{
-		Enabled: true,
-		Lower:   30,
-		Upper:   50,
+		Enabled:        true,
+		HedgeThreshold: 30,
+		HoldThreshold:  50,
 		Weights: Weights{
 			AbsoluteClaim:       20,
 			UnsupportedSpecific: 20,
@@ -105,17 +107,17 @@ func DefaultConfig() Config {
 }
 
 // Validate reports whether c can be used: thresholds within 0–100 with
-// Lower <= Upper, non-negative weights, positive limits. It returns an
+// HedgeThreshold <= HoldThreshold, non-negative weights, positive limits. It returns an
 // error wrapping ErrInvalidConfig that names the first bad field.
 func (c Config) Validate() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalidConfig, fmt.Sprintf(format, a...))
 	}
 	switch {
-	case c.Lower < 0 || c.Lower > 100:
-		return bad("lower=%d, want 0..100", c.Lower)
-	case c.Upper < c.Lower || c.Upper > 100:
-		return bad("upper=%d, want lower..100", c.Upper)
+	case c.HedgeThreshold < 0 || c.HedgeThreshold > 100:
+		return bad("lower=%d, want 0..100", c.HedgeThreshold)
+	case c.HoldThreshold < c.HedgeThreshold || c.HoldThreshold > 100:
+		return bad("upper=%d, want lower..100", c.HoldThreshold)
 	case c.MaxDraftBytes <= 0:
 		return bad("max_draft_bytes=%d, want > 0", c.MaxDraftBytes)
 	case c.LongReplyRunes <= 0:

@@ -126,11 +126,11 @@ type HesitationReport struct {
 	MeanScorePositive float64 `json:"mean_score_positive"`
 	MeanScoreNegative float64 `json:"mean_score_negative"`
 	// HedgeRate is the share of records whose reply would be hedged or
-	// held (score >= Lower); PrecisionAtLower and RecallAtLower treat that
+	// held (score >= HedgeThreshold); PrecisionAtHedge and RecallAtHedge treat that
 	// as predicting label 1.
 	HedgeRate        float64 `json:"hedge_rate"`
-	PrecisionAtLower float64 `json:"precision_at_lower"`
-	RecallAtLower    float64 `json:"recall_at_lower"`
+	PrecisionAtHedge float64 `json:"precision_at_lower"`
+	RecallAtHedge    float64 `json:"recall_at_lower"`
 	// SignalRates maps each signal type to the share of records it fired on.
 	SignalRates map[SignalType]float64 `json:"signal_rates"`
 }
@@ -180,7 +180,7 @@ func EvalHesitation(r io.Reader, cfg Config) (HesitationReport, error) {
 			neg = append(neg, float64(res.Score))
 			sumNeg += float64(res.Score)
 		}
-		if res.Score >= cfg.Lower {
+		if res.Score >= cfg.HedgeThreshold {
 			flagN++
 			if isPos {
 				flagTP++
@@ -200,9 +200,9 @@ func EvalHesitation(r io.Reader, cfg Config) (HesitationReport, error) {
 	rep.MeanScoreNegative = sumNeg / float64(rep.N-rep.Positives)
 	rep.HedgeRate = float64(flagN) / float64(rep.N)
 	if flagN > 0 {
-		rep.PrecisionAtLower = float64(flagTP) / float64(flagN)
+		rep.PrecisionAtHedge = float64(flagTP) / float64(flagN)
 	}
-	rep.RecallAtLower = float64(flagTP) / float64(rep.Positives)
+	rep.RecallAtHedge = float64(flagTP) / float64(rep.Positives)
 	rep.SignalRates = map[SignalType]float64{}
 	for t, c := range counts {
 		rep.SignalRates[t] = float64(c) / float64(rep.N)

@@ -65,7 +65,7 @@ func TestEvalHesitation_Small(t *testing.T) {
 		t.Errorf("one class: err=%v, want ErrNoData", err)
 	}
 	bad := DefaultConfig()
-	bad.Lower = -5
+	bad.HedgeThreshold = -5
 	if _, err := EvalHesitation(strings.NewReader(in), bad); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("bad config: err=%v, want ErrInvalidConfig", err)
 	}
