@@ -319,7 +319,7 @@ func isASCII(s string) bool {
 var leaveAlone = regexp.MustCompile(`(?i)\b(leave|leaving|keep|keeping|left)\b.*\b(untouched|alone|as is|as-is|unchanged|out)\b`)
 
 func newCandidate(s string) *candidate {
-	c := &candidate{text: s, lower: asciiLower(s)}
+	c := &candidate{text: s, lower: terms.LowerASCII(s)}
 	start := 0
 	for _, loc := range append(candClauseSplit.FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
 		cl := clauseSpan{start: start, end: loc[0]}
@@ -337,18 +337,6 @@ func newCandidate(s string) *candidate {
 		}
 	}
 	return c
-}
-
-// asciiLower lower-cases ASCII letters only, so that byte offsets into the
-// result are offsets into s (strings.ToLower may change lengths).
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // insideCode reports whether offset i of s is inside a `code` span.
@@ -416,7 +404,7 @@ func (c *candidate) locateName(name string) [][]int {
 	if len(base) > 4 && strings.HasSuffix(base, "s") && !strings.HasSuffix(base, "ss") {
 		base = base[:len(base)-1]
 	}
-	lb := asciiLower(base)
+	lb := terms.LowerASCII(base)
 	var out [][]int
 	for i := 0; i+len(lb) <= len(c.lower) && len(out) < 8; {
 		j := strings.Index(c.lower[i:], lb)
@@ -510,7 +498,7 @@ func (c *candidate) onlyDoes(when string) bool {
 	}
 	acting := 0
 	for _, cl := range actClauses.Split(c.text, -1) {
-		lc := asciiLower(strings.TrimSpace(cl))
+		lc := terms.LowerASCII(strings.TrimSpace(cl))
 		w := firstWord(leadIn.ReplaceAllString(lc, ""))
 		code := strings.HasPrefix(strings.TrimSpace(cl), "`")
 		if !(imperatives[w] || actions[w] || programs[w] || code) {

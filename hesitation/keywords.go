@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // MaxKeywords is the largest number of keywords ExtractKeywords returns.
@@ -66,7 +68,7 @@ func ExtractKeywords(correction, correctedDraft string) []string {
 	var cs []cand
 	order := 0
 	collect := func(text string, inC bool) {
-		eachToken(fold(text), false, func(b []byte) {
+		eachToken(terms.FoldASCII(text), false, func(b []byte) {
 			tok := string(b)
 			if !informative(l, tok) {
 				return

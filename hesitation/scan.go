@@ -1,6 +1,10 @@
 package hesitation
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/innate-mcp/innate-mcp/terms"
+)
 
 // match is one boundary-checked occurrence of a lexicon term.
 type match struct {
@@ -18,7 +22,7 @@ type scanned struct {
 // (those that respect word boundaries) by category.
 func scanText(s string) *scanned {
 	l := lex()
-	sc := &scanned{folded: fold(s)}
+	sc := &scanned{folded: terms.FoldASCII(s)}
 	l.ac.ScanBytes(sc.folded, func(id, start, end int) {
 		for _, ti := range l.byText[id] {
 			t := &l.terms[ti]

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/innate-mcp/innate-mcp/internal/clip"
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // SignalType names a hesitation signal.
@@ -109,7 +110,7 @@ func specTallier(in *detectInput, t *specTally) func(specific) {
 	var ev *hashSet
 	for _, e := range in.sit.evidenceTexts() {
 		if e != "" {
-			ev = tokenHashes(fold(e), ev)
+			ev = tokenHashes(terms.FoldASCII(e), ev)
 		}
 	}
 	return func(sp specific) {

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/innate-mcp/innate-mcp/internal/ahocorasick"
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 //go:embed terms/*.json
@@ -147,7 +148,7 @@ func buildLexicon() (*lexicon, error) {
 	seen := map[term]bool{}
 	add := func(lang string, cat category, strong bool, words []string) {
 		for _, w := range words {
-			f := string(fold(strings.TrimSpace(w)))
+			f := string(terms.FoldASCII(strings.TrimSpace(w)))
 			if f == "" {
 				continue
 			}
@@ -203,13 +204,13 @@ func buildLexicon() (*lexicon, error) {
 		for q, ws := range f.Quantifier.NotAfterOnly {
 			m := map[string]bool{}
 			setOf(m, ws)
-			l.quantNotAfterOnly[string(fold(q))] = m
+			l.quantNotAfterOnly[string(terms.FoldASCII(q))] = m
 		}
 		setOf(l.superHeads, f.Superlative.Heads)
 		setOf(l.months, f.Months)
 		setOf(l.estNot, f.Superlative.EstSuffixNot)
 		for _, w := range f.Stopwords {
-			fw := string(fold(w))
+			fw := string(terms.FoldASCII(w))
 			l.stopwords[fw] = true
 			if r := []rune(fw); len(r) == 1 && isCJK(r[0]) {
 				l.stopRunes[r[0]] = true
@@ -234,7 +235,7 @@ func buildLexicon() (*lexicon, error) {
 // setOf adds the folded words to m.
 func setOf(m map[string]bool, words []string) {
 	for _, w := range words {
-		m[string(fold(w))] = true
+		m[string(terms.FoldASCII(w))] = true
 	}
 }
 

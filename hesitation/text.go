@@ -1,37 +1,9 @@
 package hesitation
 
 import (
-	"encoding/binary"
 	"unicode"
 	"unicode/utf8"
 )
-
-// fold returns a copy of s with ASCII letters lower-cased. Only ASCII is
-// folded so that byte offsets in the folded copy equal those in s.
-func fold(s string) []byte {
-	b := make([]byte, len(s))
-	copy(b, s)
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		// Eight bytes at a time: a byte gets 0x20 added when it is 'A'..'Z'.
-		x := binary.LittleEndian.Uint64(b[i:])
-		h := x & (ones * 0x7F)
-		geA := h + ones*(0x80-'A')
-		gtZ := h + ones*(0x80-'Z'-1)
-		upper := geA &^ gtZ &^ x & high
-		binary.LittleEndian.PutUint64(b[i:], x|upper>>2)
-	}
-	for ; i < len(b); i++ {
-		if c := b[i]; 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return b
-}
 
 // isWordByte reports whether c is an ASCII letter, digit or underscore.
 func isWordByte(c byte) bool {
