@@ -18,7 +18,7 @@ func informative(l *lexicon, tok string) bool {
 		return false
 	}
 	r, n := utf8.DecodeRuneInString(tok)
-	if isCJK(r) {
+	if terms.IsHanKanaBlock(r) {
 		r2, _ := utf8.DecodeRuneInString(tok[n:])
 		if l.stopRunes[r] || l.stopRunes[r2] {
 			return false

@@ -212,7 +212,7 @@ func buildLexicon() (*lexicon, error) {
 		for _, w := range f.Stopwords {
 			fw := string(terms.FoldASCII(w))
 			l.stopwords[fw] = true
-			if r := []rune(fw); len(r) == 1 && isCJK(r[0]) {
+			if r := []rune(fw); len(r) == 1 && terms.IsHanKanaBlock(r[0]) {
 				l.stopRunes[r[0]] = true
 			}
 		}

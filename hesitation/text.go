@@ -3,26 +3,13 @@ package hesitation
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // isWordByte reports whether c is an ASCII letter, digit or underscore.
 func isWordByte(c byte) bool {
 	return c == '_' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
-}
-
-// isCJK reports whether r is a Han, Hiragana or Katakana character (or the
-// prolonged sound mark), the scripts written without spaces. The common
-// blocks are tested directly; the rest falls back to the Unicode tables.
-func isCJK(r rune) bool {
-	switch {
-	case r < 0x2E80:
-		return false
-	case r >= 0x4E00 && r <= 0x9FFF, r >= 0x3040 && r <= 0x30FF, r >= 0x3400 && r <= 0x4DBF:
-		return true
-	case r >= 0xAC00 && r < 0xF900:
-		return false // Hangul, private use
-	}
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
 }
 
 // isWordRune reports whether r continues a Latin-script word: letters and
@@ -31,7 +18,7 @@ func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return isWordByte(byte(r))
 	}
-	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !isCJK(r)
+	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !terms.IsHanKanaBlock(r)
 }
 
 // atBoundary reports whether [start, end) in s is delimited as a word at
