@@ -397,8 +397,12 @@ func (c *candidate) locate(o Object) [][]int {
 	return re.FindAllStringIndex(c.text, 8)
 }
 
+// maxNameSites bounds the places locateName reports for one name.
+const maxNameSites = 8
+
 // locateName finds a name as a word or as a part of a CamelCase
-// identifier, singular or plural: "ViewModels" in "ListsViewModel".
+// identifier, singular or plural: "ViewModels" in "ListsViewModel", at most
+// maxNameSites times.
 func (c *candidate) locateName(name string) [][]int {
 	base := name
 	if len(base) > 4 && strings.HasSuffix(base, "s") && !strings.HasSuffix(base, "ss") {
@@ -406,7 +410,7 @@ func (c *candidate) locateName(name string) [][]int {
 	}
 	lb := terms.LowerASCII(base)
 	var out [][]int
-	for i := 0; i+len(lb) <= len(c.lower) && len(out) < 8; {
+	for i := 0; i+len(lb) <= len(c.lower) && len(out) < maxNameSites; {
 		j := strings.Index(c.lower[i:], lb)
 		if j < 0 {
 			break

@@ -93,7 +93,7 @@ func Check(draft string, actions []Action, sit Situation, patterns []Pattern, cf
 		}
 		return res.Signals[i].Type < res.Signals[j].Type
 	})
-	res.Score = int(math.Min(100, math.Round(total)))
+	res.Score = int(math.Min(MaxScore, math.Round(total)))
 	res.Confident = res.Score < res.Threshold
 	res.Plan = planFor(actions, res.Score, cfg)
 	res.Reflection = reflection(res)

@@ -38,6 +38,10 @@ type Weights struct {
 	UnseenReference float64 `json:"unseen_reference"`
 }
 
+// MaxScore is the highest hesitation score; thresholds and weights are
+// points out of it.
+const MaxScore = 100
+
 // Config holds thresholds, weights and limits of Check. The zero value is
 // not useful; start from DefaultConfig. A Config is a plain value, safe to
 // copy and to share between goroutines.
@@ -114,9 +118,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: %s", ErrInvalidConfig, fmt.Sprintf(format, a...))
 	}
 	switch {
-	case c.HedgeThreshold < 0 || c.HedgeThreshold > 100:
+	case c.HedgeThreshold < 0 || c.HedgeThreshold > MaxScore:
 		return bad("lower=%d, want 0..100", c.HedgeThreshold)
-	case c.HoldThreshold < c.HedgeThreshold || c.HoldThreshold > 100:
+	case c.HoldThreshold < c.HedgeThreshold || c.HoldThreshold > MaxScore:
 		return bad("upper=%d, want lower..100", c.HoldThreshold)
 	case c.MaxDraftBytes <= 0:
 		return bad("max_draft_bytes=%d, want > 0", c.MaxDraftBytes)
@@ -135,7 +139,7 @@ func (c Config) Validate() error {
 	}
 	w := c.Weights
 	for _, v := range []float64{w.AbsoluteClaim, w.UnsupportedSpecific, w.NoHedge, w.Overconfidence, w.UnverifiedSuccess, w.ErrorPattern, w.CapabilityGap, w.UnseenReference} {
-		if v < 0 || v > 100 || v != v {
+		if v < 0 || v > MaxScore || v != v {
 			return bad("weights must be within 0..100")
 		}
 	}

@@ -67,6 +67,10 @@ func isSentenceEnd(r rune) bool {
 
 func isQuestionMark(r rune) bool { return r == '?' || r == '？' }
 
+// maxQuestionRun is the longest run of question marks read as a question;
+// a longer one ("?????") is mis-decoded text.
+const maxQuestionRun = 3
+
 // questionRun returns how many question marks start at text[i:] and the byte
 // offset just past them.
 func questionRun(text string, i int) (n, end int) {
@@ -159,7 +163,7 @@ func tokenize(s string) tokens {
 				// A run of question marks glued to a word ("B?i") or longer
 				// than three ("?????") is mis-decoded text, not a question.
 				run, end := questionRun(text, i)
-				if n, _ := utf8.DecodeRuneInString(text[end:]); run <= 3 && !isWordRune(n) && !terms.IsHanKana(n) {
+				if n, _ := utf8.DecodeRuneInString(text[end:]); run <= maxQuestionRun && !isWordRune(n) && !terms.IsHanKana(n) {
 					endSentence(end, true, false)
 				}
 				size = end - i
