@@ -126,8 +126,8 @@ type HesitationReport struct {
 	MeanScorePositive float64 `json:"mean_score_positive"`
 	MeanScoreNegative float64 `json:"mean_score_negative"`
 	// HedgeRate is the share of records whose reply would be hedged or
-	// held (score >= HedgeThreshold); PrecisionAtHedge and RecallAtHedge treat that
-	// as predicting label 1.
+	// held (score >= HedgeThreshold); PrecisionAtHedge and RecallAtHedge
+	// treat that as predicting label 1.
 	HedgeRate        float64 `json:"hedge_rate"`
 	PrecisionAtHedge float64 `json:"precision_at_lower"`
 	RecallAtHedge    float64 `json:"recall_at_lower"`
