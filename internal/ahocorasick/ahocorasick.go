@@ -8,6 +8,8 @@
 // match).
 package ahocorasick
 
+import "unsafe"
+
 // Automaton matches a fixed set of patterns. Bytes that occur in no pattern
 // share one class, which keeps the table small. An Automaton is read-only
 // after New and safe for concurrent use.
@@ -120,13 +122,7 @@ func New(patterns []string) *Automaton {
 // Scan calls fn for every occurrence of every pattern in text, in order of
 // end position and, at equal ends, longest first, with the pattern's id and
 // the byte offsets [start, end) of the occurrence.
-func (a *Automaton) Scan(text string, fn func(id, start, end int)) { scan(a, text, fn) }
-
-// ScanBytes is Scan over a byte slice.
-func (a *Automaton) ScanBytes(text []byte, fn func(id, start, end int)) { scan(a, text, fn) }
-
-// scan is Scan for either form of text.
-func scan[T string | []byte](a *Automaton, text T, fn func(id, start, end int)) {
+func (a *Automaton) Scan(text string, fn func(id, start, end int)) {
 	var row uint32
 	delta, class := a.delta, &a.class
 	for i := 0; i < len(text); i++ {
@@ -145,4 +141,10 @@ func scan[T string | []byte](a *Automaton, text T, fn func(id, start, end int)) 
 			o = a.link[o]
 		}
 	}
+}
+
+// ScanBytes is Scan over a byte slice, which it reads in place, without a
+// copy, and does not keep.
+func (a *Automaton) ScanBytes(text []byte, fn func(id, start, end int)) {
+	a.Scan(unsafe.String(unsafe.SliceData(text), len(text)), fn)
 }
