@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 )
 
 // Appraise judges a situation (and a candidate) from the lessons the
@@ -69,7 +71,7 @@ func Appraise(in Input, cfg Config) Result {
 			}
 		}
 		s := clamp01(l.Score)
-		v.Contributors = append(v.Contributors, Contributor{LessonID: l.ID, Valence: valences[i], Strength: round4(s)})
+		v.Contributors = append(v.Contributors, Contributor{LessonID: l.ID, Valence: valences[i], Strength: metric.Round4(s)})
 		switch valences[i] {
 		case Affirm:
 			sAffirm = max(sAffirm, s)
@@ -93,7 +95,7 @@ func Appraise(in Input, cfg Config) Result {
 			s := clamp01(l.Score)
 			hi, lo = max(hi, s), min(lo, s)
 		}
-		v.Dispersion = round4(hi - lo)
+		v.Dispersion = metric.Round4(hi - lo)
 	}
 	if r.HasCandidate {
 		r.Support = candidateSupport(in.Candidate, res, cfg)
@@ -114,7 +116,7 @@ func Appraise(in Input, cfg Config) Result {
 			}
 		}
 	}
-	v.Strength = round4(strength)
+	v.Strength = metric.Round4(strength)
 
 	switch {
 	case rl.decided():
@@ -140,7 +142,7 @@ func Appraise(in Input, cfg Config) Result {
 	case strength >= cfg.TierMedium:
 		v.Tier = Medium
 	}
-	v.Confidence = round4(in.Calibration.Map(strength))
+	v.Confidence = metric.Round4(in.Calibration.Map(strength))
 
 	var flags []flag
 	for i, l := range contrib {
@@ -280,12 +282,4 @@ func candidateSupport(candidate string, res []Lesson, cfg Config) float64 {
 		weights[i] = l.Resonance / max(backing[0].Resonance, 1e-9)
 	}
 	return Support(CandidateTerms(candidate), texts, weights, cfg.SupportMissDecay, cfg.SupportMissCap, cfg.SupportNeutral)
-}
-
-// round4 rounds to four decimal places (NaN to 0), for stable output.
-func round4(x float64) float64 {
-	if math.IsNaN(x) {
-		return 0
-	}
-	return math.Round(x*1e4) / 1e4
 }

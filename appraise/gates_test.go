@@ -1,6 +1,10 @@
 package appraise
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/innate-mcp/innate-mcp/internal/metric"
+)
 
 // TestAppraise_gates makes each gate fire, and keeps it quiet with the
 // smallest change that removes its cause.
@@ -118,10 +122,10 @@ func TestAppraise_strengthTierDispersion(t *testing.T) {
 	cfg := DefaultConfig()
 	r := Appraise(Input{Lessons: []Lesson{rule("a", 0.7, 0.5), rule("b", 0.4, 0.5), rule("low", 0.1, 0.1)}}, cfg)
 	v := r.Verdict
-	if v.Strength != round4(0.78) || v.Tier != Strong {
+	if v.Strength != metric.Round4(0.78) || v.Tier != Strong {
 		t.Fatalf("strength %.4f tier %s, want 0.78 strong", v.Strength, v.Tier)
 	}
-	if v.Dispersion != round4(0.78-0.48) {
+	if v.Dispersion != metric.Round4(0.78-0.48) {
 		t.Fatalf("dispersion = %.4f, want 0.30", v.Dispersion)
 	}
 	if len(v.Contributors) != 2 || v.Contributors[0].LessonID != "a" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/internal/clip"
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 )
 
 // flag is a caution to raise: the lesson and whether the candidate goes
@@ -52,9 +53,9 @@ func raise(flags []flag, in Input, cfg Config) ([]FlaggedPoint, []Raise) {
 				rel = max(rel, relevanceViolates)
 			}
 		}
-		x := Raise{LessonID: l.ID, Relevance: round4(rel), Confidence: round4(clamp01(l.Confidence)),
-			Novelty: round4(novelty(l.ID, in.History, cfg)), Damping: round4(damping(l.ID, in.History, cfg))}
-		x.Will = round4((WillRelevance*x.Relevance + WillNovelty*x.Novelty + WillConfidence*x.Confidence) * x.Damping)
+		x := Raise{LessonID: l.ID, Relevance: metric.Round4(rel), Confidence: metric.Round4(clamp01(l.Confidence)),
+			Novelty: metric.Round4(novelty(l.ID, in.History, cfg)), Damping: metric.Round4(damping(l.ID, in.History, cfg))}
+		x.Will = metric.Round4((WillRelevance*x.Relevance + WillNovelty*x.Novelty + WillConfidence*x.Confidence) * x.Damping)
 		cs = append(cs, cand{l, f.against, f.rule, x})
 	}
 	slices.SortStableFunc(cs, func(a, b cand) int {
@@ -90,8 +91,8 @@ func raise(flags []flag, in Input, cfg Config) ([]FlaggedPoint, []Raise) {
 				summary = ruleSummary(*c.rule, in.Candidate)
 			}
 			points = append(points, FlaggedPoint{LessonID: c.l.ID, Summary: summary,
-				Resonance: round4(clamp01(c.l.Resonance)), Calibration: round4(c.l.Calibration),
-				Strength: round4(clamp01(c.l.Score)), Will: x.Will})
+				Resonance: metric.Round4(clamp01(c.l.Resonance)), Calibration: metric.Round4(c.l.Calibration),
+				Strength: metric.Round4(clamp01(c.l.Score)), Will: x.Will})
 		}
 		raises = append(raises, x)
 	}

@@ -3,6 +3,8 @@ package appraise
 import (
 	"strings"
 	"testing"
+
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 )
 
 // session replays appraisals of one session: each call sees the raises of
@@ -76,7 +78,7 @@ func TestRaise_willAndNovelty(t *testing.T) {
 	cfg := DefaultConfig()
 	c := caution("c", 0.7)
 	r := Appraise(Input{Lessons: []Lesson{c}}, cfg)
-	want := round4(WillRelevance*0.7 + WillNovelty*1 + WillConfidence*0.7)
+	want := metric.Round4(WillRelevance*0.7 + WillNovelty*1 + WillConfidence*0.7)
 	if len(r.Raises) != 1 || r.Raises[0].Will != want || r.Verdict.FlaggedPoints[0].Will != want {
 		t.Fatalf("raises = %+v, want will %.4f", r.Raises, want)
 	}

@@ -1,6 +1,6 @@
 // Package confidence is the deterministic lifecycle core of a lesson's
-// confidence: the composite score of seed 001 (frequency, effectiveness,
-// human approval), its tiers, weekly decay computed from timestamps,
+// confidence: the composite score of frequency, effectiveness and human
+// approval, its tiers, weekly decay computed from timestamps,
 // deprecation and archiving, pending promotion, the rules against
 // self-confirmation, contradiction detection and resolution, and trends.
 //
@@ -24,39 +24,45 @@
 //
 // # Scores
 //
-// Frequency follows the seed's step table over observations (and credited
-// successes) minus 0.1 per contradiction. Effectiveness is the seed's Wilson
-// lower bound (z = 1.96) over positive and negative applications; it is held
-// at the neutral 0.5 until the bound overtakes it, and each failure shrinks
-// that neutral hold, so a credited success never lowers effectiveness and a
-// failure always does (see [Effectiveness]). Human is the seed's Bayesian
-// update (prior 0.5, rate 0.15) over in-session approvals and rejections
-// (stating a lesson counts as one approval); an explicit user approval sets
-// it to at least 0.95. The composite weighs them 0.35 / 0.40 / 0.25 and
-// is multiplied by 0.7 when any dimension is below 0.2.
+// Frequency follows a step table over observations (and credited successes,
+// [Config.FrequencySteps]) minus [Config.ContradictionPenalty] per
+// contradiction. Effectiveness is the Wilson lower bound ([Config.WilsonZ])
+// over positive and negative applications; it is held at the neutral value
+// ([Config.EffectivenessNeutral]) until the bound overtakes it, and each
+// failure shrinks that neutral hold, so a credited success never lowers
+// effectiveness and a failure always does (see [Effectiveness]). Human is a
+// Bayesian update ([Config.HumanPrior], [Config.HumanRate]) over in-session
+// approvals and rejections (stating a lesson counts as
+// [Config.UserStatedApprovals] approvals); an explicit user approval sets it
+// to at least [Config.StrongApprovalHuman]. The composite weighs them by
+// [Config.Weights] and is multiplied by [Config.LowDimensionFactor] when any
+// dimension is below [Config.LowDimension]. [DefaultConfig] holds the
+// values.
 //
 // # Decay
 //
-// A lesson not used for a full week loses the seed's weekly rates (0.02 /
-// 0.01 / 0.005) per dimension, never below the seed's floor of 0. Decay is
-// kept as a per-dimension debt on top of the counter-derived scores; fresh
-// positive evidence repays it by the seed's delta for that evidence (and a
-// credited success repays frequency like an observation). A lesson
-// that stays deprecated (composite < 0.2) for 30 days is archived, never
+// A lesson not used for a full [Config.DecayPeriod] loses [Config.DecayRates]
+// per dimension, never below [Config.Floors]. Decay is kept as a
+// per-dimension debt on top of the counter-derived scores; fresh positive
+// evidence repays it by that evidence's delta (and a credited success repays
+// frequency like an observation). A lesson that stays deprecated (composite
+// under [Config.TentativeAt]) for [Config.ArchiveAfter] is archived, never
 // deleted; archived lessons are frozen until restored.
 //
 // # Deviations from the seed
 //
 // Each is deliberate and tested; the defaults can restore the seed where a
 // knob exists.
-//   - Effectiveness holds at 0.5 until the Wilson bound passes it (the bare
-//     bound drops a lesson from 0.5 to 0.21 on its first success).
+//   - Effectiveness holds at the neutral value until the Wilson bound passes
+//     it (the bare bound drops a lesson far below neutral on its first
+//     success).
 //   - A credited success counts as an observation and repays frequency
 //     decay ([Config.SuccessIsObservation]); otherwise a lesson used
-//     successfully forever stays at frequency 0.30 and never reaches core.
+//     successfully forever stays at its first frequency step and never
+//     reaches core.
 //   - Stating a lesson counts as one approval ([Config.UserStatedApprovals]),
 //     not as the explicit review that sets human to 0.95.
-//   - Deprecated lessons are archived after 30 days, never deleted, and
+//   - Deprecated lessons are archived after [Config.ArchiveAfter], never deleted, and
 //     decay runs from timestamps on read and write, not from a weekly job.
 //   - Decay applies to pending and active lessons (the seed: active only).
 //   - Neutral outcomes are counted but left out of the Wilson bound.

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // Polarity says whether a claim tells the agent to do something or not to.
@@ -451,14 +453,14 @@ func actionKey(verb string, object []string) string {
 	if enUseVerbs[verb] {
 		verb = "use"
 	} else {
-		verb = stem(verb)
+		verb = terms.StemLight(verb)
 	}
 	parts := []string{verb}
 	for _, w := range object {
 		if w == "," || w == ":" || enStopwords[w] {
 			continue
 		}
-		parts = append(parts, stem(w))
+		parts = append(parts, terms.StemLight(w))
 	}
 	if len(parts) == 1 {
 		// Only stop words, e.g. "use any": keep them, they are the object.
@@ -480,34 +482,7 @@ func normWords(ws []string) string {
 		if w == "," || w == ":" || enStopwords[w] {
 			continue
 		}
-		parts = append(parts, stem(w))
+		parts = append(parts, terms.StemLight(w))
 	}
 	return strings.Join(parts, " ")
-}
-
-// stem is a crude, deterministic English stemmer: enough to equate
-// "mocking"/"mock", "writes"/"write", "committing"/"commit".
-func stem(w string) string {
-	for _, r := range w {
-		if r < 'a' || r > 'z' {
-			return w
-		}
-	}
-	switch {
-	case len(w) > 5 && strings.HasSuffix(w, "ing"):
-		w = w[:len(w)-3]
-	case len(w) > 3 && strings.HasSuffix(w, "ed") && w[len(w)-3] != 'e':
-		w = w[:len(w)-2]
-	case len(w) > 4 && strings.HasSuffix(w, "es"):
-		w = w[:len(w)-2]
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		w = w[:len(w)-1]
-	}
-	if len(w) > 2 && strings.HasSuffix(w, "e") {
-		w = w[:len(w)-1]
-	}
-	if n := len(w); n > 2 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiou", rune(w[n-1])) {
-		w = w[:n-1]
-	}
-	return w
 }

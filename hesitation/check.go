@@ -20,7 +20,7 @@ type Result struct {
 	// Confident is Score < Threshold.
 	Confident bool `json:"confident"`
 	// Threshold is the score from which some action stops simply
-	// proceeding: Config.Lower.
+	// proceeding: Config.HedgeThreshold.
 	Threshold int `json:"threshold"`
 	// Signals are the reasons, heaviest first.
 	Signals []Signal `json:"signals"`
@@ -60,7 +60,7 @@ func Check(draft string, actions []Action, sit Situation, patterns []Pattern, cf
 		}
 		reply = reply || a == ActionReply
 	}
-	res := Result{Threshold: cfg.Lower, Signals: []Signal{}, MatchedPatterns: []string{}}
+	res := Result{Threshold: cfg.HedgeThreshold, Signals: []Signal{}, MatchedPatterns: []string{}}
 	if !cfg.Enabled {
 		res.Confident = true
 		res.Plan = planFor(actions, 0, cfg)
@@ -93,7 +93,7 @@ func Check(draft string, actions []Action, sit Situation, patterns []Pattern, cf
 		}
 		return res.Signals[i].Type < res.Signals[j].Type
 	})
-	res.Score = int(math.Min(100, math.Round(total)))
+	res.Score = int(math.Min(MaxScore, math.Round(total)))
 	res.Confident = res.Score < res.Threshold
 	res.Plan = planFor(actions, res.Score, cfg)
 	res.Reflection = reflection(res)

@@ -38,6 +38,10 @@ type Weights struct {
 	UnseenReference float64 `json:"unseen_reference"`
 }
 
+// MaxScore is the highest hesitation score; thresholds and weights are
+// points out of it.
+const MaxScore = 100
+
 // Config holds thresholds, weights and limits of Check. The zero value is
 // not useful; start from DefaultConfig. A Config is a plain value, safe to
 // copy and to share between goroutines.
@@ -45,11 +49,13 @@ type Config struct {
 	// Enabled switches hesitation on. When false, Check returns score 0
 	// and proceed for every action without looking at the draft.
 	Enabled bool `json:"enabled"`
-	// Lower is the lower threshold: from here a reply is hedged, a task
-	// needs review, and memory writes and world-changing actions hold.
-	Lower int `json:"lower"`
-	// Upper is the upper threshold: from here a reply or task is held.
-	Upper int `json:"upper"`
+	// HedgeThreshold is the score from which a reply is hedged, a task
+	// needs review, and memory writes and world-changing actions hold (the
+	// lower threshold; its key is "lower").
+	HedgeThreshold int `json:"lower"`
+	// HoldThreshold is the score from which a reply or task is held (the
+	// upper threshold; its key is "upper").
+	HoldThreshold int `json:"upper"`
 	// Weights of the signals.
 	Weights Weights `json:"weights"`
 	// MaxDraftBytes is the largest draft Check accepts; larger drafts get
@@ -81,9 +87,9 @@ type Config struct {
 // reply. It is safe for concurrent use.
 func DefaultConfig() Config {
 	return Config{
-		Enabled: true,
-		Lower:   30,
-		Upper:   50,
+		Enabled:        true,
+		HedgeThreshold: 30,
+		HoldThreshold:  50,
 		Weights: Weights{
 			AbsoluteClaim:       20,
 			UnsupportedSpecific: 20,
@@ -105,17 +111,17 @@ func DefaultConfig() Config {
 }
 
 // Validate reports whether c can be used: thresholds within 0–100 with
-// Lower <= Upper, non-negative weights, positive limits. It returns an
+// HedgeThreshold <= HoldThreshold, non-negative weights, positive limits. It returns an
 // error wrapping ErrInvalidConfig that names the first bad field.
 func (c Config) Validate() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalidConfig, fmt.Sprintf(format, a...))
 	}
 	switch {
-	case c.Lower < 0 || c.Lower > 100:
-		return bad("lower=%d, want 0..100", c.Lower)
-	case c.Upper < c.Lower || c.Upper > 100:
-		return bad("upper=%d, want lower..100", c.Upper)
+	case c.HedgeThreshold < 0 || c.HedgeThreshold > MaxScore:
+		return bad("lower=%d, want 0..100", c.HedgeThreshold)
+	case c.HoldThreshold < c.HedgeThreshold || c.HoldThreshold > MaxScore:
+		return bad("upper=%d, want lower..100", c.HoldThreshold)
 	case c.MaxDraftBytes <= 0:
 		return bad("max_draft_bytes=%d, want > 0", c.MaxDraftBytes)
 	case c.LongReplyRunes <= 0:
@@ -133,7 +139,7 @@ func (c Config) Validate() error {
 	}
 	w := c.Weights
 	for _, v := range []float64{w.AbsoluteClaim, w.UnsupportedSpecific, w.NoHedge, w.Overconfidence, w.UnverifiedSuccess, w.ErrorPattern, w.CapabilityGap, w.UnseenReference} {
-		if v < 0 || v > 100 || v != v {
+		if v < 0 || v > MaxScore || v != v {
 			return bad("weights must be within 0..100")
 		}
 	}

@@ -15,9 +15,9 @@ func TestConfig_Validate(t *testing.T) {
 		edit  func(*Config)
 		field string
 	}{
-		{"lower negative", func(c *Config) { c.Lower = -1 }, "lower"},
-		{"upper below lower", func(c *Config) { c.Upper = 10 }, "upper"},
-		{"upper over 100", func(c *Config) { c.Upper = 101 }, "upper"},
+		{"lower negative", func(c *Config) { c.HedgeThreshold = -1 }, "lower"},
+		{"upper below lower", func(c *Config) { c.HoldThreshold = 10 }, "upper"},
+		{"upper over 100", func(c *Config) { c.HoldThreshold = 101 }, "upper"},
 		{"no draft size", func(c *Config) { c.MaxDraftBytes = 0 }, "max_draft_bytes"},
 		{"no long reply", func(c *Config) { c.LongReplyRunes = 0 }, "long_reply_runes"},
 		{"no conclusions", func(c *Config) { c.MinConclusions = 0 }, "min_conclusions"},
@@ -54,8 +54,8 @@ func TestCheck_Disabled(t *testing.T) {
 		}
 	}
 	cfg.Enabled = true
-	if on := mustCheck(t, draft, []Action{ActionCommit}, Situation{}, nil, cfg); on.Score < cfg.Lower {
-		t.Errorf("enabled score=%d, want >= %d (the draft is not harmless)", on.Score, cfg.Lower)
+	if on := mustCheck(t, draft, []Action{ActionCommit}, Situation{}, nil, cfg); on.Score < cfg.HedgeThreshold {
+		t.Errorf("enabled score=%d, want >= %d (the draft is not harmless)", on.Score, cfg.HedgeThreshold)
 	}
 }
 

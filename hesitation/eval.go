@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 )
 
 // ErrNoData is returned by the eval functions when the input holds no
@@ -112,44 +113,6 @@ func eachLine(r io.Reader, fn func(n int, line []byte) error) error {
 	return nil
 }
 
-// AUROC returns the area under the ROC curve of scores against labels
-// (true = positive): the probability that a random positive scores higher
-// than a random negative, ties counting one half. It is computed from
-// average ranks in O(n log n). It returns ErrNoData if the lengths differ
-// or either class is empty. It does not modify its arguments and is safe for
-// concurrent use.
-func AUROC(scores []float64, labels []bool) (float64, error) {
-	if len(scores) != len(labels) {
-		return 0, fmt.Errorf("auroc: %d scores, %d labels: %w", len(scores), len(labels), ErrNoData)
-	}
-	idx := make([]int, len(scores))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] < scores[idx[b]] })
-	var npos, nneg, rankSum float64
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && scores[idx[j+1]] == scores[idx[i]] {
-			j++
-		}
-		avg := float64(i+j)/2 + 1
-		for k := i; k <= j; k++ {
-			if labels[idx[k]] {
-				npos++
-				rankSum += avg
-			} else {
-				nneg++
-			}
-		}
-		i = j + 1
-	}
-	if npos == 0 || nneg == 0 {
-		return 0, fmt.Errorf("auroc: %v positives, %v negatives: %w", npos, nneg, ErrNoData)
-	}
-	return (rankSum - npos*(npos+1)/2) / (npos * nneg), nil
-}
-
 // HesitationReport is the result of EvalHesitation: how well the Check
 // score separates hallucinated responses (label 1) from sound ones.
 type HesitationReport struct {
@@ -163,11 +126,11 @@ type HesitationReport struct {
 	MeanScorePositive float64 `json:"mean_score_positive"`
 	MeanScoreNegative float64 `json:"mean_score_negative"`
 	// HedgeRate is the share of records whose reply would be hedged or
-	// held (score >= Lower); PrecisionAtLower and RecallAtLower treat that
-	// as predicting label 1.
+	// held (score >= HedgeThreshold); PrecisionAtHedge and RecallAtHedge
+	// treat that as predicting label 1.
 	HedgeRate        float64 `json:"hedge_rate"`
-	PrecisionAtLower float64 `json:"precision_at_lower"`
-	RecallAtLower    float64 `json:"recall_at_lower"`
+	PrecisionAtHedge float64 `json:"precision_at_lower"`
+	RecallAtHedge    float64 `json:"recall_at_lower"`
 	// SignalRates maps each signal type to the share of records it fired on.
 	SignalRates map[SignalType]float64 `json:"signal_rates"`
 }
@@ -182,8 +145,8 @@ type HesitationReport struct {
 func EvalHesitation(r io.Reader, cfg Config) (HesitationReport, error) {
 	var (
 		rep    HesitationReport
-		scores []float64
-		labels []bool
+		pos    []float64 // scores of label 1
+		neg    []float64 // scores of label 0
 		counts = map[SignalType]int{}
 		sumPos float64
 		sumNeg float64
@@ -206,21 +169,20 @@ func EvalHesitation(r io.Reader, cfg Config) (HesitationReport, error) {
 		if err != nil {
 			return fmt.Errorf("line %d: %w", n, err)
 		}
-		pos := *rec.Label == 1
-		scores = append(scores, float64(res.Score))
-		labels = append(labels, pos)
+		isPos := *rec.Label == 1
 		for _, s := range res.Signals {
 			counts[s.Type]++
 		}
-		if pos {
-			rep.Positives++
+		if isPos {
+			pos = append(pos, float64(res.Score))
 			sumPos += float64(res.Score)
 		} else {
+			neg = append(neg, float64(res.Score))
 			sumNeg += float64(res.Score)
 		}
-		if res.Score >= cfg.Lower {
+		if res.Score >= cfg.HedgeThreshold {
 			flagN++
-			if pos {
+			if isPos {
 				flagTP++
 			}
 		}
@@ -229,19 +191,18 @@ func EvalHesitation(r io.Reader, cfg Config) (HesitationReport, error) {
 	if err != nil {
 		return rep, fmt.Errorf("eval hesitation: %w", err)
 	}
-	rep.N = len(scores)
-	auc, err := AUROC(scores, labels)
-	if err != nil {
-		return rep, fmt.Errorf("eval hesitation: %w", err)
+	rep.N, rep.Positives = len(pos)+len(neg), len(pos)
+	if len(pos) == 0 || len(neg) == 0 {
+		return rep, fmt.Errorf("eval hesitation: auroc: %d positives, %d negatives: %w", len(pos), len(neg), ErrNoData)
 	}
-	rep.AUROC = auc
+	rep.AUROC = metric.AUROC(pos, neg)
 	rep.MeanScorePositive = sumPos / float64(rep.Positives)
 	rep.MeanScoreNegative = sumNeg / float64(rep.N-rep.Positives)
 	rep.HedgeRate = float64(flagN) / float64(rep.N)
 	if flagN > 0 {
-		rep.PrecisionAtLower = float64(flagTP) / float64(flagN)
+		rep.PrecisionAtHedge = float64(flagTP) / float64(flagN)
 	}
-	rep.RecallAtLower = float64(flagTP) / float64(rep.Positives)
+	rep.RecallAtHedge = float64(flagTP) / float64(rep.Positives)
 	rep.SignalRates = map[SignalType]float64{}
 	for t, c := range counts {
 		rep.SignalRates[t] = float64(c) / float64(rep.N)

@@ -7,33 +7,6 @@ import (
 	"testing"
 )
 
-func TestAUROC(t *testing.T) {
-	tests := []struct {
-		name   string
-		scores []float64
-		labels []bool
-		want   float64
-	}{
-		{"perfect", []float64{1, 2, 3, 4}, []bool{false, false, true, true}, 1},
-		{"inverted", []float64{4, 3, 2, 1}, []bool{false, false, true, true}, 0},
-		{"all tied", []float64{5, 5, 5, 5}, []bool{false, true, false, true}, 0.5},
-		{"one tie across classes", []float64{1, 2, 2, 3}, []bool{false, false, true, true}, 0.875},
-		{"mixed", []float64{0.1, 0.4, 0.35, 0.8}, []bool{false, false, true, true}, 0.75},
-	}
-	for _, tt := range tests {
-		got, err := AUROC(tt.scores, tt.labels)
-		if err != nil || math.Abs(got-tt.want) > 1e-12 {
-			t.Errorf("%s: AUROC=%v, %v; want %v", tt.name, got, err, tt.want)
-		}
-	}
-	if _, err := AUROC([]float64{1, 2}, []bool{true, true}); !errors.Is(err, ErrNoData) {
-		t.Errorf("one class: err=%v, want ErrNoData", err)
-	}
-	if _, err := AUROC([]float64{1}, []bool{true, false}); !errors.Is(err, ErrNoData) {
-		t.Errorf("length mismatch: err=%v, want ErrNoData", err)
-	}
-}
-
 func TestEvalHedging_Small(t *testing.T) {
 	in := `{"text": "It is probably true.", "label": 1}
 {"text": "Some critics disagree.", "label": 1}
@@ -92,7 +65,7 @@ func TestEvalHesitation_Small(t *testing.T) {
 		t.Errorf("one class: err=%v, want ErrNoData", err)
 	}
 	bad := DefaultConfig()
-	bad.Lower = -5
+	bad.HedgeThreshold = -5
 	if _, err := EvalHesitation(strings.NewReader(in), bad); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("bad config: err=%v, want ErrInvalidConfig", err)
 	}

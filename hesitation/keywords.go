@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // MaxKeywords is the largest number of keywords ExtractKeywords returns.
@@ -16,7 +18,7 @@ func informative(l *lexicon, tok string) bool {
 		return false
 	}
 	r, n := utf8.DecodeRuneInString(tok)
-	if isCJK(r) {
+	if terms.IsHanKanaBlock(r) {
 		r2, _ := utf8.DecodeRuneInString(tok[n:])
 		if l.stopRunes[r] || l.stopRunes[r2] {
 			return false
@@ -66,7 +68,7 @@ func ExtractKeywords(correction, correctedDraft string) []string {
 	var cs []cand
 	order := 0
 	collect := func(text string, inC bool) {
-		eachToken(fold(text), false, func(b []byte) {
+		eachToken(terms.FoldASCII(text), false, func(b []byte) {
 			tok := string(b)
 			if !informative(l, tok) {
 				return

@@ -52,8 +52,8 @@ func TestLearning_CorrectionHoldsRepeat(t *testing.T) {
 			sit := Situation{Now: t0.Add(time.Hour)}
 			before := mustCheck(t, tt.repeat, []Action{ActionReply}, sit, nil, cfg)
 			after := mustCheck(t, tt.repeat, []Action{ActionReply}, sit, []Pattern{p}, cfg)
-			if after.Score < cfg.Upper || after.Plan[0].Behaviour != Hold {
-				t.Errorf("repeat: score %d -> %d, behaviour %s; want >= %d and hold (keywords %q)", before.Score, after.Score, after.Plan[0].Behaviour, cfg.Upper, p.Keywords)
+			if after.Score < cfg.HoldThreshold || after.Plan[0].Behaviour != Hold {
+				t.Errorf("repeat: score %d -> %d, behaviour %s; want >= %d and hold (keywords %q)", before.Score, after.Score, after.Plan[0].Behaviour, cfg.HoldThreshold, p.Keywords)
 			}
 			if !slices.Equal(after.MatchedPatterns, []string{p.ID}) {
 				t.Errorf("matched=%q, want [%s]", after.MatchedPatterns, p.ID)

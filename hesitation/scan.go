@@ -1,6 +1,10 @@
 package hesitation
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/innate-mcp/innate-mcp/terms"
+)
 
 // match is one boundary-checked occurrence of a lexicon term.
 type match struct {
@@ -18,8 +22,8 @@ type scanned struct {
 // (those that respect word boundaries) by category.
 func scanText(s string) *scanned {
 	l := lex()
-	sc := &scanned{folded: fold(s)}
-	l.ac.scan(sc.folded, func(id int32, start, end int) {
+	sc := &scanned{folded: terms.FoldASCII(s)}
+	l.ac.ScanBytes(sc.folded, func(id, start, end int) {
 		for _, ti := range l.byText[id] {
 			t := &l.terms[ti]
 			if t.latin && !atBoundary(sc.folded, start, end) {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/innate-mcp/innate-mcp/internal/clip"
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // SignalType names a hesitation signal.
@@ -109,7 +110,7 @@ func specTallier(in *detectInput, t *specTally) func(specific) {
 	var ev *hashSet
 	for _, e := range in.sit.evidenceTexts() {
 		if e != "" {
-			ev = tokenHashes(fold(e), ev)
+			ev = tokenHashes(terms.FoldASCII(e), ev)
 		}
 	}
 	return func(sp specific) {
@@ -197,11 +198,15 @@ func unverifiedSuccess(in *detectInput) *Signal {
 	return nil
 }
 
-// negatedBefore reports a negation in the same sentence within 32 bytes
-// before m ("not fixed yet", "haven't verified", "還沒修好").
+// negationReach is how many bytes before a success claim a negation of the
+// same sentence may start and still negate it.
+const negationReach = 32
+
+// negatedBefore reports a negation in the same sentence within negationReach
+// bytes before m ("not fixed yet", "haven't verified", "還沒修好").
 func negatedBefore(sc *scanned, sent Span, m match) bool {
 	ns := sc.byCat[catNegation] // ordered by start and end
-	lo := max(sent.Start, m.start-32)
+	lo := max(sent.Start, m.start-negationReach)
 	k := sort.Search(len(ns), func(k int) bool { return ns[k].start >= lo })
 	for ; k < len(ns) && ns[k].start < m.end; k++ {
 		n := ns[k]

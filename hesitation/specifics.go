@@ -183,11 +183,15 @@ func camelCase(o string) bool {
 	return false
 }
 
+// maxSpecificBytes is the longest token that can be a specific; longer runs
+// are blobs (base64, hashes, minified code), not claims to check.
+const maxSpecificBytes = 80
+
 // classifyToken decides whether folded[a:b] is a specific and of which
 // kind; orig is the unfolded text, for letter case.
 func classifyToken(l *lexicon, orig string, folded []byte, a, b int) (specificKind, bool) {
 	t := folded[a:b]
-	if len(t) < 2 || len(t) > 80 {
+	if len(t) < 2 || len(t) > maxSpecificBytes {
 		return 0, false
 	}
 	digits, letters, dots, other := 0, 0, 0, 0

@@ -7,6 +7,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/innate-mcp/innate-mcp/internal/ahocorasick"
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 //go:embed terms/*.json
@@ -102,7 +105,7 @@ type langFile struct {
 // lexicon is the compiled, read-only form of all term files.
 type lexicon struct {
 	terms  []term
-	ac     *automaton
+	ac     *ahocorasick.Automaton
 	byText [][]int32 // automaton pattern id -> indices into terms
 
 	// English rule tables.
@@ -145,7 +148,7 @@ func buildLexicon() (*lexicon, error) {
 	seen := map[term]bool{}
 	add := func(lang string, cat category, strong bool, words []string) {
 		for _, w := range words {
-			f := string(fold(strings.TrimSpace(w)))
+			f := string(terms.FoldASCII(strings.TrimSpace(w)))
 			if f == "" {
 				continue
 			}
@@ -201,15 +204,15 @@ func buildLexicon() (*lexicon, error) {
 		for q, ws := range f.Quantifier.NotAfterOnly {
 			m := map[string]bool{}
 			setOf(m, ws)
-			l.quantNotAfterOnly[string(fold(q))] = m
+			l.quantNotAfterOnly[string(terms.FoldASCII(q))] = m
 		}
 		setOf(l.superHeads, f.Superlative.Heads)
 		setOf(l.months, f.Months)
 		setOf(l.estNot, f.Superlative.EstSuffixNot)
 		for _, w := range f.Stopwords {
-			fw := string(fold(w))
+			fw := string(terms.FoldASCII(w))
 			l.stopwords[fw] = true
-			if r := []rune(fw); len(r) == 1 && isCJK(r[0]) {
+			if r := []rune(fw); len(r) == 1 && terms.IsHanKanaBlock(r[0]) {
 				l.stopRunes[r[0]] = true
 			}
 		}
@@ -225,14 +228,14 @@ func buildLexicon() (*lexicon, error) {
 		}
 		l.byText[len(l.byText)-1] = append(l.byText[len(l.byText)-1], int32(i))
 	}
-	l.ac = newAutomaton(texts)
+	l.ac = ahocorasick.New(texts)
 	return l, nil
 }
 
 // setOf adds the folded words to m.
 func setOf(m map[string]bool, words []string) {
 	for _, w := range words {
-		m[string(fold(w))] = true
+		m[string(terms.FoldASCII(w))] = true
 	}
 }
 

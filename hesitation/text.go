@@ -1,56 +1,15 @@
 package hesitation
 
 import (
-	"encoding/binary"
 	"unicode"
 	"unicode/utf8"
-)
 
-// fold returns a copy of s with ASCII letters lower-cased. Only ASCII is
-// folded so that byte offsets in the folded copy equal those in s.
-func fold(s string) []byte {
-	b := make([]byte, len(s))
-	copy(b, s)
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		// Eight bytes at a time: a byte gets 0x20 added when it is 'A'..'Z'.
-		x := binary.LittleEndian.Uint64(b[i:])
-		h := x & (ones * 0x7F)
-		geA := h + ones*(0x80-'A')
-		gtZ := h + ones*(0x80-'Z'-1)
-		upper := geA &^ gtZ &^ x & high
-		binary.LittleEndian.PutUint64(b[i:], x|upper>>2)
-	}
-	for ; i < len(b); i++ {
-		if c := b[i]; 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return b
-}
+	"github.com/innate-mcp/innate-mcp/terms"
+)
 
 // isWordByte reports whether c is an ASCII letter, digit or underscore.
 func isWordByte(c byte) bool {
 	return c == '_' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
-}
-
-// isCJK reports whether r is a Han, Hiragana or Katakana character (or the
-// prolonged sound mark), the scripts written without spaces. The common
-// blocks are tested directly; the rest falls back to the Unicode tables.
-func isCJK(r rune) bool {
-	switch {
-	case r < 0x2E80:
-		return false
-	case r >= 0x4E00 && r <= 0x9FFF, r >= 0x3040 && r <= 0x30FF, r >= 0x3400 && r <= 0x4DBF:
-		return true
-	case r >= 0xAC00 && r < 0xF900:
-		return false // Hangul, private use
-	}
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
 }
 
 // isWordRune reports whether r continues a Latin-script word: letters and
@@ -59,7 +18,7 @@ func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return isWordByte(byte(r))
 	}
-	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !isCJK(r)
+	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !terms.IsHanKanaBlock(r)
 }
 
 // atBoundary reports whether [start, end) in s is delimited as a word at

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // Byte classes for the tokenizer.
@@ -220,7 +222,7 @@ func eachBigram(s []byte, fn func(bg []byte)) {
 			continue
 		}
 		r, n := utf8.DecodeRune(s[i:])
-		if !isCJK(r) {
+		if !terms.IsHanKanaBlock(r) {
 			prevStart = -1
 			i += n
 			continue

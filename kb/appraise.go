@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/innate-mcp/innate-mcp/appraise"
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 	"github.com/innate-mcp/innate-mcp/route"
 	"github.com/innate-mcp/innate-mcp/sanitize"
 )
@@ -137,7 +138,7 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	elapsed := time.Since(start)
 
 	out := AppraiseResult{Verdict: res.Verdict, Route: RouteAdvice{Mode: dec.Mode, Scores: roundScores(dec.Scores),
-		Confidence: round4(dec.Confidence), Margin: round4(dec.Margin), Ambiguous: dec.Ambiguous, RunnerUp: dec.RunnerUp}}
+		Confidence: metric.Round4(dec.Confidence), Margin: metric.Round4(dec.Margin), Ambiguous: dec.Ambiguous, RunnerUp: dec.RunnerUp}}
 	req.Query, req.Error, req.Files, req.Stage = sit.Query, sit.Error, sit.Files, sit.Stage // redacted
 	req.Candidate, req.Message, req.Session, req.Mode = candidate, message, session, string(mode)
 	if k.readOnly {
@@ -281,10 +282,10 @@ func (k *KB) logAppraisal(ctx context.Context, req AppraiseRequest, out Appraise
 	}
 	v := out.Verdict
 	vr := VerdictRecord{TraceID: v.TraceID, Session: req.Session, CreatedAt: now, Mode: appraise.Mode(req.Mode),
-		HasCandidate: res.HasCandidate, Support: round4(res.Support), Valence: v.Valence, Directional: res.Directional,
+		HasCandidate: res.HasCandidate, Support: metric.Round4(res.Support), Valence: v.Valence, Directional: res.Directional,
 		Strength: v.Strength, Confidence: v.Confidence, Dispersion: v.Dispersion, Tier: v.Tier,
-		Abstained: v.Abstained, AbstainReason: v.AbstainReason, Evidence: round4(res.Evidence),
-		Agreement: round4(res.Agreement), Resonating: res.Resonating, TopResonance: round4(res.TopResonance),
+		Abstained: v.Abstained, AbstainReason: v.AbstainReason, Evidence: metric.Round4(res.Evidence),
+		Agreement: metric.Round4(res.Agreement), Resonating: res.Resonating, TopResonance: metric.Round4(res.TopResonance),
 		Contributors: v.Contributors, Raises: res.Raises}
 	rr := RoutingRecord{TraceID: v.TraceID, Session: req.Session, CreatedAt: now, Warmth: warmth, Decision: dec,
 		Weights: k.RouteWeights().Params(), Elapsed: elapsed}
@@ -306,7 +307,7 @@ func (k *KB) logAppraisal(ctx context.Context, req AppraiseRequest, out Appraise
 func roundScores(m map[route.Mode]float64) map[route.Mode]float64 {
 	out := make(map[route.Mode]float64, len(m))
 	for k, v := range m {
-		out[k] = round4(v)
+		out[k] = metric.Round4(v)
 	}
 	return out
 }

@@ -2,8 +2,6 @@ package kb
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -16,6 +14,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/hesitation"
+	"github.com/innate-mcp/innate-mcp/internal/randid"
 	"github.com/innate-mcp/innate-mcp/route"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
@@ -140,7 +139,7 @@ func New(cfg Config) (*KB, error) {
 		k.now = time.Now
 	}
 	if k.session == "" {
-		k.session = "s_" + randomHex(8)
+		k.session = newID("s_")
 	}
 	return k, nil
 }
@@ -293,16 +292,9 @@ func (k *KB) errReadOnly(what string) error {
 	return fmt.Errorf("%s: %w: nothing was written: %s", what, ErrReadOnly, k.readOnlyWhy)
 }
 
-// newID returns a fresh random identifier with the given prefix.
-func newID(prefix string) string { return prefix + randomHex(8) }
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(fmt.Sprintf("crypto/rand: %v", err)) // never fails on supported platforms
-	}
-	return hex.EncodeToString(b)
-}
+// newID returns a fresh random identifier with the given prefix: 16 hex
+// digits, as trace and session ids are.
+func newID(prefix string) string { return randid.New(prefix, 8) }
 
 // distinctTerms returns the distinct lexical terms of text.
 func distinctTerms(text string) map[string]struct{} { return terms.Distinct(text) }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/internal/clip"
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/sanitize"
@@ -145,8 +146,8 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 	budget := req.BudgetTokens
 	for _, s := range chosen {
 		rl := RecalledLesson{
-			ID: s.Lesson.ID, Trigger: s.Lesson.Trigger, Score: round4(s.Score),
-			Breakdown: s.Breakdown.rounded(), Confidence: round4(s.Lesson.Confidence), State: s.Lesson.State,
+			ID: s.Lesson.ID, Trigger: s.Lesson.Trigger, Score: metric.Round4(s.Score),
+			Breakdown: s.Breakdown.rounded(), Confidence: metric.Round4(s.Lesson.Confidence), State: s.Lesson.State,
 			Origin: s.Lesson.Origin, Provenance: ProvenanceOf(s.Lesson), Why: s.why(info),
 		}
 		rl.excerpt(s.Lesson.Content, LessonBudgetBytes, info)
@@ -353,7 +354,7 @@ func (k *KB) writeTrace(ctx context.Context, id, tool string, sit *Situation, re
 	t := Trace{ID: id, Tool: tool, Session: k.session, Project: sit.Project, SituationKey: sit.key(),
 		CreatedAt: k.now().UTC(), Request: reqJSON, Response: resJSON}
 	for i, s := range returned {
-		t.Returned = append(t.Returned, ReturnedEntry{LessonID: s.Lesson.ID, Rank: i + 1, Score: round4(s.Score)})
+		t.Returned = append(t.Returned, ReturnedEntry{LessonID: s.Lesson.ID, Rank: i + 1, Score: metric.Round4(s.Score)})
 	}
 	return k.store.Update(ctx, func(tx Tx) error {
 		if err := tx.InsertTrace(ctx, t); err != nil {
@@ -388,25 +389,11 @@ func redactSituation(s *Situation) {
 }
 
 func (b Breakdown) rounded() Breakdown {
-	b.Content, b.Trigger, b.Lexical = round4(b.Content), round4(b.Trigger), round4(b.Lexical)
-	b.Resonance, b.Confidence, b.Context = round4(b.Resonance), round4(b.Confidence), round4(b.Context)
-	b.Activation, b.Calibration, b.Penalty = round4(b.Activation), round4(b.Calibration), round4(b.Penalty)
-	b.ContentCos, b.TriggerCos = round4(b.ContentCos), round4(b.TriggerCos)
+	b.Content, b.Trigger, b.Lexical = metric.Round4(b.Content), metric.Round4(b.Trigger), metric.Round4(b.Lexical)
+	b.Resonance, b.Confidence, b.Context = metric.Round4(b.Resonance), metric.Round4(b.Confidence), metric.Round4(b.Context)
+	b.Activation, b.Calibration, b.Penalty = metric.Round4(b.Activation), metric.Round4(b.Calibration), metric.Round4(b.Penalty)
+	b.ContentCos, b.TriggerCos = metric.Round4(b.ContentCos), metric.Round4(b.TriggerCos)
 	return b
-}
-
-func round4(x float64) float64 {
-	if x != x {
-		return 0
-	}
-	return float64(int64(x*10000+copysignHalf(x))) / 10000
-}
-
-func copysignHalf(x float64) float64 {
-	if x < 0 {
-		return -0.5
-	}
-	return 0.5
 }
 
 // approxTokens estimates the tokens of text at four bytes a token.

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"sort"
 	"testing"
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/internal/fakeembed"
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -104,24 +104,8 @@ func replay(tb testing.TB, nLessons, nRecords int, seed uint64) replayResult {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	res.auroc = auroc(pos, neg)
+	res.auroc = metric.AUROC(pos, neg)
 	return res
-}
-
-// auroc is the probability that a random positive scores above a random
-// negative, ties counting one half.
-func auroc(pos, neg []float64) float64 {
-	sort.Float64s(neg)
-	var s float64
-	for _, p := range pos {
-		lo := sort.SearchFloat64s(neg, p)
-		hi := lo
-		for hi < len(neg) && neg[hi] == p {
-			hi++
-		}
-		s += float64(lo) + 0.5*float64(hi-lo)
-	}
-	return s / float64(len(pos)*len(neg))
 }
 
 // TestReplay_confidenceSeparatesGoodFromBad is the small replay run in CI;

@@ -18,7 +18,7 @@ func RouterParams() []Param {
 
 // Names of the hesitation and appraise parameters the pressures below steer.
 // The appraise ones are appraise.ParamSpecs' names; the hesitation ones map
-// to hesitation.Config's Lower (hedge) and Upper (hold) thresholds.
+// to hesitation.Config's HedgeThreshold and HoldThreshold.
 const (
 	ParamHesitationHold    = "hesitation.threshold.hold"  // score at or above which a reply is held (0–100)
 	ParamHesitationHedge   = "hesitation.threshold.hedge" // score at or above which a reply is hedged (0–100)
@@ -32,8 +32,8 @@ const (
 // concurrent use.
 func OtherParams() []Param {
 	out := []Param{
-		{Name: ParamHesitationHold, Default: 50, Min: 35, Max: 85, Scale: 100, Doc: "hesitation score from which a reply is held (hesitation.Config.Upper)"},
-		{Name: ParamHesitationHedge, Default: 30, Min: 15, Max: 55, Scale: 100, Doc: "hesitation score from which a reply is hedged and world-changing actions hold (hesitation.Config.Lower)"},
+		{Name: ParamHesitationHold, Default: 50, Min: 35, Max: 85, Scale: 100, Doc: "hesitation score from which a reply is held (hesitation.Config.HoldThreshold)"},
+		{Name: ParamHesitationHedge, Default: 30, Min: 15, Max: 55, Scale: 100, Doc: "hesitation score from which a reply is hedged and world-changing actions hold (hesitation.Config.HedgeThreshold)"},
 	}
 	for _, s := range appraise.ParamSpecs() {
 		out = append(out, Param{Name: s.Name, Default: s.Default, Min: s.Min, Max: s.Max, Scale: s.Scale, Doc: s.Doc})

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // cjkHits are the Chinese and Japanese findings of one message.
@@ -50,7 +52,7 @@ func (h *cjkHits) addSocial(a, b int) {
 func countCJK(s string) int {
 	n := 0
 	for _, r := range s {
-		if isCJK(r) {
+		if terms.IsHanKana(r) {
 			n++
 		}
 	}

@@ -3,6 +3,8 @@ package route
 import (
 	"errors"
 	"fmt"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // Misroute is a kind of routing mistake, learned from what the user did in
@@ -131,7 +133,7 @@ func tokenSet(s string) map[string]struct{} {
 		set[w] = struct{}{}
 	}
 	for _, r := range t.text {
-		if isCJK(r) {
+		if terms.IsHanKana(r) {
 			set[string(r)] = struct{}{}
 		}
 	}

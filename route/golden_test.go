@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"math"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -35,8 +36,6 @@ type goldenDecision struct {
 	Signals   map[string]float64 `json:"signals"`
 }
 
-func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
-
 func TestRoute_Golden(t *testing.T) {
 	var got []goldenDecision
 	for _, msg := range goldenMessages {
@@ -48,10 +47,10 @@ func TestRoute_Golden(t *testing.T) {
 			g := goldenDecision{Message: msg, Warmth: lvl.name, Mode: d.Mode, RunnerUp: d.RunnerUp, Ambiguous: d.Ambiguous,
 				Scores: map[Mode]float64{}, Signals: map[string]float64{}}
 			for m, s := range d.Scores {
-				g.Scores[m] = round4(s)
+				g.Scores[m] = metric.Round4(s)
 			}
 			for k, v := range d.Signals {
-				g.Signals[k] = round4(v)
+				g.Signals[k] = metric.Round4(v)
 			}
 			got = append(got, g)
 		}

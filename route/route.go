@@ -145,6 +145,11 @@ func warmContext(in Warmth, w Weights) context {
 	}
 }
 
+// confidenceFloor keeps the seed's router confidence,
+// (top − second) / max(|top|, confidenceFloor), finite when the top score is
+// near zero.
+const confidenceFloor = 0.001
+
 // Route chooses the engagement mode for one message. It is deterministic,
 // allocation-light (microseconds) and never fails; w should satisfy
 // w.Validate() (weights outside their bounds route, but not sensibly). Route
@@ -152,86 +157,36 @@ func warmContext(in Warmth, w Weights) context {
 func Route(in Input, w Weights) Decision {
 	sig := Extract(in.Message)
 	ctx := warmContext(in.Warmth, w)
+	f := deriveFeatures(sig, w)
+	scores := scoreModes(sig, f, ctx, w)
+	guards := applyGuards(scores, sig, ctx, in.Prev, w)
 
-	asks := sig.Question || sig.Interrogatives > 0
-	socialOnly := !sig.Empty && (sig.Greeting || sig.Feedback > 0) && !asks && !sig.Imperative &&
-		!sig.ImplicitReference && sig.Specifics == 0 && float64(sig.ContentTokens) <= w.SocialMaxExtra
-	substantive := !sig.Empty && !socialOnly
-	vague := (asks || sig.Imperative) && sig.Specifics == 0 && !sig.ImplicitReference &&
-		float64(sig.ContentTokens) <= w.VagueMaxTokens
-	specific := clamp01(float64(sig.Specifics) / math.Max(w.SpecificSaturation, 1))
-	detail := clamp01((float64(sig.ContentTokens) - w.VagueMaxTokens) / math.Max(w.DetailSaturation-w.VagueMaxTokens, 1))
-	empty, social := b2f(sig.Empty), b2f(socialOnly)
-	a := b2f(asks)
-
-	var sc [len(modes)]float64
-	sc[0] = w.RespondBase + w.RespondWarmth*ctx.warmth + w.RespondFacts*ctx.facts +
-		w.RespondSession*ctx.session + w.RespondQuestionContext*a*ctx.warmth -
-		w.RespondColdStart*ctx.coldness - w.SocialPenalty*social - w.EmptyPenalty*empty
-	sc[1] = w.ClarifyBase + w.ClarifyCold*ctx.coldness + w.ClarifyQuestionNoFacts*a*(1-ctx.facts) +
-		w.ClarifyNewTopicQuestion*a*b2f(ctx.newTopic) + w.ClarifyVague*b2f(vague)*(1-ctx.warmth) +
-		w.ClarifyNegative*b2f(sig.Feedback < 0) - w.ClarifySpecific*specific - w.ClarifyDetail*detail -
-		w.ClarifyWarm*ctx.warmExcess - w.SocialPenalty*social - w.EmptyPenalty*empty
-	sc[2] = w.GatherBase + w.GatherQuestionModerate*a*ctx.moderate +
-		w.GatherInterrogativeGap*b2f(sig.Interrogatives > 0)*(1-ctx.facts) +
-		w.GatherImplicitRef*b2f(sig.ImplicitReference) + w.GatherSpecific*specific*(1-ctx.warmth) +
-		w.GatherDetail*detail*(1-ctx.warmth) +
-		w.GatherImperativeCold*b2f(sig.Imperative)*(1-ctx.warmth) - w.GatherVeryCold*ctx.veryCold -
-		w.GatherWarmFacts*ctx.veryWarm*ctx.facts - w.SocialPenalty*social - w.EmptyPenalty*empty
-	sc[3] = w.AckBase + w.AckGreeting*b2f(sig.Greeting) + w.AckPositive*b2f(sig.Feedback > 0) -
-		w.AckQuestion*a - w.AckSubstance*b2f(substantive) - w.EmptyPenalty*empty
-	sc[4] = w.IgnoreBase + w.IgnoreEmpty*empty
-
-	var guards []string
-	if p := in.Prev; p != nil {
-		if p.Mode == Clarify && !sig.Empty {
-			sc[0] += w.RespondAfterClarify
-			guards = append(guards, GuardAfterClarify)
-		}
-		if p.Mode == Gather && ctx.warmth < p.Warmth+w.GatherProgress {
-			sc[2] -= w.GatherUnproductive
-			guards = append(guards, GuardUnproductiveGather)
-		}
-	}
-
-	top, second := pickTop2(sc, in.Exclude)
+	top, second := pickTop2(scores, in.Exclude)
 	d := Decision{
-		Mode:    modes[top],
-		Scores:  make(map[Mode]float64, len(modes)),
+		Mode:    top,
+		Scores:  scores,
 		Warmth:  ctx.warmth,
-		Signals: signalMap(sig, ctx, socialOnly, vague, specific, detail),
-	}
-	for i, m := range modes {
-		d.Scores[m] = sc[i]
+		Signals: signalMap(sig, ctx, f.socialOnly, f.vague, f.specific, f.detail),
 	}
 	d.Confidence = 1
-	if second >= 0 {
-		d.RunnerUp = modes[second]
-		d.Margin = sc[top] - sc[second]
-		d.Confidence = clamp01(d.Margin / math.Max(math.Abs(sc[top]), 0.001))
+	if second != "" {
+		d.RunnerUp = second
+		d.Margin = scores[top] - scores[second]
+		d.Confidence = clamp01(d.Margin / math.Max(math.Abs(scores[top]), confidenceFloor))
 	}
 
-	d.EffectiveMargin = w.MarginBase - (w.MarginBase-w.MarginMin)*ctx.warmth
-	if sig.ImplicitReference {
-		d.EffectiveMargin += w.MarginImplicitRef
+	var hysteresis bool
+	d.EffectiveMargin, hysteresis = effectiveMargin(sig, ctx, in.Prev, w)
+	if hysteresis {
+		guards = append(guards, GuardHysteresis)
 	}
-	if sig.Density < w.LowDensityBelow && float64(sig.Tokens) >= w.LowDensityMinTokens {
-		d.EffectiveMargin += w.MarginLowDensity
-	}
-	if sig.Interrogatives > 0 && !sig.Question {
-		d.EffectiveMargin += w.MarginInterrogativeNoMark
-	}
-	streak := 0
-	if p := in.Prev; p != nil {
-		streak = p.LowConfidenceStreak
-		if float64(streak) >= w.HysteresisStreak {
-			d.EffectiveMargin += w.MarginHysteresis
-			guards = append(guards, GuardHysteresis)
-		}
-	}
-	d.Ambiguous = second >= 0 && d.Margin < d.EffectiveMargin
+	d.Ambiguous = second != "" && d.Margin < d.EffectiveMargin
 	d.Guards = guards
 
+	streak := 0
+	if in.Prev != nil {
+		streak = in.Prev.LowConfidenceStreak
+	}
 	if d.Confidence < w.HysteresisBelow {
 		streak++
 	} else {
@@ -241,29 +196,113 @@ func Route(in Input, w Weights) Decision {
 	return d
 }
 
-// pickTop2 returns the indices of the best and second-best allowed modes
-// (second is -1 when only one is allowed); ties go to the earlier mode.
-func pickTop2(sc [len(modes)]float64, exclude []Mode) (top, second int) {
-	allowed := func(i int) bool { return !slices.Contains(exclude, modes[i]) }
-	n := 0
-	for i := range modes {
-		if allowed(i) {
-			n++
-		}
+// features are what the mode scores read of a message beyond its raw
+// signals.
+type features struct {
+	asks        bool    // a question mark or an interrogative
+	socialOnly  bool    // only a greeting or feedback, nothing to act on
+	substantive bool    // not empty and not social only
+	vague       bool    // a question or request with no specifics and few words
+	specific    float64 // specifics, saturating at w.SpecificSaturation, in [0, 1]
+	detail      float64 // content words beyond the vague bound, in [0, 1]
+}
+
+// deriveFeatures computes the features of a message's signals.
+func deriveFeatures(sig Signals, w Weights) features {
+	f := features{asks: sig.Question || sig.Interrogatives > 0}
+	f.socialOnly = !sig.Empty && (sig.Greeting || sig.Feedback > 0) && !f.asks && !sig.Imperative &&
+		!sig.ImplicitReference && sig.Specifics == 0 && float64(sig.ContentTokens) <= w.SocialMaxExtra
+	f.substantive = !sig.Empty && !f.socialOnly
+	f.vague = (f.asks || sig.Imperative) && sig.Specifics == 0 && !sig.ImplicitReference &&
+		float64(sig.ContentTokens) <= w.VagueMaxTokens
+	f.specific = clamp01(float64(sig.Specifics) / math.Max(w.SpecificSaturation, 1))
+	f.detail = clamp01((float64(sig.ContentTokens) - w.VagueMaxTokens) / math.Max(w.DetailSaturation-w.VagueMaxTokens, 1))
+	return f
+}
+
+// scoreModes returns every mode's score before the session guards.
+func scoreModes(sig Signals, f features, ctx context, w Weights) map[Mode]float64 {
+	empty, social, asks := b2f(sig.Empty), b2f(f.socialOnly), b2f(f.asks)
+	return map[Mode]float64{
+		Respond: w.RespondBase + w.RespondWarmth*ctx.warmth + w.RespondFacts*ctx.facts +
+			w.RespondSession*ctx.session + w.RespondQuestionContext*asks*ctx.warmth -
+			w.RespondColdStart*ctx.coldness - w.SocialPenalty*social - w.EmptyPenalty*empty,
+		Clarify: w.ClarifyBase + w.ClarifyCold*ctx.coldness + w.ClarifyQuestionNoFacts*asks*(1-ctx.facts) +
+			w.ClarifyNewTopicQuestion*asks*b2f(ctx.newTopic) + w.ClarifyVague*b2f(f.vague)*(1-ctx.warmth) +
+			w.ClarifyNegative*b2f(sig.Feedback < 0) - w.ClarifySpecific*f.specific - w.ClarifyDetail*f.detail -
+			w.ClarifyWarm*ctx.warmExcess - w.SocialPenalty*social - w.EmptyPenalty*empty,
+		Gather: w.GatherBase + w.GatherQuestionModerate*asks*ctx.moderate +
+			w.GatherInterrogativeGap*b2f(sig.Interrogatives > 0)*(1-ctx.facts) +
+			w.GatherImplicitRef*b2f(sig.ImplicitReference) + w.GatherSpecific*f.specific*(1-ctx.warmth) +
+			w.GatherDetail*f.detail*(1-ctx.warmth) +
+			w.GatherImperativeCold*b2f(sig.Imperative)*(1-ctx.warmth) - w.GatherVeryCold*ctx.veryCold -
+			w.GatherWarmFacts*ctx.veryWarm*ctx.facts - w.SocialPenalty*social - w.EmptyPenalty*empty,
+		Acknowledge: w.AckBase + w.AckGreeting*b2f(sig.Greeting) + w.AckPositive*b2f(sig.Feedback > 0) -
+			w.AckQuestion*asks - w.AckSubstance*b2f(f.substantive) - w.EmptyPenalty*empty,
+		Ignore: w.IgnoreBase + w.IgnoreEmpty*empty,
 	}
-	if n == 0 {
-		allowed = func(int) bool { return true }
+}
+
+// applyGuards adjusts scores for what the session's previous decision
+// prev (nil for none) did, and names the guards applied: a message after a
+// clarifying question leans to Respond, and a Gather that did not warm the
+// context up is not repeated.
+func applyGuards(scores map[Mode]float64, sig Signals, ctx context, prev *SessionState, w Weights) []string {
+	if prev == nil {
+		return nil
 	}
-	top, second = -1, -1
-	for i := range modes {
-		if !allowed(i) {
+	var guards []string
+	if prev.Mode == Clarify && !sig.Empty {
+		scores[Respond] += w.RespondAfterClarify
+		guards = append(guards, GuardAfterClarify)
+	}
+	if prev.Mode == Gather && ctx.warmth < prev.Warmth+w.GatherProgress {
+		scores[Gather] -= w.GatherUnproductive
+		guards = append(guards, GuardUnproductiveGather)
+	}
+	return guards
+}
+
+// effectiveMargin returns the tie margin a decision is held to: narrower in
+// a warm context, wider for implicit references, sparse messages and
+// interrogatives without a question mark, and wider again (hysteresis true)
+// when the session's previous decisions prev (nil for none) had low
+// confidence w.HysteresisStreak times in a row.
+func effectiveMargin(sig Signals, ctx context, prev *SessionState, w Weights) (margin float64, hysteresis bool) {
+	margin = w.MarginBase - (w.MarginBase-w.MarginMin)*ctx.warmth
+	if sig.ImplicitReference {
+		margin += w.MarginImplicitRef
+	}
+	if sig.Density < w.LowDensityBelow && float64(sig.Tokens) >= w.LowDensityMinTokens {
+		margin += w.MarginLowDensity
+	}
+	if sig.Interrogatives > 0 && !sig.Question {
+		margin += w.MarginInterrogativeNoMark
+	}
+	if prev != nil && float64(prev.LowConfidenceStreak) >= w.HysteresisStreak {
+		margin += w.MarginHysteresis
+		hysteresis = true
+	}
+	return margin, hysteresis
+}
+
+// pickTop2 returns the best and second-best modes not excluded (second is ""
+// when only one is allowed); ties go to the earlier mode of modes. Excluding
+// every mode excludes none.
+func pickTop2(scores map[Mode]float64, exclude []Mode) (top, second Mode) {
+	allowed := func(m Mode) bool { return !slices.Contains(exclude, m) }
+	if !slices.ContainsFunc(modes[:], allowed) {
+		allowed = func(Mode) bool { return true }
+	}
+	for _, m := range modes {
+		if !allowed(m) {
 			continue
 		}
 		switch {
-		case top < 0 || sc[i] > sc[top]:
-			top, second = i, top
-		case second < 0 || sc[i] > sc[second]:
-			second = i
+		case top == "" || scores[m] > scores[top]:
+			top, second = m, top
+		case second == "" || scores[m] > scores[second]:
+			second = m
 		}
 	}
 	return top, second

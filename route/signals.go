@@ -3,6 +3,8 @@ package route
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // Signals are the observable features of one user message, read from its text
@@ -143,7 +145,7 @@ func density(t tokens) float64 {
 		seen[w] = struct{}{}
 	}
 	for _, r := range t.text {
-		if isCJK(r) {
+		if terms.IsHanKana(r) {
 			seen[string(r)] = struct{}{}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // MaxScanBytes bounds the work spent on one message: a longer message is
@@ -31,13 +33,6 @@ func clip(s string) string {
 		t++
 	}
 	return s[:h] + "\n" + s[t:]
-}
-
-// isCJK reports whether r is a Han, Hiragana or Katakana character (or the
-// prolonged-sound mark), the scripts matched by substring.
-func isCJK(r rune) bool {
-	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-		unicode.Is(unicode.Katakana, r) || r == 'ー')
 }
 
 // sentence is a run of tokens ended by terminal punctuation or a line break.
@@ -72,6 +67,10 @@ func isSentenceEnd(r rune) bool {
 
 func isQuestionMark(r rune) bool { return r == '?' || r == '？' }
 
+// maxQuestionRun is the longest run of question marks read as a question;
+// a longer one ("?????") is mis-decoded text.
+const maxQuestionRun = 3
+
 // questionRun returns how many question marks start at text[i:] and the byte
 // offset just past them.
 func questionRun(text string, i int) (n, end int) {
@@ -91,7 +90,7 @@ func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') || r == '_'
 	}
-	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !isCJK(r)
+	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !terms.IsHanKana(r)
 }
 
 // tokenize lowers s and splits it. s must already be clipped.
@@ -146,7 +145,7 @@ func tokenize(s string) tokens {
 			}
 		case r == '\'' && wordStart >= 0:
 			// inner apostrophe: "don't"; a trailing one is trimmed in flushWord
-		case isCJK(r):
+		case terms.IsHanKana(r):
 			flushWord(i)
 			cur.cjkRunes++
 			t.cjkRunes++
@@ -164,7 +163,7 @@ func tokenize(s string) tokens {
 				// A run of question marks glued to a word ("B?i") or longer
 				// than three ("?????") is mis-decoded text, not a question.
 				run, end := questionRun(text, i)
-				if n, _ := utf8.DecodeRuneInString(text[end:]); run <= 3 && !isWordRune(n) && !isCJK(n) {
+				if n, _ := utf8.DecodeRuneInString(text[end:]); run <= maxQuestionRun && !isWordRune(n) && !terms.IsHanKana(n) {
 					endSentence(end, true, false)
 				}
 				size = end - i

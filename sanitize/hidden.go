@@ -123,9 +123,13 @@ func hasRune(text string, in func(rune) bool) bool {
 	return false
 }
 
+// zeroWidthWindow is the span, in bytes, within which three zero-width
+// characters inside words make a finding.
+const zeroWidthWindow = 64
+
 // findZeroWidthInWords reports zero-width characters splitting Latin words,
 // used to slip phrases past keyword filters, when three or more fall within
-// 64 bytes. One span covers the cluster.
+// zeroWidthWindow bytes. One span covers the cluster.
 func findZeroWidthInWords(text string, _ *normText) []Finding {
 	if !hasZeroWidth(text) {
 		return nil
@@ -152,7 +156,7 @@ func findZeroWidthInWords(text string, _ *normText) []Finding {
 	var out []Finding
 	for k := 0; k+2 < len(hits); {
 		end := k
-		for end+1 < len(hits) && hits[end+1].start-hits[k].start <= 64 {
+		for end+1 < len(hits) && hits[end+1].start-hits[k].start <= zeroWidthWindow {
 			end++
 		}
 		if end-k >= 2 {

@@ -242,7 +242,7 @@ func scanInjections(text string, first bool) []Finding {
 	var hits []hit
 	needAt := make([][]int, len(set.needs))
 	sc := set.scanner
-	sc.scan(s, func(lit, start int) {
+	sc.scan(s, func(lit, start, _ int) {
 		if id := set.litNeed[lit]; id >= 0 {
 			needAt[id] = append(needAt[id], start)
 		}
@@ -373,10 +373,14 @@ func (set *injectionSet) matchTail(r *compiledRule, s string, start int, needAt 
 // anchor.
 const maxLinePrefix = 16
 
+// negationLookback bounds, in bytes, the text before a match on its line
+// in which a negation ("never", "do not") turns the match off.
+const negationLookback = 48
+
 // accept applies a rule's negation and veto checks to a match s[start:end].
 func (set *injectionSet) accept(r *compiledRule, s string, start, end int) bool {
 	if r.negation {
-		lo := max(0, start-48)
+		lo := max(0, start-negationLookback)
 		if nl := strings.LastIndexByte(s[lo:start], '\n'); nl >= 0 {
 			lo += nl + 1
 		}
@@ -409,10 +413,13 @@ func isASCII(s string) bool {
 	return true
 }
 
+// maxExcerptBytes bounds a finding's excerpt of the matched text.
+const maxExcerptBytes = 120
+
 func newFinding(rule string, cat Category, text string, start, end int) Finding {
 	ex := text[start:end]
-	if len(ex) > 120 {
-		cut := 120
+	if len(ex) > maxExcerptBytes {
+		cut := maxExcerptBytes
 		for cut > 0 && !utf8.RuneStart(ex[cut]) {
 			cut--
 		}

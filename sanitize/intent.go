@@ -125,12 +125,16 @@ func tokenize(s string) []itok {
 	return toks
 }
 
+// minWrappedLine is the shortest line that may be a wrapped one: shorter
+// lines end where the writer ended them.
+const minWrappedLine = 40
+
 // wrapped reports whether the line s[lineStart:nl] continues on the next
-// line: it is at least 40 bytes, does not end a sentence, and the next line
+// line: it is at least minWrappedLine bytes, does not end a sentence, and the next line
 // does not open a list item, heading, quote, table row or code fence.
 func wrapped(s string, lineStart, nl int) bool {
 	line := strings.TrimRight(s[lineStart:nl], " ")
-	if len(line) < 40 || strings.HasSuffix(line, "```") {
+	if len(line) < minWrappedLine || strings.HasSuffix(line, "```") {
 		return false
 	}
 	switch line[len(line)-1] {

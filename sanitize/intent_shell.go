@@ -467,7 +467,7 @@ func codeExecFindings(s string) []idSpan {
 	const reach = 300
 	sc := codeExecScanner()
 	var anchors, needs []int
-	sc.scan(s, func(lit, start int) {
+	sc.scan(s, func(lit, start, _ int) {
 		if len(sc.rules[lit]) > 0 {
 			if sc.anchorOK(s, lit, start) {
 				anchors = append(anchors, start)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // Redaction records one secret replaced by [Redact]. It never holds the
@@ -115,7 +117,7 @@ type candidate struct {
 func findSecrets(text string) []Redaction {
 	set := secrets()
 	var cands []candidate
-	set.scanner.scan(lowerASCII(text), func(lit, start int) {
+	set.scanner.scan(terms.LowerASCII(text), func(lit, start, _ int) {
 		for _, ri := range set.scanner.rules[lit] {
 			if c, ok := set.try(ri, text, start); ok {
 				cands = append(cands, c)
@@ -217,22 +219,6 @@ func isBareValueByte(c byte) bool {
 		return false
 	}
 	return true
-}
-
-// lowerASCII lower-cases ASCII letters only, so byte offsets are unchanged.
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; 'A' <= c && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; 'A' <= c && c <= 'Z' {
-					b[j] = c + ('a' - 'A')
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
 }
 
 func isAlnum(c byte) bool {

@@ -3,6 +3,8 @@ package sanitize
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // RedactJSON returns the JSON text with every secret [Redact] recognises
@@ -116,7 +118,7 @@ func redactJSONValues(text string) (string, int) {
 // match of any rule starts with one.
 func hasAnchor(s string) bool {
 	found := false
-	secrets().scanner.scan(lowerASCII(s), func(int, int) { found = true })
+	secrets().scanner.scan(terms.LowerASCII(s), func(int, int, int) { found = true })
 	return found
 }
 

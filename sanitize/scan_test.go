@@ -1,57 +1,45 @@
 package sanitize
 
 import (
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// TestAnchorScanner_MatchesNaiveSearch checks the Aho-Corasick scanner
-// against strings.Index on random texts over a small alphabet, where
-// overlapping and nested literals are frequent.
-func TestAnchorScanner_MatchesNaiveSearch(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	word := func(n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = "abc "[rng.IntN(4)]
-		}
-		return string(b)
+// TestAnchorScanner maps literals to ids in order of first appearance,
+// anchors first, records which rules use each anchor, and with wordStart
+// lets a word-initial anchor count only at the start of a word. Matching
+// itself is internal/ahocorasick's, tested there.
+func TestAnchorScanner(t *testing.T) {
+	sc, lit := newAnchorScanner([][]string{{"ignore", "rm "}, {"rm ", "disregard"}}, []string{"ignore", "curl"}, true)
+	if want := []string{"ignore", "rm ", "disregard", "curl"}; !slices.Equal(sc.lits, want) {
+		t.Fatalf("lits: got=%q, want %q", sc.lits, want)
 	}
-	for trial := 0; trial < 200; trial++ {
-		var lits []string
-		for range 1 + rng.IntN(8) {
-			lits = append(lits, word(1+rng.IntN(4)))
+	for i, a := range sc.lits {
+		if got := lit(a); got != i {
+			t.Errorf("lit(%q): got=%d, want %d", a, got, i)
 		}
-		sc, lit := newAnchorScanner([][]string{lits}, nil, false)
-		text := word(rng.IntN(200))
-		type occ struct{ lit, start int }
-		var got, want []occ
-		sc.scan(text, func(l, start int) { got = append(got, occ{l, start}) })
-		seen := map[string]bool{}
-		for _, a := range lits {
-			if seen[a] {
-				continue
-			}
-			seen[a] = true
-			for i := 0; i+len(a) <= len(text); i++ {
-				if strings.HasPrefix(text[i:], a) {
-					want = append(want, occ{lit(a), i})
-				}
-			}
+	}
+	wantRules := [][]int{{0}, {0, 1}, {1}, nil}
+	for i := range wantRules {
+		if !slices.Equal(sc.rules[i], wantRules[i]) {
+			t.Errorf("rules[%q]: got=%v, want %v", sc.lits[i], sc.rules[i], wantRules[i])
 		}
-		cmp := func(a, b occ) int {
-			if a.start != b.start {
-				return a.start - b.start
-			}
-			return a.lit - b.lit
+	}
+	type occ struct{ lit, start int }
+	text := "please ignore it; xignore; rm -rf; curl"
+	var got []occ
+	sc.scan(text, func(l, start, end int) {
+		if text[start:end] != sc.lits[l] {
+			t.Errorf("match %q at %d, want %q", text[start:end], start, sc.lits[l])
 		}
-		slices.SortFunc(got, cmp)
-		slices.SortFunc(want, cmp)
-		if !slices.Equal(got, want) {
-			t.Fatalf("literals %q in %q: got %v, want %v", lits, text, got, want)
+		if sc.anchorOK(text, l, start) {
+			got = append(got, occ{l, start})
 		}
+	})
+	want := []occ{{0, 7}, {1, 27}, {3, 35}} // "xignore" does not start a word
+	if !slices.Equal(got, want) {
+		t.Errorf("scan: got=%v, want %v", got, want)
 	}
 }
 

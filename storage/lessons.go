@@ -2,10 +2,8 @@ package storage
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
+	"github.com/innate-mcp/innate-mcp/internal/randid"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
@@ -439,13 +438,7 @@ func (db *DB) DirectiveVersion(ctx context.Context) (int, error) {
 }
 
 // newLessonID returns a fresh lesson id such as "L3f2a9c01b2d4".
-func newLessonID() string {
-	b := make([]byte, 6)
-	if _, err := rand.Read(b); err != nil {
-		panic(fmt.Sprintf("crypto/rand: %v", err))
-	}
-	return "L" + hex.EncodeToString(b)
-}
+func newLessonID() string { return randid.New("L", 6) }
 
 // encodeVec stores a vector as little-endian float32s.
 func encodeVec(v []float32) []byte {

@@ -8,8 +8,16 @@
 // bigrams so that text without spaces still matches by its parts.
 //
 // The same function produces the terms written to the SQLite FTS5 index and
-// the terms of a query, so both sides always agree. Everything here is pure,
-// deterministic and safe for concurrent use.
+// the terms of a query, so both sides always agree.
+//
+// terms is also where the other packages get the text primitives they share,
+// with the variants they need named side by side rather than copied: the
+// offset-preserving ASCII case fold (FoldASCII, LowerASCII), the light
+// stemmer contradiction keys use (StemLight) beside Porter's (Stem), the
+// identifier splitter (SplitIdentifier), number masking (MaskNumbers) and
+// the classes of characters written without spaces (IsCJK, IsHanKana,
+// IsHanKanaBlock). Everything here is pure, deterministic and safe for
+// concurrent use.
 package terms
 
 import (
@@ -62,12 +70,12 @@ func each(text string, emit func(string)) {
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
-		case isCJK(r):
+		case IsCJK(r):
 			j := i
 			var runes []rune
 			for j < len(text) {
 				r2, s2 := utf8.DecodeRuneInString(text[j:])
-				if !isCJK(r2) {
+				if !IsCJK(r2) {
 					break
 				}
 				runes = append(runes, r2)
@@ -79,7 +87,7 @@ func each(text string, emit func(string)) {
 			j := i
 			for j < len(text) {
 				r2, s2 := utf8.DecodeRuneInString(text[j:])
-				if !isWordRune(r2) || isCJK(r2) {
+				if !isWordRune(r2) || IsCJK(r2) {
 					break
 				}
 				j += s2
@@ -95,12 +103,6 @@ func each(text string, emit func(string)) {
 // isWordRune reports whether r belongs to an identifier-like word.
 func isWordRune(r rune) bool {
 	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
-}
-
-// isCJK reports whether r is a Han, Hiragana, Katakana or Hangul character.
-func isCJK(r rune) bool {
-	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r))
 }
 
 // emitCJK emits overlapping bigrams of a CJK run, or the lone character.

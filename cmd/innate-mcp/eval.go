@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/embed"
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/storage"
 )
@@ -168,12 +169,10 @@ func (r rankMetrics) done() rankMetrics {
 		return r
 	}
 	n := float64(r.N)
-	r.MRRAt10, r.RecallAt1 = round4(r.MRRAt10/n), round4(r.RecallAt1/n)
-	r.RecallAt5, r.RecallAt10 = round4(r.RecallAt5/n), round4(r.RecallAt10/n)
+	r.MRRAt10, r.RecallAt1 = metric.Round4(r.MRRAt10/n), metric.Round4(r.RecallAt1/n)
+	r.RecallAt5, r.RecallAt10 = metric.Round4(r.RecallAt5/n), metric.Round4(r.RecallAt10/n)
 	return r
 }
-
-func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
 
 // retrievalReport is what eval retrieval prints.
 type retrievalReport struct {
@@ -243,7 +242,7 @@ func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, std
 	if rep.Rejected > 0 {
 		log.Warn("corpus lessons rejected", "n", rep.Rejected)
 	}
-	out := retrievalReport{Corpus: rep.Added, Embedder: emb.Name(), ImportSecs: round4(time.Since(start).Seconds())}
+	out := retrievalReport{Corpus: rep.Added, Embedder: emb.Name(), ImportSecs: metric.Round4(time.Since(start).Seconds())}
 	// Map lesson ids to the corpus ids they stand for (one, unless the
 	// corpus repeats a text, which the knowledge base stores once).
 	alias := map[string][]string{}
@@ -341,10 +340,10 @@ func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, std
 			}
 		}
 	}
-	out.QuerySecs = round4(time.Since(start).Seconds())
+	out.QuerySecs = metric.Round4(time.Since(start).Seconds())
 	out.rankMetrics = fused.done()
 	if out.N > 0 {
-		out.EmptyRate = round4(float64(empty) / float64(out.N))
+		out.EmptyRate = metric.Round4(float64(empty) / float64(out.N))
 	}
 	if channels {
 		out.FusedVsLexical = &vs

@@ -2,18 +2,17 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/appraise"
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 	"github.com/innate-mcp/innate-mcp/internal/split"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/storage"
@@ -130,7 +129,7 @@ func (m *Main) evalAppraise(ctx context.Context, g *globals, args []string, stdo
 	if err != nil {
 		return err
 	}
-	out := appraiseEval{Corpus: rep.Added, Embedder: emb.Name(), ImportSecs: round4(time.Since(start).Seconds()),
+	out := appraiseEval{Corpus: rep.Added, Embedder: emb.Name(), ImportSecs: metric.Round4(time.Since(start).Seconds()),
 		Split: "tune = records whose FNV-1a hash of id is even, check = odd"}
 	start = time.Now()
 	var dump *json.Encoder
@@ -159,7 +158,7 @@ func (m *Main) evalAppraise(ctx context.Context, g *globals, args []string, stdo
 			}
 		}
 	}
-	out.EvalSecs = round4(time.Since(start).Seconds())
+	out.EvalSecs = metric.Round4(time.Since(start).Seconds())
 	var tune, check []qaOutcome
 	for _, o := range all {
 		if split.Half(o.rec.ID) == split.Tune {
@@ -268,50 +267,14 @@ func summarise(os []qaOutcome) appraiseReport {
 		uq += b2i(o.unkQuery.Abstained)
 	}
 	n := float64(len(os))
-	r.AUROCSupport, r.AUROCConfidence, r.AUROCOverlap = round4(auroc(sr, sh)), round4(auroc(cr, ch)), round4(auroc(or, oh))
-	r.AbstainKnown = round4(float64(kr+kh) / (2 * n))
-	r.AbstainKnownRight, r.AbstainKnownHallu = round4(float64(kr)/n), round4(float64(kh)/n)
-	r.AbstainUnknown = round4(float64(u) / (2 * n))
-	r.AbstainUnknownQuestion = round4(float64(uq) / n)
-	r.AffirmRight, r.AffirmHallu = round4(float64(ar)/n), round4(float64(ah)/n)
-	r.MeanStrengthRight, r.MeanStrengthHallu = round4(mean(sr)), round4(mean(sh))
+	r.AUROCSupport, r.AUROCConfidence, r.AUROCOverlap = metric.Round4(metric.AUROC(sr, sh)), metric.Round4(metric.AUROC(cr, ch)), metric.Round4(metric.AUROC(or, oh))
+	r.AbstainKnown = metric.Round4(float64(kr+kh) / (2 * n))
+	r.AbstainKnownRight, r.AbstainKnownHallu = metric.Round4(float64(kr)/n), metric.Round4(float64(kh)/n)
+	r.AbstainUnknown = metric.Round4(float64(u) / (2 * n))
+	r.AbstainUnknownQuestion = metric.Round4(float64(uq) / n)
+	r.AffirmRight, r.AffirmHallu = metric.Round4(float64(ar)/n), metric.Round4(float64(ah)/n)
+	r.MeanStrengthRight, r.MeanStrengthHallu = metric.Round4(mean(sr)), metric.Round4(mean(sh))
 	return r
-}
-
-// auroc is the probability that a positive scores above a negative, ties
-// counting half (Mann–Whitney U over the pooled ranks).
-func auroc(pos, neg []float64) float64 {
-	if len(pos) == 0 || len(neg) == 0 {
-		return 0
-	}
-	type item struct {
-		v   float64
-		pos bool
-	}
-	items := make([]item, 0, len(pos)+len(neg))
-	for _, v := range pos {
-		items = append(items, item{v, true})
-	}
-	for _, v := range neg {
-		items = append(items, item{v, false})
-	}
-	slices.SortFunc(items, func(a, b item) int { return cmp.Compare(a.v, b.v) })
-	var rankSum float64
-	for i := 0; i < len(items); {
-		j := i
-		for j < len(items) && items[j].v == items[i].v {
-			j++
-		}
-		avg := float64(i+j+1) / 2 // ranks i+1 … j
-		for k := i; k < j; k++ {
-			if items[k].pos {
-				rankSum += avg
-			}
-		}
-		i = j
-	}
-	np, nn := float64(len(pos)), float64(len(neg))
-	return (rankSum - np*(np+1)/2) / (np * nn)
 }
 
 func mean(xs []float64) float64 {

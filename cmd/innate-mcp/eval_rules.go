@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/eval"
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 )
 
 // evalRules runs the rules set (eval.Rules) on a fresh temporary knowledge
@@ -69,5 +70,5 @@ func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout,
 		eval.RulesReport
 		Embedder string  `json:"embedder"`
 		Seconds  float64 `json:"seconds"`
-	}{rep, emb.Name(), round4(time.Since(start).Seconds())})
+	}{rep, emb.Name(), metric.Round4(time.Since(start).Seconds())})
 }

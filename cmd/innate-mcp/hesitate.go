@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/innate-mcp/innate-mcp/hesitation"
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/storage"
 )
@@ -149,7 +150,7 @@ func (m *Main) runPatterns(ctx context.Context, g *globals, args []string, stdin
 		now := time.Now()
 		out := make([]row, 0, len(ps))
 		for _, p := range ps {
-			out = append(out, row{p, round4(hesitation.Decayed(p, now, cfg.PatternHalfLife)), hesitation.Expired(p, now, cfg)})
+			out = append(out, row{p, metric.Round4(hesitation.Decayed(p, now, cfg.PatternHalfLife)), hesitation.Expired(p, now, cfg)})
 		}
 		return writeJSON(stdout, out)
 	case "remove":

@@ -11,6 +11,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -62,7 +63,7 @@ func lessonResource(svc kbService) (mcp.ResourceTemplate, server.ResourceTemplat
 		}
 		b, err := json.MarshalIndent(lessonDoc{ID: l.ID, Content: l.Content, Trigger: l.Trigger, AntiTrigger: l.AntiTrigger,
 			Tags: l.Tags, Project: l.Project, Origin: l.Origin, Kind: l.Kind, State: l.State, Tier: l.Tier,
-			Confidence: round4(l.Confidence), Source: l.Source, Provenance: kb.ProvenanceOf(l), Directive: l.Directive}, "", "  ")
+			Confidence: metric.Round4(l.Confidence), Source: l.Source, Provenance: kb.ProvenanceOf(l), Directive: l.Directive}, "", "  ")
 		if err != nil {
 			return nil, fmt.Errorf("encode lesson %s: %w", l.ID, err)
 		}

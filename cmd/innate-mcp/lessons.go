@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/internal/clip"
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
@@ -56,7 +57,7 @@ func (m *Main) runLessons(ctx context.Context, g *globals, args []string, stdin 
 			return err
 		}
 		return writeJSON(stdout, map[string]any{"id": l.ID, "state": l.State, "tier": l.Tier,
-			"confidence": round4(l.Confidence), "change": note})
+			"confidence": metric.Round4(l.Confidence), "change": note})
 	}
 	return fmt.Errorf("%w: lessons %q: use list, show, approve, reject, archive or restore", errUsage, verb)
 }
@@ -110,7 +111,7 @@ func (m *Main) listLessons(ctx context.Context, a *app, state, tier, project str
 		if tier != "" && string(l.Tier) != tier {
 			return nil
 		}
-		rows = append(rows, lessonRow{l.ID, l.State, l.Tier, round4(l.Confidence), l.Origin, l.Project, l.Content})
+		rows = append(rows, lessonRow{l.ID, l.State, l.Tier, metric.Round4(l.Confidence), l.Origin, l.Project, l.Content})
 		return nil
 	})
 	if err != nil {

@@ -86,10 +86,10 @@ func (r *regulator) retune(ctx context.Context, a *app) error {
 	}
 	params := r.reg.Resolve(stored)
 	h := a.kb.HesitationConfig()
-	h.Lower = int(math.Round(params[regulate.ParamHesitationHedge]))
-	h.Upper = int(math.Round(params[regulate.ParamHesitationHold]))
-	if h.Upper < h.Lower {
-		h.Upper = h.Lower
+	h.HedgeThreshold = int(math.Round(params[regulate.ParamHesitationHedge]))
+	h.HoldThreshold = int(math.Round(params[regulate.ParamHesitationHold]))
+	if h.HoldThreshold < h.HedgeThreshold {
+		h.HoldThreshold = h.HedgeThreshold
 	}
 	if err := a.kb.SetHesitationConfig(h); err != nil {
 		return fmt.Errorf("retune hesitation: %w", err)

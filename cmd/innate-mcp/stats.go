@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/regulate"
 	"github.com/innate-mcp/innate-mcp/route"
@@ -195,7 +196,7 @@ func buildReport(ctx context.Context, db *storage.DB, k *kb.KB) (Report, error) 
 
 // check builds a health check; no observations means no_data.
 func check(name string, v float64, n int, lo, hi float64, note string) Check {
-	c := Check{Name: name, Value: round4(v), Low: lo, High: hi, N: n, Note: note, Status: "ok"}
+	c := Check{Name: name, Value: metric.Round4(v), Low: lo, High: hi, N: n, Note: note, Status: "ok"}
 	switch {
 	case n == 0 || v < 0 || math.IsNaN(v):
 		c.Status, c.Value = "no_data", 0

@@ -1,11 +1,19 @@
-package hesitation
+// Package ahocorasick finds every occurrence of a fixed set of byte strings
+// in one pass over a text: an Aho-Corasick automaton compiled to a full
+// deterministic table, one lookup per input byte, no backtracking.
+//
+// The term lexicon of hesitation and the rule anchors of sanitize are both
+// matched with it; callers that need word boundaries or case folding apply
+// them around the scan (fold the text first, check the boundaries of each
+// match).
+package ahocorasick
 
-// automaton is an Aho-Corasick matcher over bytes, compiled to a full
-// deterministic automaton: one table lookup per input byte, no
-// backtracking, every occurrence of every pattern found in one pass. Bytes
-// that occur in no pattern share one class, which keeps the table small.
-// It is read-only after construction and safe for concurrent use.
-type automaton struct {
+import "unsafe"
+
+// Automaton matches a fixed set of patterns. Bytes that occur in no pattern
+// share one class, which keeps the table small. An Automaton is read-only
+// after New and safe for concurrent use.
+type Automaton struct {
 	class  [256]uint8 // byte -> class; class 0 = bytes in no pattern
 	nclass int
 	// delta maps row+class to the next state's row (state*nclass), with
@@ -20,12 +28,12 @@ type automaton struct {
 // emitBit flags a delta entry whose target state reports matches.
 const emitBit = 1 << 31
 
-// newAutomaton compiles patterns; pattern i is reported with id i. Empty
-// and duplicate patterns are ignored (a duplicate is reported with the
-// first id). It panics if the patterns need more than 65,535 states, far
-// beyond the embedded term lists.
-func newAutomaton(patterns []string) *automaton {
-	a := &automaton{pats: make([]int32, len(patterns))}
+// New compiles patterns; pattern i is reported with id i. Empty patterns
+// are ignored, and a duplicate is reported with the id of its first
+// occurrence only. It panics if the table would need 2^31 entries or more
+// (states times byte classes), far beyond any embedded term list.
+func New(patterns []string) *Automaton {
+	a := &Automaton{pats: make([]int32, len(patterns))}
 	a.nclass = 1
 	for _, p := range patterns {
 		for i := 0; i < len(p); i++ {
@@ -64,7 +72,7 @@ func newAutomaton(patterns []string) *automaton {
 		}
 	}
 	if len(nodes)*a.nclass >= emitBit {
-		panic("hesitation: too many automaton states")
+		panic("ahocorasick: too many automaton states")
 	}
 	a.link = make([]int32, len(nodes))
 	a.delta = make([]uint32, len(nodes)*a.nclass) // state ids first, rows below
@@ -111,14 +119,14 @@ func newAutomaton(patterns []string) *automaton {
 	return a
 }
 
-// scan calls fn for every occurrence of every pattern in text, in order of
-// end position and, at equal ends, longest first, with byte offsets
-// [start, end).
-func (a *automaton) scan(text []byte, fn func(id int32, start, end int)) {
+// Scan calls fn for every occurrence of every pattern in text, in order of
+// end position and, at equal ends, longest first, with the pattern's id and
+// the byte offsets [start, end) of the occurrence.
+func (a *Automaton) Scan(text string, fn func(id, start, end int)) {
 	var row uint32
 	delta, class := a.delta, &a.class
-	for i, c := range text {
-		row = delta[row+uint32(class[c])]
+	for i := 0; i < len(text); i++ {
+		row = delta[row+uint32(class[text[i]])]
 		if row&emitBit == 0 {
 			continue
 		}
@@ -129,8 +137,14 @@ func (a *automaton) scan(text []byte, fn func(id int32, start, end int)) {
 		}
 		for o > 0 {
 			id := a.out[o]
-			fn(id, i+1-int(a.pats[id]), i+1)
+			fn(int(id), i+1-int(a.pats[id]), i+1)
 			o = a.link[o]
 		}
 	}
+}
+
+// ScanBytes is Scan over a byte slice, which it reads in place, without a
+// copy, and does not keep.
+func (a *Automaton) ScanBytes(text []byte, fn func(id, start, end int)) {
+	a.Scan(unsafe.String(unsafe.SliceData(text), len(text)), fn)
 }
