@@ -197,3 +197,39 @@ func TestCheck_Concurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestUnverifiedSuccess_runnersAsTheyPrint: a success claim is backed by
+// a test runner's plain summary (go test without -v prints only "ok pkg
+// 1.1s"), and a summary that reports a failure refutes it.
+func TestUnverifiedSuccess_runnersAsTheyPrint(t *testing.T) {
+	const draft = "Fixed the cart total; all tests pass."
+	tests := []struct {
+		name, output string
+		flagged      bool
+	}{
+		{"go test", "ok  \texample.com/shop/cart\t0.412s\nok  \texample.com/shop/api\t(cached)\n", false},
+		{"go test failing", "--- FAIL: TestTotal (0.00s)\nFAIL\nFAIL\texample.com/shop/cart\t0.011s\nok  \texample.com/shop/api\t0.2s\n", true},
+		{"pytest", "============================== 4 passed in 0.05s ===============================\n", false},
+		{"pytest failing", "========================= 1 failed, 1 passed in 0.08s ==========================\n", true},
+		{"jest", "Tests:       3 passed, 3 total\n", false},
+		{"cargo", "test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n", false},
+		{"rspec failing", "2 examples, 1 failure\n", true},
+		{"dotnet", "Passed!  - Failed:     0, Passed:    12, Skipped:     0, Total:    12, Duration: 35 ms\n", false},
+		{"no run", "edited cart/total.go\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Check(draft, nil, Situation{ToolOutputs: []string{tt.output}}, nil, DefaultConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := false
+			for _, s := range r.Signals {
+				got = got || s.Type == SignalUnverifiedSuccess
+			}
+			if got != tt.flagged {
+				t.Errorf("unverified_success = %v, want %v (signals %+v)", got, tt.flagged, r.Signals)
+			}
+		})
+	}
+}

@@ -1,6 +1,10 @@
 package hesitation
 
-import "time"
+import (
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/runlog"
+)
 
 // Situation is what the agent knows besides its draft: the evidence that
 // can back a claim. Everything is optional; an empty Situation means the
@@ -44,11 +48,24 @@ func (s Situation) hasMaterial() bool {
 }
 
 // testEvidence reports whether tests were run (flag or test-like tool
-// output) and whether the output reports failures without any pass marker.
+// output) and whether the output reports failures. A runner's own summary
+// lines decide where an output has them (package runlog: go test's "ok
+// pkg 1.1s", pytest's "=== 3 passed in 0.1s ===", …): a run whose summary
+// reports a failure is failing whatever else passed. Output without a
+// summary falls back to the lexicon's run, pass and fail words, failing
+// only with no pass word.
 func (s Situation) testEvidence() (ran, failing bool) {
 	ran = s.TestsRun
 	pass, fail := false, false
 	for _, out := range s.ToolOutputs {
+		switch r := runlog.Read(out); r.Outcome {
+		case runlog.Failed:
+			ran, failing = true, true
+			continue
+		case runlog.Passed:
+			ran = true
+			continue
+		}
 		sc := scanText(out)
 		if sc.has(catTestRun) {
 			ran = true
@@ -56,5 +73,5 @@ func (s Situation) testEvidence() (ran, failing bool) {
 		pass = pass || sc.has(catTestPass)
 		fail = fail || sc.has(catTestFail)
 	}
-	return ran, ran && fail && !pass
+	return ran, failing || ran && fail && !pass
 }
