@@ -3,7 +3,6 @@ package kb
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -78,10 +77,6 @@ type calibrationCache struct {
 // secrets in it are redacted before it is embedded or logged. Errors wrapping ErrInput describe input the caller can fix.
 // Appraise is safe for concurrent use.
 func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult, error) {
-	as, ok := k.store.(AppraiseStore)
-	if !ok {
-		return AppraiseResult{}, errors.New("appraise: the store keeps no verdict log")
-	}
 	mode, candidate, message, session, err := k.validateAppraise(&req)
 	if err != nil {
 		return AppraiseResult{}, err
@@ -104,11 +99,11 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	stc := make(chan stateResult, 1)
 	go func() {
 		var r stateResult
-		r.state, r.err = as.AppraiseState(ctx, session, appraise.HistoryWindow)
+		r.state, r.err = k.store.AppraiseState(ctx, session, appraise.HistoryWindow)
 		if r.err != nil {
 			r.err = fmt.Errorf("read appraise state: %w", r.err)
 		} else {
-			r.cal, r.err = k.calibration(ctx, as, r.state.CalibrationRev)
+			r.cal, r.err = k.calibration(ctx, r.state.CalibrationRev)
 		}
 		stc <- r
 	}()
@@ -224,13 +219,13 @@ func history(recent []RecentAppraisal) appraise.History {
 
 // calibration returns the calibration fitted from the verdict log, refitting
 // it when the log's revision has changed.
-func (k *KB) calibration(ctx context.Context, as AppraiseStore, rev int64) (appraise.Calibration, error) {
+func (k *KB) calibration(ctx context.Context, rev int64) (appraise.Calibration, error) {
 	k.cal.mu.Lock()
 	defer k.cal.mu.Unlock()
 	if k.cal.ok && k.cal.rev == rev {
 		return k.cal.cal, nil
 	}
-	pts, err := as.CalibrationPoints(ctx)
+	pts, err := k.store.CalibrationPoints(ctx)
 	if err != nil {
 		return appraise.Calibration{}, fmt.Errorf("read calibration points: %w", err)
 	}
@@ -242,18 +237,14 @@ func (k *KB) calibration(ctx context.Context, as AppraiseStore, rev int64) (appr
 
 // Calibration returns the strength-to-confidence map appraise uses now,
 // fitted from the verdict log (the identity until enough outcomes are
-// recorded). It returns an error when the store keeps no verdict log or
-// cannot be read. It is safe for concurrent use.
+// recorded). It returns an error when the verdict log cannot be read. It is
+// safe for concurrent use.
 func (k *KB) Calibration(ctx context.Context) (appraise.Calibration, error) {
-	as, ok := k.store.(AppraiseStore)
-	if !ok {
-		return appraise.Calibration{}, errors.New("calibration: the store keeps no verdict log")
-	}
-	st, err := as.AppraiseState(ctx, k.session, 0)
+	st, err := k.store.AppraiseState(ctx, k.session, 0)
 	if err != nil {
 		return appraise.Calibration{}, err
 	}
-	return k.calibration(ctx, as, st.CalibrationRev)
+	return k.calibration(ctx, st.CalibrationRev)
 }
 
 // AppraiseConfig returns the critic's configuration. It is safe for
@@ -289,17 +280,13 @@ func (k *KB) logAppraisal(ctx context.Context, req AppraiseRequest, out Appraise
 	rr := RoutingRecord{TraceID: v.TraceID, Session: req.Session, CreatedAt: now, Warmth: warmth, Decision: dec,
 		Weights: k.RouteWeights().Params(), Elapsed: elapsed}
 	return k.store.Update(ctx, func(tx Tx) error {
-		atx, ok := tx.(AppraiseTx)
-		if !ok {
-			return errors.New("appraise: the store's transactions keep no verdict log")
-		}
 		if err := tx.InsertTrace(ctx, t); err != nil {
 			return err
 		}
-		if err := atx.InsertVerdict(ctx, vr); err != nil {
+		if err := tx.InsertVerdict(ctx, vr); err != nil {
 			return err
 		}
-		return atx.InsertRouting(ctx, rr)
+		return tx.InsertRouting(ctx, rr)
 	})
 }
 

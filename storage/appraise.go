@@ -13,12 +13,6 @@ import (
 	"github.com/innate-mcp/innate-mcp/route"
 )
 
-// Compile-time checks that DB and its transactions keep the appraise logs.
-var (
-	_ kb.AppraiseStore = (*DB)(nil)
-	_ kb.AppraiseTx    = (*tx)(nil)
-)
-
 // maxCalibrationPoints bounds the verdicts the calibration is fitted on: the
 // most recent ones, so that it follows the knowledge base as it changes.
 const maxCalibrationPoints = 5000
@@ -27,7 +21,7 @@ const maxCalibrationPoints = 5000
 // warmth saturates long before, and counting stays cheap in long sessions.
 const maxSessionTraces = 100
 
-// AppraiseState implements kb.AppraiseStore. SessionTraces is capped at
+// AppraiseState implements kb.Store. SessionTraces is capped at
 // maxSessionTraces.
 func (db *DB) AppraiseState(ctx context.Context, session string, window int) (kb.AppraiseState, error) {
 	var st kb.AppraiseState
@@ -89,7 +83,7 @@ const (
 const calibrationSeqs = `SELECT v.seq FROM verdict_log v WHERE ` + calibrationPoint + `
 	UNION ALL SELECT seq FROM calibration_archive ORDER BY 1 DESC`
 
-// CalibrationPoints implements kb.AppraiseStore: the newest
+// CalibrationPoints implements kb.Store: the newest
 // maxCalibrationPoints verdicts with an outcome, held in the verdict log or
 // archived when Prune deleted their traces.
 func (db *DB) CalibrationPoints(ctx context.Context) ([]appraise.Point, error) {

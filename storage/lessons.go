@@ -483,7 +483,7 @@ func clampConf(c float64) float64 {
 	return math.Max(0, math.Min(1, c))
 }
 
-// SetVectors implements kb.Reembedder: it replaces a lesson's vectors and
+// SetVectors implements kb.Store: it replaces a lesson's vectors and
 // bumps the vector revision so every process refreshes its index.
 func (db *DB) SetVectors(ctx context.Context, id string, content, trigger []float32) error {
 	return db.update(ctx, func(sqlTx *redactTx) error {
