@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/innate-mcp/innate-mcp/confidence"
 )
 
 // Appraise judges a situation (and a candidate) from the lessons the
@@ -48,7 +50,7 @@ func Appraise(in Input, cfg Config) Result {
 		contrib = append([]Lesson{rl.lesson}, contrib[:min(len(contrib), count(cfg.Contributors)-1)]...)
 	}
 
-	v := Verdict{Valence: Neutral, Tier: Weak, Advisory: Advisory, FlaggedPoints: []FlaggedPoint{}, Contributors: []Contributor{}}
+	v := Verdict{Valence: Neutral, Band: Weak, Advisory: Advisory, FlaggedPoints: []FlaggedPoint{}, Contributors: []Contributor{}}
 	valences := make([]Valence, len(contrib))
 	against := make([]bool, len(contrib))
 	cand := candidateClaims(in.Candidate)
@@ -135,10 +137,10 @@ func Appraise(in Input, cfg Config) Result {
 	}
 	v.Valence = r.Directional
 	switch {
-	case strength >= cfg.TierStrong:
-		v.Tier = Strong
-	case strength >= cfg.TierMedium:
-		v.Tier = Medium
+	case strength >= cfg.BandStrong:
+		v.Band = Strong
+	case strength >= cfg.BandMedium:
+		v.Band = Medium
 	}
 	v.Confidence = round4(in.Calibration.Map(strength))
 
@@ -160,7 +162,7 @@ func Appraise(in Input, cfg Config) Result {
 // user's own rules (Lesson.Own, user-stated) need only
 // Config.UserRuleFloor, as recall lets them through on a moderate match.
 func resonanceFloor(l Lesson, cfg Config) float64 {
-	if l.Own && l.Origin == OriginUserStated {
+	if l.Own && l.Origin == confidence.OriginUserStated {
 		return min(cfg.ResonanceFloor, cfg.UserRuleFloor)
 	}
 	return cfg.ResonanceFloor
@@ -202,7 +204,7 @@ func lessonValence(l Lesson, cfg Config) Valence {
 	}
 	match := !l.HasTrigger || triggerMatch(l, cfg)
 	balance := (l.Successes - l.Failures) + 2*(l.Approvals-l.Rejects)
-	vouched := l.Origin == OriginUserStated || l.Origin == OriginImported
+	vouched := l.Origin == confidence.OriginUserStated || l.Origin == confidence.OriginImported
 	positive := balance > 0 || balance == 0 && vouched || l.Context > 0
 	if match && positive {
 		return Affirm
@@ -216,9 +218,9 @@ func lessonValence(l Lesson, cfg Config) Valence {
 func lessonEvidence(l Lesson, cfg Config) float64 {
 	miss := 1.0
 	switch l.Origin {
-	case OriginUserStated:
+	case confidence.OriginUserStated:
 		miss *= 1 - cfg.EvidenceUserStated
-	case OriginImported:
+	case confidence.OriginImported:
 		miss *= 1 - cfg.EvidenceImported
 	}
 	miss *= math.Pow(1-cfg.EvidenceOutcome, float64(max(0, l.Successes+l.Failures)))

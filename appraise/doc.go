@@ -2,7 +2,7 @@
 // that recall ranks on as a verdict on a situation and, optionally, a
 // candidate (the draft answer or plan under judgement). It never grows a
 // second scorer and never produces an answer: a Verdict says how much footing
-// the knowledge base gives (valence, strength, tier, calibrated confidence),
+// the knowledge base gives (valence, strength, band of strength, calibrated confidence),
 // which lessons it rests on, and what to watch out for — never what the
 // answer is.
 //
@@ -24,7 +24,7 @@
 //     opposed outcome histories.
 //
 // An abstention is a correct answer of the critic, not a failure: the verdict
-// then has valence neutral, tier weak, confidence 0 and no flagged points,
+// then has valence neutral, band weak, confidence 0 and no flagged points,
 // while strength, dispersion and contributors stay visible for the logs.
 //
 // Strength is the best fused score among the resonating lessons; with a

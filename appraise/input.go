@@ -1,16 +1,8 @@
 package appraise
 
-import "github.com/innate-mcp/innate-mcp/directive"
-
-// Origin says where a lesson came from; it weighs as evidence. The caller
-// maps its own origins onto these. A plain value, safe for concurrent use.
-type Origin string
-
-// The lesson origins appraise distinguishes.
-const (
-	OriginUserStated    Origin = "user_stated"
-	OriginImported      Origin = "imported"
-	OriginAgentInferred Origin = "agent_inferred"
+import (
+	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/directive"
 )
 
 // Lesson is one lesson as the knowledge base scored it for the situation
@@ -25,7 +17,8 @@ type Lesson struct {
 	// Caution is true for a lesson learned from a failure or a correction
 	// (kind caution).
 	Caution bool
-	Origin  Origin
+	// Origin says where the lesson came from; it weighs as evidence.
+	Origin confidence.Origin
 
 	// Score is the fused score recall ranks on (resonance plus calibration,
 	// times penalties); Resonance is the similarity part alone and

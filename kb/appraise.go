@@ -194,7 +194,7 @@ func (k *KB) appraiseLessons(ranked []Scored, project string) []appraise.Lesson 
 		l := s.Lesson
 		out = append(out, appraise.Lesson{
 			ID: l.ID, Content: l.Content, Trigger: l.Trigger, AntiTrigger: l.AntiTrigger,
-			Caution: l.Kind == KindCaution, Origin: appraise.Origin(l.Origin),
+			Caution: l.Kind == KindCaution, Origin: l.Origin,
 			Score: s.Score, Resonance: b.Resonance, Calibration: b.Calibration,
 			ContentRelevance: b.Content, TriggerRelevance: b.Trigger, Lexical: b.Lexical, HasTrigger: s.HasTrigger, TriggerCos: b.TriggerCos,
 			AntiTriggerHit: b.AntiTrigger, Confidence: l.Confidence, Context: b.Context,
@@ -273,7 +273,7 @@ func (k *KB) logAppraisal(ctx context.Context, req AppraiseRequest, out Appraise
 	v := out.Verdict
 	vr := VerdictRecord{TraceID: v.TraceID, Session: req.Session, CreatedAt: now, Mode: appraise.Mode(req.Mode),
 		HasCandidate: res.HasCandidate, Support: round4(res.Support), Valence: v.Valence, Directional: res.Directional,
-		Strength: v.Strength, Confidence: v.Confidence, Dispersion: v.Dispersion, Tier: v.Tier,
+		Strength: v.Strength, Confidence: v.Confidence, Dispersion: v.Dispersion, Band: v.Band,
 		Abstained: v.Abstained, AbstainReason: v.AbstainReason, Evidence: round4(res.Evidence),
 		Agreement: round4(res.Agreement), Resonating: res.Resonating, TopResonance: round4(res.TopResonance),
 		Contributors: v.Contributors, Raises: res.Raises}

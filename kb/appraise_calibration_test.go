@@ -36,7 +36,7 @@ func logVerdict(tb testing.TB, db interface {
 			return err
 		}
 		return tx.InsertVerdict(context.Background(), kb.VerdictRecord{TraceID: id, CreatedAt: now,
-			Mode: appraise.Focus, Valence: v, Directional: v, Strength: strength, Tier: appraise.Weak, Support: 1})
+			Mode: appraise.Focus, Valence: v, Directional: v, Strength: strength, Band: appraise.Weak, Support: 1})
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -46,7 +46,7 @@ type VerdictRecord struct {
 	Strength      float64
 	Confidence    float64
 	Dispersion    float64
-	Tier          appraise.Tier
+	Band          appraise.Band
 	Abstained     bool
 	AbstainReason appraise.AbstainReason
 	Evidence      float64

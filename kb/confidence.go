@@ -15,15 +15,13 @@ import (
 // timestamps whenever a lesson is read or written; every change goes to the
 // history table with its reason.
 
-// confOrigin maps a lesson origin to the confidence package's.
-func confOrigin(o Origin) confidence.Origin {
-	switch o {
-	case OriginUserStated:
-		return confidence.OriginUserStated
-	case OriginImported:
-		return confidence.OriginImported
+// confOrigin is the origin package confidence starts a lesson's state
+// from: an unknown or empty origin counts as agent-inferred.
+func confOrigin(o Origin) Origin {
+	if o == OriginUserStated || o == OriginImported {
+		return o
 	}
-	return confidence.OriginAgentInferred
+	return OriginAgentInferred
 }
 
 // stateOf maps a confidence lifecycle to a lesson state.

@@ -120,7 +120,7 @@ func (t *tx) InsertVerdict(ctx context.Context, v kb.VerdictRecord) error {
 		valence, directional, strength, confidence, dispersion, tier, abstained, abstain_reason, evidence, agreement,
 		resonating, top_resonance, contributors) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		v.TraceID, v.Session, fmtTime(v.CreatedAt), string(v.Mode), v.HasCandidate, v.Support,
-		string(v.Valence), string(v.Directional), v.Strength, v.Confidence, v.Dispersion, string(v.Tier),
+		string(v.Valence), string(v.Directional), v.Strength, v.Confidence, v.Dispersion, string(v.Band),
 		v.Abstained, string(v.AbstainReason), v.Evidence, v.Agreement, v.Resonating, v.TopResonance, string(contrib))
 	if err != nil {
 		return fmt.Errorf("insert verdict: %w", err)

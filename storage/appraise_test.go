@@ -22,7 +22,7 @@ func logAppraisal(t *testing.T, db *DB, id, session string, at time.Time, raised
 			return err
 		}
 		v := kb.VerdictRecord{TraceID: id, Session: session, CreatedAt: at, Mode: appraise.Focus, Valence: appraise.Affirm,
-			Directional: appraise.Affirm, Strength: 0.6, Tier: appraise.Strong,
+			Directional: appraise.Affirm, Strength: 0.6, Band: appraise.Strong,
 			Contributors: []appraise.Contributor{{LessonID: "L1", Valence: appraise.Affirm, Strength: 0.6}}}
 		for _, l := range raised {
 			v.Raises = append(v.Raises, appraise.Raise{LessonID: l, Will: 0.7, Raised: true})

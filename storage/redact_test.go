@@ -122,7 +122,7 @@ func newFiller() filler {
 		reflect.TypeFor[kb.EvidenceKind]():        string(kb.EvidenceFeedback),
 		reflect.TypeFor[appraise.Mode]():          string(appraise.Focus),
 		reflect.TypeFor[appraise.Valence]():       string(appraise.Caution),
-		reflect.TypeFor[appraise.Tier]():          "weak",
+		reflect.TypeFor[appraise.Band]():          "weak",
 		reflect.TypeFor[route.Mode]():             string(route.Respond),
 		reflect.TypeFor[route.Misroute]():         "missed_clarify",
 		reflect.TypeFor[hesitation.Source]():      string(hesitation.SourceUserCorrection),

@@ -71,7 +71,7 @@ func TestPrune_calibrationArchive(t *testing.T) {
 					return err
 				}
 				v := kb.VerdictRecord{TraceID: id, CreatedAt: at, Mode: appraise.Focus, Valence: appraise.Affirm, Directional: appraise.Affirm,
-					Strength: float64(i%97) / 97, Tier: appraise.Weak}
+					Strength: float64(i%97) / 97, Band: appraise.Weak}
 				if err := tx.InsertVerdict(ctx, v); err != nil {
 					return err
 				}
