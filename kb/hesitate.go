@@ -102,8 +102,14 @@ func (k *KB) Hesitate(ctx context.Context, req HesitateRequest) (HesitateResult,
 	if k.readOnly {
 		return out, nil // nothing logged
 	}
-	reqJSON, _ := json.Marshal(logged)
-	resJSON, _ := json.Marshal(out)
+	reqJSON, err := json.Marshal(logged)
+	if err != nil {
+		return HesitateResult{}, fmt.Errorf("encode trace request: %w", err)
+	}
+	resJSON, err := json.Marshal(out)
+	if err != nil {
+		return HesitateResult{}, fmt.Errorf("encode trace response: %w", err)
+	}
 	err = k.store.Update(ctx, func(tx Tx) error {
 		if err := tx.InsertTrace(ctx, Trace{ID: out.TraceID, Tool: "hesitate", Session: k.session, CreatedAt: now,
 			Request: reqJSON, Response: resJSON}); err != nil {

@@ -162,8 +162,14 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 		if res.Changes == nil {
 			res.Changes = []Change{}
 		}
-		reqJSON, _ := json.Marshal(req)
-		resJSON, _ := json.Marshal(res)
+		reqJSON, err := json.Marshal(req)
+		if err != nil {
+			return fmt.Errorf("encode trace request: %w", err)
+		}
+		resJSON, err := json.Marshal(res)
+		if err != nil {
+			return fmt.Errorf("encode trace response: %w", err)
+		}
 		return tx.InsertTrace(ctx, Trace{ID: res.TraceID, Tool: "record", Session: k.session, Project: req.Project,
 			CreatedAt: now, Request: reqJSON, Response: resJSON})
 	})

@@ -404,18 +404,24 @@ func (db *DB) SetMetaDefault(ctx context.Context, key, value string) (string, er
 	return v, err
 }
 
-// EmbedderInfo implements kb.Store.
+// EmbedderInfo implements kb.Store. A stored dimension that is not a
+// whole number is an error (it would otherwise read as 0, the value that
+// turns the dimension check off); a missing one reads as 0, unknown.
 func (db *DB) EmbedderInfo(ctx context.Context) (string, int, bool, error) {
 	model, ok, err := db.Meta(ctx, "embedder_model")
 	if err != nil || !ok {
 		return "", 0, false, err
 	}
-	dimS, _, err := db.Meta(ctx, "embedder_dim")
+	dimS, ok, err := db.Meta(ctx, "embedder_dim")
 	if err != nil {
 		return "", 0, false, err
 	}
 	var dim int
-	fmt.Sscan(dimS, &dim)
+	if ok {
+		if _, err := fmt.Sscan(dimS, &dim); err != nil {
+			return "", 0, false, fmt.Errorf("database %s: stored embedder dimension %q is not a number (%v): run `innate-mcp reembed` to record the embedder again", db.path, dimS, err)
+		}
+	}
 	return model, dim, true, nil
 }
 

@@ -272,7 +272,10 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	if err != nil {
 		return kb.Lesson{}, err
 	}
-	tags, _ := json.Marshal(nonNil(nl.Tags))
+	tags, err := json.Marshal(nonNil(nl.Tags))
+	if err != nil {
+		return kb.Lesson{}, fmt.Errorf("encode tags: %w", err)
+	}
 	created, updated := nl.CreatedAt, nl.UpdatedAt
 	if created.IsZero() {
 		created = now
@@ -289,7 +292,9 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	var confState []byte
 	var tier string
 	if nl.Conf != nil {
-		confState, _ = json.Marshal(nl.Conf)
+		if confState, err = json.Marshal(nl.Conf); err != nil {
+			return kb.Lesson{}, fmt.Errorf("encode confidence state: %w", err)
+		}
 		tier = string(nl.Conf.Tier)
 	}
 	dir, err := encodeDirective(nl.Directive)
@@ -365,9 +370,15 @@ func (t *tx) UpdateLesson(ctx context.Context, l kb.Lesson) error {
 	if l.LastUsedAt != nil {
 		lastUsed = fmtTime(*l.LastUsedAt)
 	}
-	tags, _ := json.Marshal(nonNil(l.Tags))
+	tags, err := json.Marshal(nonNil(l.Tags))
+	if err != nil {
+		return fmt.Errorf("encode tags of %s: %w", l.ID, err)
+	}
 	c := l.Counters
-	confState, _ := json.Marshal(l.Conf)
+	confState, err := json.Marshal(l.Conf)
+	if err != nil {
+		return fmt.Errorf("encode confidence state of %s: %w", l.ID, err)
+	}
 	_, err = t.tx.ExecContext(ctx, `UPDATE lessons SET origin = ?, state = ?, confidence = ?, recalls = ?, uses = ?,
 		successes = ?, failures = ?, approvals = ?, rejects = ?, observed = ?, tags = ?, updated_at = ?, last_used_at = ?,
 		conf_state = ?, tier = ? WHERE seq = ?`, string(l.Origin), string(l.State), clampConf(l.Confidence), c.Recalls, c.Uses, c.Successes,
