@@ -144,17 +144,17 @@ func Appraise(in Input, cfg Config) Result {
 	}
 	v.Confidence = round4(in.Calibration.Map(strength))
 
-	var flags []flag
+	var flagged []flaggedLesson
 	for i, l := range contrib {
 		if valences[i] == Caution {
-			f := flag{l: l, against: against[i]}
+			f := flaggedLesson{l: l, against: against[i]}
 			if rl.decided() && l.ID == rl.lesson.ID {
 				f.rule = &rl
 			}
-			flags = append(flags, f)
+			flagged = append(flagged, f)
 		}
 	}
-	v.FlaggedPoints, r.Raises = raise(flags, in, cfg)
+	v.FlaggedPoints, r.Raises = raise(flagged, in, cfg)
 	return finish(r, v)
 }
 

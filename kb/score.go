@@ -190,7 +190,7 @@ func (w Weights) score(c Candidate, sit *situationInfo, now time.Time) Scored {
 	}
 	l := c.Lesson
 	b.Confidence = l.Confidence
-	b.Context = contextBalance(c.Context)
+	b.Context = contextBalance(c.SituationTally)
 	b.Activation = activation(l, now)
 	b.Calibration = w.Confidence*b.Confidence + w.Context*b.Context + w.Activation*b.Activation
 

@@ -245,8 +245,9 @@ type Candidate struct {
 	Trigger, RawTrigger float64 // when HasTrigger
 	HasTrigger          bool
 	Lexical             float64 // BM25 over the situation's terms, normalised absolutely to [0,1]
-	// Context is the lesson's outcome tally in situations with the same key.
-	Context Tally
+	// SituationTally counts the lesson's outcomes in situations with the
+	// probe's SituationKey.
+	SituationTally Tally
 }
 
 // Tally counts outcomes.
