@@ -107,7 +107,7 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 		}
 		stc <- r
 	}()
-	ranked, _, err := k.rank(ctx, &probe, 10)
+	ranked, _, err := k.rank(ctx, &probe, rankPoolTop)
 	sr := <-stc
 	if err != nil {
 		return AppraiseResult{}, err
