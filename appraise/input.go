@@ -24,10 +24,11 @@ type Lesson struct {
 	// times penalties); Resonance is the similarity part alone and
 	// Calibration the confidence/history/use part.
 	Score, Resonance, Calibration float64
-	// ContentRelevance, TriggerRelevance and Lexical are the channels of
-	// Resonance; TriggerRelevance counts only when HasTrigger.
-	ContentRelevance, TriggerRelevance, Lexical float64
-	HasTrigger                                  bool
+	// Lexical is the lexical channel of Resonance (BM25 over the
+	// situation's terms, normalised to [0,1]); HasTrigger is true for a
+	// lesson with a trigger.
+	Lexical    float64
+	HasTrigger bool
 	// TriggerCos is the centred cosine of the situation to the trigger
 	// (before recall maps it to relevance above the neighbourhood): about 0
 	// for unrelated text, 0.3 to 0.55 for a matching trigger with the

@@ -196,7 +196,7 @@ func (k *KB) appraiseLessons(ranked []Scored, project string) []appraise.Lesson 
 			ID: l.ID, Content: l.Content, Trigger: l.Trigger, AntiTrigger: l.AntiTrigger,
 			Caution: l.Kind == KindCaution, Origin: l.Origin,
 			Score: s.Score, Resonance: b.Resonance, Calibration: b.Calibration,
-			ContentRelevance: b.Content, TriggerRelevance: b.Trigger, Lexical: b.Lexical, HasTrigger: s.HasTrigger, TriggerCos: b.TriggerCos,
+			Lexical: b.Lexical, HasTrigger: s.HasTrigger, TriggerCos: b.TriggerCos,
 			AntiTriggerHit: b.AntiTrigger, Confidence: l.Confidence, Context: b.Context,
 			Successes: l.Counters.Successes, Failures: l.Counters.Failures,
 			Approvals: l.Counters.Approvals, Rejects: l.Counters.Rejects, Directive: l.Directive, Own: own,
