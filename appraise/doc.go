@@ -45,12 +45,13 @@
 // hit rates (Fit, Calibration); it is the identity until the log has enough
 // outcomes.
 //
-// Flagged points follow the hand-raise rule of seed 004: each caution
-// carries will = 0.5·relevance + 0.3·novelty + 0.2·confidence; novelty falls
-// for a lesson already raised in the session and recovers over
-// Config.RaiseCooldown later calls; a lesson that raised its hand on most
-// recent calls is damped; only points whose will clears the mode's threshold
-// are raised, the others are returned as skipped for the log.
+// Flagged points follow the hand-raise rule: each caution carries a will,
+// a weighted sum of its relevance, novelty and confidence (WillRelevance,
+// WillNovelty, WillConfidence); novelty falls for a lesson already raised
+// in the session and recovers over Config.RaiseCooldown later calls; a
+// lesson that raised its hand on most recent calls is damped; only points
+// whose will clears the mode's threshold are raised, the others are
+// returned as skipped for the log.
 //
 // Every number is a named parameter of Config with a documented default and
 // hard bounds (ParamSpecs); the regulator tunes the "appraise.floor.*" ones.

@@ -8,9 +8,9 @@ import (
 	"github.com/innate-mcp/innate-mcp/confidence"
 )
 
-// A lesson's confidence is the composite of package confidence (seed 001):
+// A lesson's confidence is the composite of package confidence:
 // frequency, effectiveness (Wilson lower bound) and human approval,
-// weighted 0.35 / 0.40 / 0.25 with a penalty when one dimension is very
+// weighted by confidence.Config with a penalty when one dimension is very
 // low. Record turns evidence into confidence events; decay is computed from
 // timestamps whenever a lesson is read or written; every change goes to the
 // history table with its reason.
