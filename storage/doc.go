@@ -6,9 +6,9 @@
 // runs in WAL mode with foreign keys on (set in the DSN so every pooled
 // connection gets them), writes are short BEGIN IMMEDIATE transactions on
 // one writer connection per process, taken in turn by the process's writers
-// and polled for every millisecond while another process holds the lock
-// (see writer), and the vector index notices other processes' writes
-// through a revision counter before every search. The index is built lazily
+// and polled for while another process holds the lock (see writer), and the
+// vector index notices other processes' writes through a revision counter
+// before every search. The index is built lazily
 // on the first search, never persisted by chromem-go, and never the source
 // of truth.
 //

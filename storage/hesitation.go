@@ -48,7 +48,11 @@ func (db *DB) DeletePattern(ctx context.Context, id string) error {
 		if err != nil {
 			return fmt.Errorf("delete error pattern %s: %w", id, err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("delete error pattern %s: %w", id, err)
+		}
+		if n == 0 {
 			return kb.ErrNotFound
 		}
 		return nil

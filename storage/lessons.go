@@ -439,13 +439,19 @@ func (t *tx) SetDirectives(ctx context.Context, version int, ds map[string]direc
 	return nil
 }
 
-// DirectiveVersion implements kb.Store.
+// DirectiveVersion implements kb.Store. A missing or unreadable version
+// reads as 0, never derived: the knowledge base then derives every
+// directive again and records the version, which repairs it.
 func (db *DB) DirectiveVersion(ctx context.Context) (int, error) {
-	v, _, err := db.Meta(ctx, "directive_version")
-	if err != nil {
+	v, ok, err := db.Meta(ctx, "directive_version")
+	if err != nil || !ok {
 		return 0, err
 	}
-	n, _ := strconv.Atoi(v)
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		db.log.Warn("stored directive version is not a number: deriving the directives again", "value", v)
+		return 0, nil
+	}
 	return n, nil
 }
 
