@@ -2,7 +2,6 @@ package kb
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -255,13 +254,9 @@ func (k *KB) AppraiseConfig() appraise.Config { return *k.appraiseCfg.Load() }
 // and skipped points) and routing log row in one transaction.
 func (k *KB) logAppraisal(ctx context.Context, req AppraiseRequest, out AppraiseResult, res appraise.Result,
 	warmth route.Warmth, dec route.Decision, elapsed time.Duration) error {
-	reqJSON, err := json.Marshal(req)
+	reqJSON, resJSON, err := traceJSON(req, out)
 	if err != nil {
-		return fmt.Errorf("encode trace request: %w", err)
-	}
-	resJSON, err := json.Marshal(out)
-	if err != nil {
-		return fmt.Errorf("encode trace response: %w", err)
+		return err
 	}
 	now := k.now().UTC()
 	sit := req.Situation()

@@ -2,7 +2,6 @@ package kb
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -102,13 +101,9 @@ func (k *KB) Hesitate(ctx context.Context, req HesitateRequest) (HesitateResult,
 	if k.readOnly {
 		return out, nil // nothing logged
 	}
-	reqJSON, err := json.Marshal(logged)
+	reqJSON, resJSON, err := traceJSON(logged, out)
 	if err != nil {
-		return HesitateResult{}, fmt.Errorf("encode trace request: %w", err)
-	}
-	resJSON, err := json.Marshal(out)
-	if err != nil {
-		return HesitateResult{}, fmt.Errorf("encode trace response: %w", err)
+		return HesitateResult{}, err
 	}
 	err = k.store.Update(ctx, func(tx Tx) error {
 		if err := tx.InsertTrace(ctx, Trace{ID: out.TraceID, Tool: "hesitate", Session: k.session, CreatedAt: now,

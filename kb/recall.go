@@ -2,7 +2,6 @@ package kb
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -368,13 +367,9 @@ func cmpOwn(a, b Scored, project string) int {
 // writeTrace stores the trace of a call and counts the returned lessons as
 // recalled, in one transaction.
 func (k *KB) writeTrace(ctx context.Context, id, tool string, sit *Situation, req, res any, returned []Scored, settled []string) error {
-	reqJSON, err := json.Marshal(req)
+	reqJSON, resJSON, err := traceJSON(req, res)
 	if err != nil {
-		return fmt.Errorf("encode trace request: %w", err)
-	}
-	resJSON, err := json.Marshal(res)
-	if err != nil {
-		return fmt.Errorf("encode trace response: %w", err)
+		return err
 	}
 	t := Trace{ID: id, Tool: tool, Session: k.session, Project: sit.Project, SituationKey: sit.key(),
 		CreatedAt: k.now().UTC(), Request: reqJSON, Response: resJSON}

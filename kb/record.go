@@ -2,7 +2,6 @@ package kb
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -162,13 +161,9 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 		if res.Changes == nil {
 			res.Changes = []Change{}
 		}
-		reqJSON, err := json.Marshal(req)
+		reqJSON, resJSON, err := traceJSON(req, res)
 		if err != nil {
-			return fmt.Errorf("encode trace request: %w", err)
-		}
-		resJSON, err := json.Marshal(res)
-		if err != nil {
-			return fmt.Errorf("encode trace response: %w", err)
+			return err
 		}
 		return tx.InsertTrace(ctx, Trace{ID: res.TraceID, Tool: "record", Session: k.session, Project: req.Project,
 			CreatedAt: now, Request: reqJSON, Response: resJSON})

@@ -2,6 +2,8 @@ package kb
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/appraise"
@@ -288,7 +290,19 @@ type ReturnedEntry struct {
 	Score    float64 `json:"score"`
 }
 
-// Returned reports whether the trace returned the lesson.
+// traceJSON encodes a call's request and response for its trace: an error,
+// never an empty trace, when either cannot be encoded.
+func traceJSON(req, res any) (reqJSON, resJSON []byte, err error) {
+	if reqJSON, err = json.Marshal(req); err != nil {
+		return nil, nil, fmt.Errorf("encode trace request: %w", err)
+	}
+	if resJSON, err = json.Marshal(res); err != nil {
+		return nil, nil, fmt.Errorf("encode trace response: %w", err)
+	}
+	return reqJSON, resJSON, nil
+}
+
+// returned reports whether the trace returned the lesson.
 func (t Trace) returned(id string) bool {
 	for _, r := range t.Returned {
 		if r.LessonID == id {
