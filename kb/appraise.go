@@ -73,10 +73,11 @@ type calibrationCache struct {
 // skipped points and the routing decision in one short transaction (a
 // read-only knowledge base logs nothing). A candidate carrying a
 // prompt-injection instruction is neutralised (judged as if absent);
-// secrets in it are redacted before it is embedded or logged. Errors wrapping ErrInput describe input the caller can fix.
-// Appraise is safe for concurrent use.
+// secrets in it are redacted before it is embedded or logged. Errors
+// wrapping ErrInput describe input the caller can fix. Appraise is safe for
+// concurrent use.
 func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult, error) {
-	mode, candidate, message, session, err := k.validateAppraise(&req)
+	req, mode, err := k.cleanAppraise(req)
 	if err != nil {
 		return AppraiseResult{}, err
 	}
@@ -85,8 +86,8 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 		return AppraiseResult{}, err
 	}
 	probe := sit
-	if candidate != "" {
-		probe.Query = sit.Query + "\n" + candidate
+	if req.Candidate != "" {
+		probe.Query = sit.Query + "\n" + req.Candidate
 	}
 	// The session's state and the calibration are read while the lessons
 	// are scored: the two reads are independent.
@@ -98,7 +99,7 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	stc := make(chan stateResult, 1)
 	go func() {
 		var r stateResult
-		r.state, r.err = k.store.AppraiseState(ctx, session, appraise.HistoryWindow)
+		r.state, r.err = k.store.AppraiseState(ctx, req.Session, appraise.HistoryWindow)
 		if r.err != nil {
 			r.err = fmt.Errorf("read appraise state: %w", r.err)
 		} else {
@@ -116,13 +117,13 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	}
 	state, cal := sr.state, sr.cal
 	redactSituation(&sit)
-	res := appraise.Appraise(appraise.Input{Lessons: k.appraiseLessons(ranked, sit.Project), Candidate: candidate, Mode: mode,
+	res := appraise.Appraise(appraise.Input{Lessons: k.appraiseLessons(ranked, sit.Project), Candidate: req.Candidate, Mode: mode,
 		History: history(state.Recent), Calibration: cal, Patterns: &k.patterns}, k.AppraiseConfig())
 	res.Verdict.TraceID = newID("t_")
 
 	warmth := route.Warmth{ResonatingLessons: res.Resonating, TopResonance: res.TopResonance,
 		MeanConfidence: res.MeanConfidence, SessionTraces: state.SessionTraces}
-	routed := message
+	routed := req.Message
 	if routed == "" {
 		routed = sit.Query
 	}
@@ -133,7 +134,6 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	out := AppraiseResult{Verdict: res.Verdict, Route: RouteAdvice{Mode: dec.Mode, Scores: roundScores(dec.Scores),
 		Confidence: round4(dec.Confidence), Margin: round4(dec.Margin), Ambiguous: dec.Ambiguous, RunnerUp: dec.RunnerUp}}
 	req.Query, req.Error, req.Files, req.Stage = sit.Query, sit.Error, sit.Files, sit.Stage // redacted
-	req.Candidate, req.Message, req.Session, req.Mode = candidate, message, session, string(mode)
 	if k.readOnly {
 		return out, nil // nothing logged
 	}
@@ -143,40 +143,44 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	return out, nil
 }
 
-// validateAppraise checks the fields appraise adds to a situation and
-// returns the mode, the sanitised candidate and message, and the session.
-// A query defaults to the message.
-func (k *KB) validateAppraise(req *AppraiseRequest) (appraise.Mode, string, string, string, error) {
+// cleanAppraise checks the fields appraise adds to a situation and returns
+// a cleaned copy of req, with its mode parsed: the candidate trimmed,
+// neutralised when it carries a prompt-injection instruction, and redacted;
+// the message trimmed and redacted; the query defaulted to the message, the
+// session to the KB's and the mode to focus. The situation's own fields are
+// checked by Situation.validate.
+func (k *KB) cleanAppraise(req AppraiseRequest) (AppraiseRequest, appraise.Mode, error) {
 	mode, err := appraise.ParseMode(req.Mode)
 	if err != nil {
-		return "", "", "", "", inputErrorf("mode", "is %q; use focus, brainstorm or quiet", req.Mode)
+		return AppraiseRequest{}, "", inputErrorf("mode", "is %q; use focus, brainstorm or quiet", req.Mode)
 	}
 	for _, f := range []struct{ name, v string }{{"candidate", req.Candidate}, {"message", req.Message}} {
 		if len(f.v) > MaxQueryBytes {
-			return "", "", "", "", inputErrorf(f.name, "is %d bytes; the limit is %d: pass the essential part", len(f.v), MaxQueryBytes)
+			return AppraiseRequest{}, "", inputErrorf(f.name, "is %d bytes; the limit is %d: pass the essential part", len(f.v), MaxQueryBytes)
 		}
 		if !utf8.ValidString(f.v) {
-			return "", "", "", "", inputErrorf(f.name, "is not valid UTF-8")
+			return AppraiseRequest{}, "", inputErrorf(f.name, "is not valid UTF-8")
 		}
 	}
 	if len(req.Session) > MaxSessionBytes || !utf8.ValidString(req.Session) {
-		return "", "", "", "", inputErrorf("session", "must be valid UTF-8 of at most %d bytes", MaxSessionBytes)
+		return AppraiseRequest{}, "", inputErrorf("session", "must be valid UTF-8 of at most %d bytes", MaxSessionBytes)
 	}
-	message, _ := sanitize.Redact(strings.TrimSpace(req.Message))
-	if strings.TrimSpace(req.Query) == "" && message != "" {
-		req.Query = message
+	out := req
+	out.Mode = string(mode)
+	out.Message, _ = sanitize.Redact(strings.TrimSpace(req.Message))
+	if strings.TrimSpace(req.Query) == "" && out.Message != "" {
+		out.Query = out.Message
 	}
 	candidate := strings.TrimSpace(req.Candidate)
 	if f, bad := sanitize.Injection(candidate); bad {
 		k.log.Warn("appraise candidate neutralised: prompt-injection instruction", "rule", f.Rule)
 		candidate = ""
 	}
-	candidate, _ = sanitize.Redact(candidate)
-	session := req.Session
-	if session == "" {
-		session = k.session
+	out.Candidate, _ = sanitize.Redact(candidate)
+	if out.Session == "" {
+		out.Session = k.session
 	}
-	return mode, candidate, message, session, nil
+	return out, mode, nil
 }
 
 // appraiseLessons converts scored candidates for package appraise, applying
