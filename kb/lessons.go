@@ -91,8 +91,8 @@ func (k *KB) Lesson(ctx context.Context, id string) (Lesson, error) {
 	return k.DecayedToNow(l), nil
 }
 
-// Lessons calls fn with every lesson filter selects, in id order, as
-// stored (call DecayedToNow for its decay as of now).
+// Lessons calls fn with every lesson filter selects, in the order they
+// were stored, as stored (call DecayedToNow for its decay as of now).
 func (k *KB) Lessons(ctx context.Context, filter LessonFilter, fn func(Lesson) error) error {
 	return k.store.Lessons(ctx, filter, fn)
 }

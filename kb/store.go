@@ -81,8 +81,9 @@ type Store interface {
 	Update(ctx context.Context, fn func(Tx) error) error
 	// Lesson returns one lesson by id; ErrNotFound when there is none.
 	Lesson(ctx context.Context, id string) (Lesson, error)
-	// Lessons calls fn for every lesson matching filter, in id order; an
-	// error from fn stops the iteration and is returned.
+	// Lessons calls fn for every lesson matching filter, in the order the
+	// lessons were stored; an error from fn stops the iteration and is
+	// returned.
 	Lessons(ctx context.Context, filter LessonFilter, fn func(Lesson) error) error
 	// Vectors returns the stored content and trigger vectors of a lesson
 	// (trigger nil when it has none); ErrNotFound when there is none.
@@ -148,8 +149,8 @@ type Tx interface {
 	PutEvidence(ctx context.Context, e Evidence) (previous string, err error)
 	// Lesson returns a lesson by id; ErrNotFound when there is none.
 	Lesson(ctx context.Context, id string) (Lesson, error)
-	// Lessons calls fn for every lesson matching filter, in id order, as
-	// the transaction sees them; fn may use the transaction (the rows are
+	// Lessons calls fn for every lesson matching filter, in the order the
+	// lessons were stored, as the transaction sees them; fn may use the transaction (the rows are
 	// read before fn is first called).
 	Lessons(ctx context.Context, filter LessonFilter, fn func(Lesson) error) error
 	// Links returns the links that involve a lesson, oldest first.

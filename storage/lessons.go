@@ -108,8 +108,8 @@ func (db *DB) Lessons(ctx context.Context, f kb.LessonFilter, fn func(kb.Lesson)
 	return queryLessons(ctx, db.sql, f, fn)
 }
 
-// queryLessons calls fn for every lesson matching f, in id order, while
-// its rows are open.
+// queryLessons calls fn for every lesson matching f, in the order they
+// were stored (seq), while its rows are open.
 func queryLessons(ctx context.Context, q queryer, f kb.LessonFilter, fn func(kb.Lesson) error) error {
 	query := `SELECT ` + lessonColumns + ` FROM lessons l WHERE 1=1`
 	var args []any
