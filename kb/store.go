@@ -46,7 +46,8 @@ type Embedder interface {
 //     value;
 //   - on a database opened read-only every write fails with an error
 //     wrapping ErrReadOnly, before anything is written;
-//   - a cancelled ctx stops the call and returns ctx's error (wrapped).
+//   - a call whose ctx ends before it is done returns an error, and a
+//     write transaction it was in is rolled back.
 //
 // Writes other than SetEmbedderInfo and SetVectors go through Update, whose
 // Tx is the only way to change lessons, traces and the logs.
@@ -128,9 +129,8 @@ type Link struct {
 // Store.Update. Its reads see the transaction's own writes; nothing it
 // writes is visible to others before Update commits. It is used by one
 // goroutine at a time. Every method that writes text redacts it first (see
-// Store). The "ErrNotFound when" clauses are the only cases in which a
-// method reports a missing row; the other methods that take an id write
-// nothing for an id that does not exist.
+// Store). Methods that report a missing row with ErrNotFound say so; the
+// others are given ids the caller has just read.
 type Tx interface {
 	// Trace returns a trace and the lessons it returned (in rank order);
 	// ErrNotFound when there is none.
