@@ -3,6 +3,8 @@ package appraise
 import (
 	"strings"
 	"testing"
+
+	"github.com/innate-mcp/innate-mcp/confidence"
 )
 
 func TestGoesAgainst(t *testing.T) {
@@ -32,7 +34,7 @@ func TestGoesAgainst(t *testing.T) {
 // forbids gets a caution with a flagged point, not an affirmation; a plan
 // that follows the rule is affirmed.
 func TestAppraise_candidateGoesAgainstRule(t *testing.T) {
-	l := Lesson{ID: "main", Origin: OriginUserStated, Content: "Never commit directly to main; open a pull request.",
+	l := Lesson{ID: "main", Origin: confidence.OriginUserStated, Content: "Never commit directly to main; open a pull request.",
 		Trigger: "committing changes to the main branch", HasTrigger: true, TriggerCos: 0.5,
 		Score: 0.7, Resonance: 0.62, Calibration: 0.08, Lexical: 0.6, Confidence: 0.7}
 	cfg := DefaultConfig()

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/internal/metric"
 )
 
@@ -17,11 +18,43 @@ func Appraise(in Input, cfg Config) Result {
 	var r Result
 	r.HasCandidate = in.Candidate != ""
 	r.Support = 1
+	res := resonating(in.Lessons, cfg, &r)
+	// The rule that applies to the candidate decides by compliance.
+	rl := applicableRule(in, cfg)
+	contrib := contributors(res, rl, cfg)
 
-	// Resonating lessons: raw resonance at or above the floor, best fused
-	// score first.
+	v := Verdict{Valence: Neutral, Band: Weak, Advisory: Advisory, FlaggedPoints: []FlaggedPoint{}, Contributors: []Contributor{}}
+	j := judgeContributors(contrib, rl, in.Candidate, cfg, &r, &v)
+	strength := footing(in.Candidate, contrib, res, rl, cfg, &r, &v)
+	v.AbstainReason = abstainReason(res, contrib, rl, j, cfg, r)
+	v.Abstained = v.AbstainReason != ""
+	if v.Abstained {
+		return finish(r, v)
+	}
+	v.Valence = r.Directional
+	v.Band = band(strength, cfg)
+	v.Confidence = metric.Round4(in.Calibration.Map(strength))
+
+	var flagged []flaggedLesson
+	for i, l := range contrib {
+		if j.valences[i] == Caution {
+			f := flaggedLesson{l: l, against: j.against[i]}
+			if rl.decided() && l.ID == rl.lesson.ID {
+				f.rule = &rl
+			}
+			flagged = append(flagged, f)
+		}
+	}
+	v.FlaggedPoints, r.Raises = raise(flagged, in, cfg)
+	return finish(r, v)
+}
+
+// resonating returns the lessons whose raw resonance reaches their floor,
+// best fused score first, and records in r the top resonance, how many
+// resonate, their mean confidence and their best signature agreement.
+func resonating(lessons []Lesson, cfg Config, r *Result) []Lesson {
 	var res []Lesson
-	for _, l := range in.Lessons {
+	for _, l := range lessons {
 		r.TopResonance = max(r.TopResonance, clamp01(l.Resonance))
 		if l.Resonance >= resonanceFloor(l, cfg) {
 			res = append(res, l)
@@ -41,42 +74,58 @@ func Appraise(in Input, cfg Config) Result {
 		r.MeanConfidence += clamp01(l.Confidence) / float64(len(res))
 		r.Agreement = max(r.Agreement, agreement(l, cfg))
 	}
+	return res
+}
+
+// contributors returns the lessons the verdict rests on: the best
+// Config.Contributors resonating ones, and the applicable rule when it
+// decided, first, even when it resonates below the floor (a paraphrased
+// situation), because the candidate names its objects.
+func contributors(res []Lesson, rl ruling, cfg Config) []Lesson {
 	contrib := res[:min(len(res), count(cfg.Contributors))]
-	// The rule that applies to the candidate decides by compliance; it
-	// counts as a contributor even when it resonates below the floor (a
-	// paraphrased situation), because the candidate names its objects.
-	rl := applicableRule(in, cfg)
 	if rl.decided() && !slices.ContainsFunc(contrib, func(l Lesson) bool { return l.ID == rl.lesson.ID }) {
 		contrib = append([]Lesson{rl.lesson}, contrib[:min(len(contrib), count(cfg.Contributors)-1)]...)
 	}
+	return contrib
+}
 
-	v := Verdict{Valence: Neutral, Tier: Weak, Advisory: Advisory, FlaggedPoints: []FlaggedPoint{}, Contributors: []Contributor{}}
-	valences := make([]Valence, len(contrib))
-	against := make([]bool, len(contrib))
-	cand := candidateClaims(in.Candidate)
-	var sAffirm, sCaution, wsum float64
+// judgement is what judgeContributors found of each contributor (in
+// contributor order) and the best affirming and cautioning strengths.
+type judgement struct {
+	valences          []Valence
+	against           []bool // the candidate goes against the lesson
+	sAffirm, sCaution float64
+}
+
+// judgeContributors gives every contributor its valence, appends it to
+// v.Contributors, and records in r the resonance-weighted evidence and the
+// directional valence.
+func judgeContributors(contrib []Lesson, rl ruling, candidate string, cfg Config, r *Result, v *Verdict) judgement {
+	j := judgement{valences: make([]Valence, len(contrib)), against: make([]bool, len(contrib))}
+	cand := candidateClaims(candidate)
+	var wsum float64
 	for i, l := range contrib {
 		switch {
 		case rl.decided() && l.ID == rl.lesson.ID:
-			valences[i] = rl.valence
-			against[i] = rl.valence == Caution
+			j.valences[i] = rl.valence
+			j.against[i] = rl.valence == Caution
 		case r.HasCandidate && l.Directive != nil && !l.Caution && !l.AntiTriggerHit:
 			// Given a candidate, a rule speaks only through compliance (see
 			// applicableRule); one that describes never cautions or affirms.
-			valences[i] = Neutral
+			j.valences[i] = Neutral
 		default:
-			valences[i] = lessonValence(l, cfg)
-			if against[i] = goesAgainst(l, cand); against[i] {
-				valences[i] = Caution
+			j.valences[i] = lessonValence(l, cfg)
+			if j.against[i] = goesAgainst(l, cand); j.against[i] {
+				j.valences[i] = Caution
 			}
 		}
 		s := clamp01(l.Score)
-		v.Contributors = append(v.Contributors, Contributor{LessonID: l.ID, Valence: valences[i], Strength: metric.Round4(s)})
-		switch valences[i] {
+		v.Contributors = append(v.Contributors, Contributor{LessonID: l.ID, Valence: j.valences[i], Strength: metric.Round4(s)})
+		switch j.valences[i] {
 		case Affirm:
-			sAffirm = max(sAffirm, s)
+			j.sAffirm = max(j.sAffirm, s)
 		case Caution:
-			sCaution = max(sCaution, s)
+			j.sCaution = max(j.sCaution, s)
 		}
 		w := max(l.Resonance, 1e-9)
 		r.Evidence += w * lessonEvidence(l, cfg)
@@ -85,8 +134,16 @@ func Appraise(in Input, cfg Config) Result {
 	if wsum > 0 {
 		r.Evidence /= wsum
 	}
-	r.Directional = directional(sAffirm, sCaution, cfg.MixedRatio)
+	r.Directional = directional(j.sAffirm, j.sCaution, cfg.MixedRatio)
+	return j
+}
 
+// footing returns the verdict's strength: the best contributor's fused
+// score, times the candidate's support when there is a candidate, or the
+// applicable rule's score when it decided. It sets v.Strength and
+// v.Dispersion, and in r the support and, with a candidate, the
+// directional valence the support or the rule leaves.
+func footing(candidate string, contrib, res []Lesson, rl ruling, cfg Config, r *Result, v *Verdict) float64 {
 	strength := 0.0
 	if len(contrib) > 0 {
 		strength = clamp01(contrib[0].Score)
@@ -98,7 +155,7 @@ func Appraise(in Input, cfg Config) Result {
 		v.Dispersion = metric.Round4(hi - lo)
 	}
 	if r.HasCandidate {
-		r.Support = candidateSupport(in.Candidate, res, cfg)
+		r.Support = candidateSupport(candidate, res, cfg)
 		strength *= r.Support
 		if rl.decided() {
 			// Compliance with the applicable rule is the footing, whatever
@@ -117,52 +174,44 @@ func Appraise(in Input, cfg Config) Result {
 		}
 	}
 	v.Strength = metric.Round4(strength)
+	return strength
+}
 
+// abstainReason returns the first abstention gate that fires, in the order
+// the package documents, or "" when the verdict stands.
+func abstainReason(res, contrib []Lesson, rl ruling, j judgement, cfg Config, r Result) AbstainReason {
 	switch {
 	case rl.decided():
 		// The candidate does or breaks what a rule of the knowledge base
 		// asks: that is footing, not a weak or false resonance.
 	case len(res) == 0:
-		v.AbstainReason = WeakResonance
+		return WeakResonance
 	case r.Agreement < cfg.SignatureFloor:
-		v.AbstainReason = FalseResonance
+		return FalseResonance
 	case r.Evidence < cfg.EvidenceFloor:
-		v.AbstainReason = SparseEvidence
-	case conflicted(contrib, sAffirm, sCaution, cfg):
-		v.AbstainReason = Conflicted
+		return SparseEvidence
+	case conflicted(contrib, j.sAffirm, j.sCaution, cfg):
+		return Conflicted
 	}
-	v.Abstained = v.AbstainReason != ""
-	if v.Abstained {
-		return finish(r, v)
-	}
-	v.Valence = r.Directional
-	switch {
-	case strength >= cfg.TierStrong:
-		v.Tier = Strong
-	case strength >= cfg.TierMedium:
-		v.Tier = Medium
-	}
-	v.Confidence = metric.Round4(in.Calibration.Map(strength))
+	return ""
+}
 
-	var flags []flag
-	for i, l := range contrib {
-		if valences[i] == Caution {
-			f := flag{l: l, against: against[i]}
-			if rl.decided() && l.ID == rl.lesson.ID {
-				f.rule = &rl
-			}
-			flags = append(flags, f)
-		}
+// band returns the band of a verdict's strength.
+func band(strength float64, cfg Config) Band {
+	switch {
+	case strength >= cfg.BandStrong:
+		return Strong
+	case strength >= cfg.BandMedium:
+		return Medium
 	}
-	v.FlaggedPoints, r.Raises = raise(flags, in, cfg)
-	return finish(r, v)
+	return Weak
 }
 
 // resonanceFloor is the raw resonance a lesson needs to resonate: the
 // user's own rules (Lesson.Own, user-stated) need only
 // Config.UserRuleFloor, as recall lets them through on a moderate match.
 func resonanceFloor(l Lesson, cfg Config) float64 {
-	if l.Own && l.Origin == OriginUserStated {
+	if l.Own && l.Origin == confidence.OriginUserStated {
 		return min(cfg.ResonanceFloor, cfg.UserRuleFloor)
 	}
 	return cfg.ResonanceFloor
@@ -204,7 +253,7 @@ func lessonValence(l Lesson, cfg Config) Valence {
 	}
 	match := !l.HasTrigger || triggerMatch(l, cfg)
 	balance := (l.Successes - l.Failures) + 2*(l.Approvals-l.Rejects)
-	vouched := l.Origin == OriginUserStated || l.Origin == OriginImported
+	vouched := l.Origin == confidence.OriginUserStated || l.Origin == confidence.OriginImported
 	positive := balance > 0 || balance == 0 && vouched || l.Context > 0
 	if match && positive {
 		return Affirm
@@ -218,9 +267,9 @@ func lessonValence(l Lesson, cfg Config) Valence {
 func lessonEvidence(l Lesson, cfg Config) float64 {
 	miss := 1.0
 	switch l.Origin {
-	case OriginUserStated:
+	case confidence.OriginUserStated:
 		miss *= 1 - cfg.EvidenceUserStated
-	case OriginImported:
+	case confidence.OriginImported:
 		miss *= 1 - cfg.EvidenceImported
 	}
 	miss *= math.Pow(1-cfg.EvidenceOutcome, float64(max(0, l.Successes+l.Failures)))

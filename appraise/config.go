@@ -8,7 +8,7 @@ import (
 )
 
 // Config holds every tunable number of the critic: the four gates' floors,
-// valence and tier thresholds, the candidate-support shape, the evidence
+// valence and band thresholds, the candidate-support shape, the evidence
 // weights, the hand-raise thresholds and the calibration bin sizes. Each
 // field has a parameter name ("appraise.…", see ParamSpecs) under which the
 // meta table stores it and the regulator tunes it. A Config is plain data:
@@ -23,11 +23,11 @@ type Config struct {
 	ConflictMargin float64 // conflicted: largest strength gap at which they still conflict
 	ConflictSplit  float64 // conflicted: outcome balance (±) that counts as a clear history
 
-	// Valence and tiers.
+	// Valence and bands.
 	TriggerMatch float64 // centred cosine of situation and trigger that counts as a trigger match
 	MixedRatio   float64 // weaker side / stronger side at which a verdict is mixed
-	TierMedium   float64 // strength from which the tier is medium
-	TierStrong   float64 // strength from which the tier is strong
+	BandMedium   float64 // strength from which the band is medium
+	BandStrong   float64 // strength from which the band is strong
 	Contributors float64 // most contributors a verdict lists (a count)
 
 	// Rules (lessons with a directive).
@@ -110,8 +110,8 @@ var paramTable = []ParamSpec{
 
 	{"appraise.valence.trigger_match", 0.30, 0.1, 0.9, 1, "centred cosine of situation and trigger that counts as a trigger match", func(c *Config) *float64 { return &c.TriggerMatch }},
 	{"appraise.valence.mixed_ratio", 0.5, 0.2, 1, 1, "weaker/stronger side ratio at which a verdict is mixed", func(c *Config) *float64 { return &c.MixedRatio }},
-	{"appraise.tier.medium", 0.30, 0.1, 0.6, 1, "strength from which the tier is medium", func(c *Config) *float64 { return &c.TierMedium }},
-	{"appraise.tier.strong", 0.55, 0.3, 0.9, 1, "strength from which the tier is strong", func(c *Config) *float64 { return &c.TierStrong }},
+	{"appraise.tier.medium", 0.30, 0.1, 0.6, 1, "strength from which the band is medium", func(c *Config) *float64 { return &c.BandMedium }},
+	{"appraise.tier.strong", 0.55, 0.3, 0.9, 1, "strength from which the band is strong", func(c *Config) *float64 { return &c.BandStrong }},
 	{"appraise.contributors", 5, 1, 20, 10, "most contributors a verdict lists", func(c *Config) *float64 { return &c.Contributors }},
 
 	{"appraise.rule.floor", 0.05, 0.02, 0.5, 1, "raw resonance a directing lesson (a rule) needs to be read against the candidate", func(c *Config) *float64 { return &c.RuleFloor }},
@@ -199,7 +199,7 @@ func (c Config) WithParams(p map[string]float64) (Config, error) {
 }
 
 // Validate checks every parameter against its hard bounds and the order of
-// related ones (TierMedium ≤ TierStrong, RaiseBrainstorm ≤ RaiseFocus). It
+// related ones (BandMedium ≤ BandStrong, RaiseBrainstorm ≤ RaiseFocus). It
 // returns an error wrapping ErrOutOfBounds, or nil. It is safe for concurrent
 // use.
 func (c Config) Validate() error {
@@ -209,8 +209,8 @@ func (c Config) Validate() error {
 		}
 	}
 	switch {
-	case c.TierMedium > c.TierStrong:
-		return fmt.Errorf("appraise.tier.medium %v above appraise.tier.strong %v: %w", c.TierMedium, c.TierStrong, ErrOutOfBounds)
+	case c.BandMedium > c.BandStrong:
+		return fmt.Errorf("appraise.tier.medium %v above appraise.tier.strong %v: %w", c.BandMedium, c.BandStrong, ErrOutOfBounds)
 	case c.RaiseBrainstorm > c.RaiseFocus:
 		return fmt.Errorf("appraise.raise.brainstorm %v above appraise.raise.focus %v: %w", c.RaiseBrainstorm, c.RaiseFocus, ErrOutOfBounds)
 	}

@@ -41,8 +41,8 @@ func TestConfig_params(t *testing.T) {
 		t.Fatalf("out-of-bounds err = %v", err)
 	}
 	bad := def
-	bad.TierMedium, bad.TierStrong = 0.5, 0.4
+	bad.BandMedium, bad.BandStrong = 0.5, 0.4
 	if err := bad.Validate(); !errors.Is(err, ErrOutOfBounds) {
-		t.Fatalf("tier order err = %v", err)
+		t.Fatalf("band order err = %v", err)
 	}
 }

@@ -2,7 +2,7 @@
 // that recall ranks on as a verdict on a situation and, optionally, a
 // candidate (the draft answer or plan under judgement). It never grows a
 // second scorer and never produces an answer: a Verdict says how much footing
-// the knowledge base gives (valence, strength, tier, calibrated confidence),
+// the knowledge base gives (valence, strength, band of strength, calibrated confidence),
 // which lessons it rests on, and what to watch out for — never what the
 // answer is.
 //
@@ -24,7 +24,7 @@
 //     opposed outcome histories.
 //
 // An abstention is a correct answer of the critic, not a failure: the verdict
-// then has valence neutral, tier weak, confidence 0 and no flagged points,
+// then has valence neutral, band weak, confidence 0 and no flagged points,
 // while strength, dispersion and contributors stay visible for the logs.
 //
 // Strength is the best fused score among the resonating lessons; with a
@@ -45,12 +45,13 @@
 // hit rates (Fit, Calibration); it is the identity until the log has enough
 // outcomes.
 //
-// Flagged points follow the hand-raise rule of seed 004: each caution
-// carries will = 0.5·relevance + 0.3·novelty + 0.2·confidence; novelty falls
-// for a lesson already raised in the session and recovers over
-// Config.RaiseCooldown later calls; a lesson that raised its hand on most
-// recent calls is damped; only points whose will clears the mode's threshold
-// are raised, the others are returned as skipped for the log.
+// Flagged points follow the hand-raise rule: each caution carries a will,
+// a weighted sum of its relevance, novelty and confidence (WillRelevance,
+// WillNovelty, WillConfidence); novelty falls for a lesson already raised
+// in the session and recovers over Config.RaiseCooldown later calls; a
+// lesson that raised its hand on most recent calls is damped; only points
+// whose will clears the mode's threshold are raised, the others are
+// returned as skipped for the log.
 //
 // Every number is a named parameter of Config with a documented default and
 // hard bounds (ParamSpecs); the regulator tunes the "appraise.floor.*" ones.

@@ -3,6 +3,7 @@ package appraise
 import (
 	"testing"
 
+	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/internal/metric"
 )
 
@@ -10,7 +11,7 @@ import (
 // smallest change that removes its cause.
 func TestAppraise_gates(t *testing.T) {
 	cfg := DefaultConfig()
-	agent := func(l Lesson) Lesson { l.Origin = OriginAgentInferred; return l }
+	agent := func(l Lesson) Lesson { l.Origin = confidence.OriginAgentInferred; return l }
 	withHistory := func(l Lesson, s, f int) Lesson { l.Successes, l.Failures = s, f; return l }
 	affirmRule := func(id string, r float64) Lesson { return rule(id, r, 0.5) }
 
@@ -62,7 +63,7 @@ func TestAppraise_gates(t *testing.T) {
 				t.Fatalf("abstained=%v reason=%q, want reason %q (evidence %.2f, agreement %.2f)", v.Abstained, v.AbstainReason, tt.want, r.Evidence, r.Agreement)
 			}
 			if v.Abstained {
-				if v.Valence != Neutral || v.Tier != Weak || v.Confidence != 0 || len(v.FlaggedPoints) != 0 {
+				if v.Valence != Neutral || v.Band != Weak || v.Confidence != 0 || len(v.FlaggedPoints) != 0 {
 					t.Fatalf("abstained verdict not neutral/weak/0/unflagged: %+v", v)
 				}
 			} else if v.Confidence == 0 && v.Strength > 0 {
@@ -75,7 +76,7 @@ func TestAppraise_gates(t *testing.T) {
 // TestAppraise_gatesOrder checks the first gate to fire is reported.
 func TestAppraise_gatesOrder(t *testing.T) {
 	l := rule("a", 0.6, 0) // dense-only and an agent guess: false_resonance comes first
-	l.Origin = OriginAgentInferred
+	l.Origin = confidence.OriginAgentInferred
 	if got := appraiseT(t, Input{Lessons: []Lesson{l}}).Verdict.AbstainReason; got != FalseResonance {
 		t.Fatalf("reason = %q, want %q", got, FalseResonance)
 	}
@@ -118,12 +119,12 @@ func TestAppraise_valence(t *testing.T) {
 	}
 }
 
-func TestAppraise_strengthTierDispersion(t *testing.T) {
+func TestAppraise_strengthBandDispersion(t *testing.T) {
 	cfg := DefaultConfig()
 	r := Appraise(Input{Lessons: []Lesson{rule("a", 0.7, 0.5), rule("b", 0.4, 0.5), rule("low", 0.1, 0.1)}}, cfg)
 	v := r.Verdict
-	if v.Strength != metric.Round4(0.78) || v.Tier != Strong {
-		t.Fatalf("strength %.4f tier %s, want 0.78 strong", v.Strength, v.Tier)
+	if v.Strength != metric.Round4(0.78) || v.Band != Strong {
+		t.Fatalf("strength %.4f band %s, want 0.78 strong", v.Strength, v.Band)
 	}
 	if v.Dispersion != metric.Round4(0.78-0.48) {
 		t.Fatalf("dispersion = %.4f, want 0.30", v.Dispersion)

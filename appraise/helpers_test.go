@@ -1,19 +1,23 @@
 package appraise
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/innate-mcp/innate-mcp/confidence"
+)
 
 // rule is an imported rule lesson that resonates at r with a lexical match
 // of lex and no trigger.
 func rule(id string, r, lex float64) Lesson {
-	return Lesson{ID: id, Content: "Keep SQLite write transactions short and use BEGIN IMMEDIATE.", Origin: OriginImported,
-		Score: r + 0.08, Resonance: r, Calibration: 0.08, ContentRelevance: r, Lexical: lex, Confidence: 0.6}
+	return Lesson{ID: id, Content: "Keep SQLite write transactions short and use BEGIN IMMEDIATE.", Origin: confidence.OriginImported,
+		Score: r + 0.08, Resonance: r, Calibration: 0.08, Lexical: lex, Confidence: 0.6}
 }
 
 // caution is a user-stated caution lesson with a trigger that matches.
 func caution(id string, r float64) Lesson {
 	return Lesson{ID: id, Content: "Writing to a nil map panics at run time.", Trigger: "assignment to entry in nil map",
-		Caution: true, Origin: OriginUserStated, Score: r + 0.09, Resonance: r, Calibration: 0.09,
-		ContentRelevance: r, TriggerRelevance: r, TriggerCos: r, HasTrigger: true, Lexical: r, Confidence: 0.7}
+		Caution: true, Origin: confidence.OriginUserStated, Score: r + 0.09, Resonance: r, Calibration: 0.09,
+		TriggerCos: r, HasTrigger: true, Lexical: r, Confidence: 0.7}
 }
 
 func appraiseT(t *testing.T, in Input) Result {

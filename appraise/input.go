@@ -1,16 +1,8 @@
 package appraise
 
-import "github.com/innate-mcp/innate-mcp/directive"
-
-// Origin says where a lesson came from; it weighs as evidence. The caller
-// maps its own origins onto these. A plain value, safe for concurrent use.
-type Origin string
-
-// The lesson origins appraise distinguishes.
-const (
-	OriginUserStated    Origin = "user_stated"
-	OriginImported      Origin = "imported"
-	OriginAgentInferred Origin = "agent_inferred"
+import (
+	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/directive"
 )
 
 // Lesson is one lesson as the knowledge base scored it for the situation
@@ -25,16 +17,18 @@ type Lesson struct {
 	// Caution is true for a lesson learned from a failure or a correction
 	// (kind caution).
 	Caution bool
-	Origin  Origin
+	// Origin says where the lesson came from; it weighs as evidence.
+	Origin confidence.Origin
 
 	// Score is the fused score recall ranks on (resonance plus calibration,
 	// times penalties); Resonance is the similarity part alone and
 	// Calibration the confidence/history/use part.
 	Score, Resonance, Calibration float64
-	// ContentRelevance, TriggerRelevance and Lexical are the channels of
-	// Resonance; TriggerRelevance counts only when HasTrigger.
-	ContentRelevance, TriggerRelevance, Lexical float64
-	HasTrigger                                  bool
+	// Lexical is the lexical channel of Resonance (BM25 over the
+	// situation's terms, normalised to [0,1]); HasTrigger is true for a
+	// lesson with a trigger.
+	Lexical    float64
+	HasTrigger bool
 	// TriggerCos is the centred cosine of the situation to the trigger
 	// (before recall maps it to relevance above the neighbourhood): about 0
 	// for unrelated text, 0.3 to 0.55 for a matching trigger with the

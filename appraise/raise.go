@@ -13,9 +13,9 @@ import (
 	"github.com/innate-mcp/innate-mcp/internal/metric"
 )
 
-// flag is a caution to raise: the lesson and whether the candidate goes
-// against it.
-type flag struct {
+// flaggedLesson is a caution to raise: the lesson and whether the
+// candidate goes against it.
+type flaggedLesson struct {
 	l       Lesson
 	against bool
 	rule    *ruling // the rule the candidate breaks, when a rule decided
@@ -31,7 +31,7 @@ const (
 // raise computes the will of every caution and raises those that clear the
 // mode's threshold, best will first, at most Config.RaiseMax; it returns the
 // raised points and the bookkeeping of all of them (seed 004).
-func raise(flags []flag, in Input, cfg Config) ([]FlaggedPoint, []Raise) {
+func raise(flagged []flaggedLesson, in Input, cfg Config) ([]FlaggedPoint, []Raise) {
 	mode := in.Mode
 	if mode == "" {
 		mode = Focus
@@ -42,8 +42,8 @@ func raise(flags []flag, in Input, cfg Config) ([]FlaggedPoint, []Raise) {
 		rule    *ruling
 		r       Raise
 	}
-	cs := make([]cand, 0, len(flags))
-	for _, f := range flags {
+	cs := make([]cand, 0, len(flagged))
+	for _, f := range flagged {
 		l := f.l
 		rel := clamp01(l.Resonance)
 		if f.rule != nil {

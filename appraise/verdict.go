@@ -30,15 +30,17 @@ const (
 	Neutral Valence = "neutral"
 )
 
-// Tier is the band of a verdict's strength. A plain value, safe for
-// concurrent use.
-type Tier string
+// Band is the band of a verdict's strength: weak, medium or strong. It is
+// not a lesson's confidence tier (package confidence). Its string form is
+// the wire and log form ("tier" in JSON and in the verdict log). A plain
+// value, safe for concurrent use.
+type Band string
 
-// The tiers, from Config.TierMedium and Config.TierStrong.
+// The bands, from Config.BandMedium and Config.BandStrong.
 const (
-	Weak   Tier = "weak"
-	Medium Tier = "medium"
-	Strong Tier = "strong"
+	Weak   Band = "weak"
+	Medium Band = "medium"
+	Strong Band = "strong"
 )
 
 // AbstainReason names the gate that made a verdict abstain. A plain value,
@@ -110,9 +112,10 @@ type Contributor struct {
 // answer, fix, solution, corrected or suggestion. Plain data, safe to read
 // concurrently.
 type Verdict struct {
-	Valence       Valence        `json:"valence" jsonschema:"enum=affirm,enum=caution,enum=mixed,enum=neutral" jsonschema_description:"affirm: the knowledge base gives footing; caution: be careful here; mixed: both; neutral: nothing directional."`
-	Strength      float64        `json:"strength" jsonschema_description:"Raw footing in [0,1]: the best fused score among resonating lessons, times the candidate's support when a candidate was given."`
-	Tier          Tier           `json:"tier" jsonschema:"enum=weak,enum=medium,enum=strong" jsonschema_description:"Band of strength."`
+	Valence  Valence `json:"valence" jsonschema:"enum=affirm,enum=caution,enum=mixed,enum=neutral" jsonschema_description:"affirm: the knowledge base gives footing; caution: be careful here; mixed: both; neutral: nothing directional."`
+	Strength float64 `json:"strength" jsonschema_description:"Raw footing in [0,1]: the best fused score among resonating lessons, times the candidate's support when a candidate was given."`
+	// Band is named "tier" on the wire, as clients have always read it.
+	Band          Band           `json:"tier" jsonschema:"enum=weak,enum=medium,enum=strong" jsonschema_description:"Band of strength."`
 	Confidence    float64        `json:"confidence" jsonschema_description:"Strength calibrated against observed outcomes (identity until enough are recorded); 0 when abstained."`
 	Dispersion    float64        `json:"dispersion" jsonschema_description:"Spread (max − min) of the contributors' strengths."`
 	Abstained     bool           `json:"abstained" jsonschema_description:"true when the knowledge base gives no footing: correct behaviour, not a failure."`

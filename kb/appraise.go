@@ -2,8 +2,6 @@ package kb
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -76,14 +74,11 @@ type calibrationCache struct {
 // skipped points and the routing decision in one short transaction (a
 // read-only knowledge base logs nothing). A candidate carrying a
 // prompt-injection instruction is neutralised (judged as if absent);
-// secrets in it are redacted before it is embedded or logged. Errors wrapping ErrInput describe input the caller can fix.
-// Appraise is safe for concurrent use.
+// secrets in it are redacted before it is embedded or logged. Errors
+// wrapping ErrInput describe input the caller can fix. Appraise is safe for
+// concurrent use.
 func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult, error) {
-	as, ok := k.store.(AppraiseStore)
-	if !ok {
-		return AppraiseResult{}, errors.New("appraise: the store keeps no verdict log")
-	}
-	mode, candidate, message, session, err := k.validateAppraise(&req)
+	req, mode, err := k.cleanAppraise(req)
 	if err != nil {
 		return AppraiseResult{}, err
 	}
@@ -92,8 +87,8 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 		return AppraiseResult{}, err
 	}
 	probe := sit
-	if candidate != "" {
-		probe.Query = sit.Query + "\n" + candidate
+	if req.Candidate != "" {
+		probe.Query = sit.Query + "\n" + req.Candidate
 	}
 	// The session's state and the calibration are read while the lessons
 	// are scored: the two reads are independent.
@@ -105,15 +100,15 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	stc := make(chan stateResult, 1)
 	go func() {
 		var r stateResult
-		r.state, r.err = as.AppraiseState(ctx, session, appraise.HistoryWindow)
+		r.state, r.err = k.store.AppraiseState(ctx, req.Session, appraise.HistoryWindow)
 		if r.err != nil {
 			r.err = fmt.Errorf("read appraise state: %w", r.err)
 		} else {
-			r.cal, r.err = k.calibration(ctx, as, r.state.CalibrationRev)
+			r.cal, r.err = k.calibration(ctx, r.state.CalibrationRev)
 		}
 		stc <- r
 	}()
-	ranked, _, err := k.rank(ctx, &probe, 10)
+	ranked, _, err := k.rank(ctx, &probe, rankPoolTop)
 	sr := <-stc
 	if err != nil {
 		return AppraiseResult{}, err
@@ -123,13 +118,13 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	}
 	state, cal := sr.state, sr.cal
 	redactSituation(&sit)
-	res := appraise.Appraise(appraise.Input{Lessons: k.appraiseLessons(ranked, sit.Project), Candidate: candidate, Mode: mode,
+	res := appraise.Appraise(appraise.Input{Lessons: k.appraiseLessons(ranked, sit.Project), Candidate: req.Candidate, Mode: mode,
 		History: history(state.Recent), Calibration: cal, Patterns: &k.patterns}, k.AppraiseConfig())
 	res.Verdict.TraceID = newID("t_")
 
 	warmth := route.Warmth{ResonatingLessons: res.Resonating, TopResonance: res.TopResonance,
 		MeanConfidence: res.MeanConfidence, SessionTraces: state.SessionTraces}
-	routed := message
+	routed := req.Message
 	if routed == "" {
 		routed = sit.Query
 	}
@@ -140,7 +135,6 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	out := AppraiseResult{Verdict: res.Verdict, Route: RouteAdvice{Mode: dec.Mode, Scores: roundScores(dec.Scores),
 		Confidence: metric.Round4(dec.Confidence), Margin: metric.Round4(dec.Margin), Ambiguous: dec.Ambiguous, RunnerUp: dec.RunnerUp}}
 	req.Query, req.Error, req.Files, req.Stage = sit.Query, sit.Error, sit.Files, sit.Stage // redacted
-	req.Candidate, req.Message, req.Session, req.Mode = candidate, message, session, string(mode)
 	if k.readOnly {
 		return out, nil // nothing logged
 	}
@@ -150,40 +144,44 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	return out, nil
 }
 
-// validateAppraise checks the fields appraise adds to a situation and
-// returns the mode, the sanitised candidate and message, and the session.
-// A query defaults to the message.
-func (k *KB) validateAppraise(req *AppraiseRequest) (appraise.Mode, string, string, string, error) {
+// cleanAppraise checks the fields appraise adds to a situation and returns
+// a cleaned copy of req, with its mode parsed: the candidate trimmed,
+// neutralised when it carries a prompt-injection instruction, and redacted;
+// the message trimmed and redacted; the query defaulted to the message, the
+// session to the KB's and the mode to focus. The situation's own fields are
+// checked by Situation.validate.
+func (k *KB) cleanAppraise(req AppraiseRequest) (AppraiseRequest, appraise.Mode, error) {
 	mode, err := appraise.ParseMode(req.Mode)
 	if err != nil {
-		return "", "", "", "", inputErrorf("mode", "is %q; use focus, brainstorm or quiet", req.Mode)
+		return AppraiseRequest{}, "", inputErrorf("mode", "is %q; use focus, brainstorm or quiet", req.Mode)
 	}
 	for _, f := range []struct{ name, v string }{{"candidate", req.Candidate}, {"message", req.Message}} {
 		if len(f.v) > MaxQueryBytes {
-			return "", "", "", "", inputErrorf(f.name, "is %d bytes; the limit is %d: pass the essential part", len(f.v), MaxQueryBytes)
+			return AppraiseRequest{}, "", inputErrorf(f.name, "is %d bytes; the limit is %d: pass the essential part", len(f.v), MaxQueryBytes)
 		}
 		if !utf8.ValidString(f.v) {
-			return "", "", "", "", inputErrorf(f.name, "is not valid UTF-8")
+			return AppraiseRequest{}, "", inputErrorf(f.name, "is not valid UTF-8")
 		}
 	}
 	if len(req.Session) > MaxSessionBytes || !utf8.ValidString(req.Session) {
-		return "", "", "", "", inputErrorf("session", "must be valid UTF-8 of at most %d bytes", MaxSessionBytes)
+		return AppraiseRequest{}, "", inputErrorf("session", "must be valid UTF-8 of at most %d bytes", MaxSessionBytes)
 	}
-	message, _ := sanitize.Redact(strings.TrimSpace(req.Message))
-	if strings.TrimSpace(req.Query) == "" && message != "" {
-		req.Query = message
+	out := req
+	out.Mode = string(mode)
+	out.Message, _ = sanitize.Redact(strings.TrimSpace(req.Message))
+	if strings.TrimSpace(req.Query) == "" && out.Message != "" {
+		out.Query = out.Message
 	}
 	candidate := strings.TrimSpace(req.Candidate)
 	if f, bad := sanitize.Injection(candidate); bad {
 		k.log.Warn("appraise candidate neutralised: prompt-injection instruction", "rule", f.Rule)
 		candidate = ""
 	}
-	candidate, _ = sanitize.Redact(candidate)
-	session := req.Session
-	if session == "" {
-		session = k.session
+	out.Candidate, _ = sanitize.Redact(candidate)
+	if out.Session == "" {
+		out.Session = k.session
 	}
-	return mode, candidate, message, session, nil
+	return out, mode, nil
 }
 
 // appraiseLessons converts scored candidates for package appraise, applying
@@ -200,9 +198,9 @@ func (k *KB) appraiseLessons(ranked []Scored, project string) []appraise.Lesson 
 		l := s.Lesson
 		out = append(out, appraise.Lesson{
 			ID: l.ID, Content: l.Content, Trigger: l.Trigger, AntiTrigger: l.AntiTrigger,
-			Caution: l.Kind == KindCaution, Origin: appraise.Origin(l.Origin),
+			Caution: l.Kind == KindCaution, Origin: l.Origin,
 			Score: s.Score, Resonance: b.Resonance, Calibration: b.Calibration,
-			ContentRelevance: b.Content, TriggerRelevance: b.Trigger, Lexical: b.Lexical, HasTrigger: s.HasTrigger, TriggerCos: b.TriggerCos,
+			Lexical: b.Lexical, HasTrigger: s.HasTrigger, TriggerCos: b.TriggerCos,
 			AntiTriggerHit: b.AntiTrigger, Confidence: l.Confidence, Context: b.Context,
 			Successes: l.Counters.Successes, Failures: l.Counters.Failures,
 			Approvals: l.Counters.Approvals, Rejects: l.Counters.Rejects, Directive: l.Directive, Own: own,
@@ -225,13 +223,13 @@ func history(recent []RecentAppraisal) appraise.History {
 
 // calibration returns the calibration fitted from the verdict log, refitting
 // it when the log's revision has changed.
-func (k *KB) calibration(ctx context.Context, as AppraiseStore, rev int64) (appraise.Calibration, error) {
+func (k *KB) calibration(ctx context.Context, rev int64) (appraise.Calibration, error) {
 	k.cal.mu.Lock()
 	defer k.cal.mu.Unlock()
 	if k.cal.ok && k.cal.rev == rev {
 		return k.cal.cal, nil
 	}
-	pts, err := as.CalibrationPoints(ctx)
+	pts, err := k.store.CalibrationPoints(ctx)
 	if err != nil {
 		return appraise.Calibration{}, fmt.Errorf("read calibration points: %w", err)
 	}
@@ -243,18 +241,14 @@ func (k *KB) calibration(ctx context.Context, as AppraiseStore, rev int64) (appr
 
 // Calibration returns the strength-to-confidence map appraise uses now,
 // fitted from the verdict log (the identity until enough outcomes are
-// recorded). It returns an error when the store keeps no verdict log or
-// cannot be read. It is safe for concurrent use.
+// recorded). It returns an error when the verdict log cannot be read. It is
+// safe for concurrent use.
 func (k *KB) Calibration(ctx context.Context) (appraise.Calibration, error) {
-	as, ok := k.store.(AppraiseStore)
-	if !ok {
-		return appraise.Calibration{}, errors.New("calibration: the store keeps no verdict log")
-	}
-	st, err := as.AppraiseState(ctx, k.session, 0)
+	st, err := k.store.AppraiseState(ctx, k.session, 0)
 	if err != nil {
 		return appraise.Calibration{}, err
 	}
-	return k.calibration(ctx, as, st.CalibrationRev)
+	return k.calibration(ctx, st.CalibrationRev)
 }
 
 // AppraiseConfig returns the critic's configuration. It is safe for
@@ -265,13 +259,9 @@ func (k *KB) AppraiseConfig() appraise.Config { return *k.appraiseCfg.Load() }
 // and skipped points) and routing log row in one transaction.
 func (k *KB) logAppraisal(ctx context.Context, req AppraiseRequest, out AppraiseResult, res appraise.Result,
 	warmth route.Warmth, dec route.Decision, elapsed time.Duration) error {
-	reqJSON, err := json.Marshal(req)
+	reqJSON, resJSON, err := traceJSON(req, out)
 	if err != nil {
-		return fmt.Errorf("encode trace request: %w", err)
-	}
-	resJSON, err := json.Marshal(out)
-	if err != nil {
-		return fmt.Errorf("encode trace response: %w", err)
+		return err
 	}
 	now := k.now().UTC()
 	sit := req.Situation()
@@ -283,24 +273,20 @@ func (k *KB) logAppraisal(ctx context.Context, req AppraiseRequest, out Appraise
 	v := out.Verdict
 	vr := VerdictRecord{TraceID: v.TraceID, Session: req.Session, CreatedAt: now, Mode: appraise.Mode(req.Mode),
 		HasCandidate: res.HasCandidate, Support: metric.Round4(res.Support), Valence: v.Valence, Directional: res.Directional,
-		Strength: v.Strength, Confidence: v.Confidence, Dispersion: v.Dispersion, Tier: v.Tier,
+		Strength: v.Strength, Confidence: v.Confidence, Dispersion: v.Dispersion, Band: v.Band,
 		Abstained: v.Abstained, AbstainReason: v.AbstainReason, Evidence: metric.Round4(res.Evidence),
 		Agreement: metric.Round4(res.Agreement), Resonating: res.Resonating, TopResonance: metric.Round4(res.TopResonance),
 		Contributors: v.Contributors, Raises: res.Raises}
 	rr := RoutingRecord{TraceID: v.TraceID, Session: req.Session, CreatedAt: now, Warmth: warmth, Decision: dec,
 		Weights: k.RouteWeights().Params(), Elapsed: elapsed}
 	return k.store.Update(ctx, func(tx Tx) error {
-		atx, ok := tx.(AppraiseTx)
-		if !ok {
-			return errors.New("appraise: the store's transactions keep no verdict log")
-		}
 		if err := tx.InsertTrace(ctx, t); err != nil {
 			return err
 		}
-		if err := atx.InsertVerdict(ctx, vr); err != nil {
+		if err := tx.InsertVerdict(ctx, vr); err != nil {
 			return err
 		}
-		return atx.InsertRouting(ctx, rr)
+		return tx.InsertRouting(ctx, rr)
 	})
 }
 

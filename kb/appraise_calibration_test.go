@@ -35,8 +35,8 @@ func logVerdict(tb testing.TB, db interface {
 		if err := tx.InsertTrace(context.Background(), kb.Trace{ID: id, Tool: "appraise", CreatedAt: now, Request: []byte("{}"), Response: []byte("{}")}); err != nil {
 			return err
 		}
-		return tx.(kb.AppraiseTx).InsertVerdict(context.Background(), kb.VerdictRecord{TraceID: id, CreatedAt: now,
-			Mode: appraise.Focus, Valence: v, Directional: v, Strength: strength, Tier: appraise.Weak, Support: 1})
+		return tx.InsertVerdict(context.Background(), kb.VerdictRecord{TraceID: id, CreatedAt: now,
+			Mode: appraise.Focus, Valence: v, Directional: v, Strength: strength, Band: appraise.Weak, Support: 1})
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -31,12 +31,8 @@ func (k *KB) backfillAppraisal(ctx context.Context, tx Tx, req RecordRequest, t 
 		}
 		return nil
 	}
-	atx, ok := tx.(AppraiseTx)
-	if !ok {
-		return errors.New("record: the store's transactions keep no verdict log")
-	}
 	if t.Outcome != "" || req.VerdictHeeded != nil {
-		err := atx.SetVerdictOutcome(ctx, t.ID, t.Outcome, req.VerdictHeeded, now)
+		err := tx.SetVerdictOutcome(ctx, t.ID, t.Outcome, req.VerdictHeeded, now)
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
@@ -57,7 +53,7 @@ func (k *KB) backfillAppraisal(ctx context.Context, tx Tx, req RecordRequest, t 
 	}
 	if req.Misroute != "" {
 		kind, _ := route.ParseMisroute(req.Misroute) // validated
-		err := atx.SetMisroute(ctx, t.ID, kind, now)
+		err := tx.SetMisroute(ctx, t.ID, kind, now)
 		if errors.Is(err, ErrNotFound) {
 			return inputErrorf("trace_id", "%q has no routing decision", t.ID)
 		}

@@ -1,46 +1,11 @@
 package kb
 
 import (
-	"context"
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/appraise"
 	"github.com/innate-mcp/innate-mcp/route"
 )
-
-// AppraiseStore is what Appraise reads beyond Store: the session's recent
-// raises and routing state, and the verdict log's calibration points.
-// storage.DB implements it; a Store without it cannot appraise. It is a
-// separate interface so that other Store implementations keep compiling.
-// Implementations must be safe for concurrent use.
-type AppraiseStore interface {
-	// AppraiseState returns what one appraisal reads of its session (at
-	// most window recent appraisals) and the verdict log's calibration
-	// revision.
-	AppraiseState(ctx context.Context, session string, window int) (AppraiseState, error)
-	// CalibrationPoints returns the verdict log's calibration points: every
-	// verdict that was not abstained, not censored, had an affirm or caution
-	// valence and a success or failure outcome.
-	CalibrationPoints(ctx context.Context) ([]appraise.Point, error)
-}
-
-// AppraiseTx is the write side of the appraise logs, implemented by the Tx
-// of a Store that implements AppraiseStore. Its methods see the
-// transaction's own writes.
-type AppraiseTx interface {
-	// InsertVerdict logs one verdict with its raised and skipped points.
-	InsertVerdict(ctx context.Context, v VerdictRecord) error
-	// InsertRouting logs one routing decision.
-	InsertRouting(ctx context.Context, r RoutingRecord) error
-	// SetVerdictOutcome back-fills the outcome of the verdict of a trace and,
-	// when heeded is not nil, whether the agent heeded it (a heeded verdict
-	// is censored: left out of calibration). It returns ErrNotFound when no
-	// verdict has that trace id.
-	SetVerdictOutcome(ctx context.Context, traceID string, o Outcome, heeded *bool, at time.Time) error
-	// SetMisroute records misroute feedback on the routing decision of a
-	// trace; ErrNotFound when there is none.
-	SetMisroute(ctx context.Context, traceID string, kind route.Misroute, at time.Time) error
-}
 
 // AppraiseState is what one appraisal reads of its session and the verdict
 // log. A plain value, safe to read concurrently.
@@ -81,7 +46,7 @@ type VerdictRecord struct {
 	Strength      float64
 	Confidence    float64
 	Dispersion    float64
-	Tier          appraise.Tier
+	Band          appraise.Band
 	Abstained     bool
 	AbstainReason appraise.AbstainReason
 	Evidence      float64

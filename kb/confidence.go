@@ -8,22 +8,20 @@ import (
 	"github.com/innate-mcp/innate-mcp/confidence"
 )
 
-// A lesson's confidence is the composite of package confidence (seed 001):
+// A lesson's confidence is the composite of package confidence:
 // frequency, effectiveness (Wilson lower bound) and human approval,
-// weighted 0.35 / 0.40 / 0.25 with a penalty when one dimension is very
+// weighted by confidence.Config with a penalty when one dimension is very
 // low. Record turns evidence into confidence events; decay is computed from
 // timestamps whenever a lesson is read or written; every change goes to the
 // history table with its reason.
 
-// confOrigin maps a lesson origin to the confidence package's.
-func confOrigin(o Origin) confidence.Origin {
-	switch o {
-	case OriginUserStated:
-		return confidence.OriginUserStated
-	case OriginImported:
-		return confidence.OriginImported
+// confOrigin is the origin package confidence starts a lesson's state
+// from: an unknown or empty origin counts as agent-inferred.
+func confOrigin(o Origin) Origin {
+	if o == OriginUserStated || o == OriginImported {
+		return o
 	}
-	return confidence.OriginAgentInferred
+	return OriginAgentInferred
 }
 
 // stateOf maps a confidence lifecycle to a lesson state.

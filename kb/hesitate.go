@@ -2,7 +2,6 @@ package kb
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -102,8 +101,10 @@ func (k *KB) Hesitate(ctx context.Context, req HesitateRequest) (HesitateResult,
 	if k.readOnly {
 		return out, nil // nothing logged
 	}
-	reqJSON, _ := json.Marshal(logged)
-	resJSON, _ := json.Marshal(out)
+	reqJSON, resJSON, err := traceJSON(logged, out)
+	if err != nil {
+		return HesitateResult{}, err
+	}
 	err = k.store.Update(ctx, func(tx Tx) error {
 		if err := tx.InsertTrace(ctx, Trace{ID: out.TraceID, Tool: "hesitate", Session: k.session, CreatedAt: now,
 			Request: reqJSON, Response: resJSON}); err != nil {

@@ -1,11 +1,3 @@
-// Package kb is the domain of innate-mcp: lessons, situations, traces and the
-// recall and record operations over them, with the small interfaces it needs
-// from the outside (a Store, an Embedder). It never touches SQL or the network
-// itself: storage/ implements Store, embed/ implements Embedder.
-//
-// A KB is safe for concurrent use by several goroutines, and several
-// processes may share one database: every write is a short transaction in
-// the Store, and every read sees the other processes' committed writes.
 package kb
 
 import (
@@ -24,24 +16,17 @@ import (
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
-// Origin says where a lesson came from; it weighs as evidence.
-type Origin string
+// Origin says where a lesson came from; it weighs as evidence. It is
+// confidence.Origin, the one definition the packages share, named here so
+// that callers of kb need not import confidence.
+type Origin = confidence.Origin
 
-// The origins of a lesson.
+// The origins of a lesson (see confidence.Origin).
 const (
-	OriginUserStated    Origin = "user_stated"    // the user said it; active at once
-	OriginAgentInferred Origin = "agent_inferred" // the agent concluded it; pending until confirmed
-	OriginImported      Origin = "imported"       // from a rule file or JSONL import
+	OriginUserStated    = confidence.OriginUserStated    // the user said it; active at once
+	OriginAgentInferred = confidence.OriginAgentInferred // the agent concluded it; pending until confirmed
+	OriginImported      = confidence.OriginImported      // from a rule file or JSONL import
 )
-
-// Valid reports whether o is a known origin.
-func (o Origin) Valid() bool {
-	switch o {
-	case OriginUserStated, OriginAgentInferred, OriginImported:
-		return true
-	}
-	return false
-}
 
 // State is a lesson's lifecycle state.
 type State string

@@ -19,10 +19,11 @@ const (
 	ActionRestore LessonAction = "restore" // bring an archived lesson back
 )
 
-// Judge applies a person's action to a lesson and returns the lesson as
-// it now stands and what changed. ErrNotFound when the lesson does not
+// ApplyAction applies a person's action (approve, reject, archive,
+// restore) to a lesson in one transaction, with its confidence event and
+// history, and returns the lesson as it now stands and what changed. ErrNotFound when the lesson does not
 // exist; an InputError for an unknown action.
-func (k *KB) Judge(ctx context.Context, id string, action LessonAction, reason string) (Lesson, string, error) {
+func (k *KB) ApplyAction(ctx context.Context, id string, action LessonAction, reason string) (Lesson, string, error) {
 	kinds := map[LessonAction]confidence.Kind{
 		ActionApprove: confidence.KindStrongApproved, ActionReject: confidence.KindStrongRejected,
 		ActionArchive: confidence.KindArchived, ActionRestore: confidence.KindRestored,
@@ -65,9 +66,9 @@ func (k *KB) Judge(ctx context.Context, id string, action LessonAction, reason s
 	return out, note, err
 }
 
-// Settled returns a lesson with its decay brought up to now, without
-// writing it: what `lessons show` and `lessons list` display.
-func (k *KB) Settled(l Lesson) Lesson {
+// DecayedToNow returns a lesson with its confidence decay brought up to
+// now, without writing it: what `lessons show` and `lessons list` display.
+func (k *KB) DecayedToNow(l Lesson) Lesson {
 	k.settle(&l, k.now().UTC())
 	return l
 }
@@ -87,11 +88,11 @@ func (k *KB) Lesson(ctx context.Context, id string) (Lesson, error) {
 	if err := l.decodeConf(); err != nil {
 		return Lesson{}, err
 	}
-	return k.Settled(l), nil
+	return k.DecayedToNow(l), nil
 }
 
-// Lessons calls fn with every lesson filter selects, in id order, as
-// stored (call Settled for its decay as of now).
+// Lessons calls fn with every lesson filter selects, in the order they
+// were stored, as stored (call DecayedToNow for its decay as of now).
 func (k *KB) Lessons(ctx context.Context, filter LessonFilter, fn func(Lesson) error) error {
 	return k.store.Lessons(ctx, filter, fn)
 }

@@ -121,7 +121,7 @@ func TestLifecycle_deprecatedArchivedAfter30DaysNeverDeleted(t *testing.T) {
 	id := e.add(t, kb.NewLesson{Content: "Always use global variables for configuration.", Trigger: "configuring services",
 		Origin: kb.OriginAgentInferred})[0]
 	for _, reason := range []string{"wrong", "still wrong"} {
-		if _, _, err := e.kb.Judge(context.Background(), id, kb.ActionReject, reason); err != nil {
+		if _, _, err := e.kb.ApplyAction(context.Background(), id, kb.ActionReject, reason); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -140,7 +140,7 @@ func TestLifecycle_deprecatedArchivedAfter30DaysNeverDeleted(t *testing.T) {
 		t.Fatalf("deprecated for months but %s (tier %s, %.2f)", l.State, l.Tier, l.Confidence)
 	}
 	// Restorable, with its evidence.
-	l, _, err := e.kb.Judge(context.Background(), id, kb.ActionRestore, "")
+	l, _, err := e.kb.ApplyAction(context.Background(), id, kb.ActionRestore, "")
 	if err != nil || l.State == kb.StateArchived || l.Conf.StrongRejections != 2 {
 		t.Fatalf("restore: %+v %v", l.Conf, err)
 	}
@@ -182,7 +182,7 @@ func TestLifecycle_approveRaisesTierAndCoreComesFirst(t *testing.T) {
 		kb.NewLesson{Content: "Run go test -race before pushing any Go change.", Trigger: "pushing Go changes"},
 		kb.NewLesson{Content: "Run the linter before pushing Go changes to the branch.", Trigger: "pushing Go changes to a branch"})
 	star := ids2[1]
-	if _, _, err := e.kb.Judge(context.Background(), star, kb.ActionApprove, ""); err != nil {
+	if _, _, err := e.kb.ApplyAction(context.Background(), star, kb.ActionApprove, ""); err != nil {
 		t.Fatal(err)
 	}
 	q := "pushing Go changes to the branch"

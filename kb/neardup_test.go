@@ -126,7 +126,7 @@ func TestRecord_differentLessonsAreStored(t *testing.T) {
 func TestRecord_nearDuplicateOfArchivedIsStored(t *testing.T) {
 	e := newEnv(t)
 	id := e.record(t, kb.RecordRequest{Lesson: &kb.LessonInput{Content: "Step 1: vendor the dependencies."}}).LessonID
-	if _, _, err := e.kb.Judge(context.Background(), id, kb.ActionArchive, "outdated"); err != nil {
+	if _, _, err := e.kb.ApplyAction(context.Background(), id, kb.ActionArchive, "outdated"); err != nil {
 		t.Fatal(err)
 	}
 	res := e.record(t, kb.RecordRequest{Lesson: &kb.LessonInput{Content: "Step 2: vendor the dependencies."}})

@@ -2,7 +2,6 @@ package kb
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -152,12 +151,12 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 		}
 		rl.excerpt(s.Lesson.Content, LessonBudgetBytes, info)
 		if req.BudgetTokens > 0 {
-			cost := approxTokens(rl.Content) + approxTokens(rl.Trigger) + 16
+			cost := approxTokens(rl.Content) + approxTokens(rl.Trigger) + lessonOverheadTokens
 			if cost > budget {
 				if len(res.Lessons) > 0 {
 					break
 				}
-				rl.excerpt(s.Lesson.Content, max(0, budget-16-approxTokens(rl.Trigger))*4, info)
+				rl.excerpt(s.Lesson.Content, max(0, budget-lessonOverheadTokens-approxTokens(rl.Trigger))*bytesPerToken, info)
 				cost = budget
 			}
 			budget -= cost
@@ -186,9 +185,35 @@ func (k *KB) Rank(ctx context.Context, sit Situation) ([]Scored, error) {
 	if err := sit.validate(); err != nil {
 		return nil, err
 	}
-	ranked, _, err := k.rank(ctx, &sit, 10)
+	ranked, _, err := k.rank(ctx, &sit, rankPoolTop)
 	return ranked, err
 }
+
+// Candidate pools: how many lessons each search channel hands the fused
+// scorer for a call that returns top lessons. Fusing reorders what each
+// channel found (a lesson one channel ranks low may come first once the
+// other channel and its calibration count), so both pools exceed top, and
+// neither falls below its minimum however small top is. The dense pool
+// grows more slowly: its scan is the expensive part of a search.
+const (
+	minDensePool   = 16 // dense candidates for the smallest top
+	densePerTop    = 2  // dense candidates per lesson asked for
+	denseExtra     = 6  // dense candidates added to densePerTop·top
+	minLexicalPool = 24 // lexical candidates for the smallest top
+	lexicalPerTop  = 3  // lexical candidates per lesson asked for
+)
+
+// densePool is the dense channel's pool for a call returning top lessons.
+func densePool(top int) int { return max(minDensePool, densePerTop*top+denseExtra) }
+
+// lexicalPool is the lexical channel's pool for a call returning top
+// lessons.
+func lexicalPool(top int) int { return max(minLexicalPool, lexicalPerTop*top) }
+
+// rankPoolTop is the top that Rank and Appraise size the candidate pools
+// for: they read every candidate the pools found rather than a top, so it
+// sets how many candidates that is (densePool and lexicalPool of it).
+const rankPoolTop = 10
 
 // rank embeds and searches the situation and returns every candidate with
 // its fused score, best first. It is the one scoring path recall and
@@ -209,7 +234,7 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 	if err != nil {
 		return nil, nil, err
 	}
-	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, DocFreqs: dfs, Pool: max(16, 2*top+6), LexicalPool: max(24, 3*top), SituationKey: sit.key(), Project: sit.Project})
+	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, DocFreqs: dfs, Pool: densePool(top), LexicalPool: lexicalPool(top), SituationKey: sit.key(), Project: sit.Project})
 	if err != nil {
 		return nil, nil, fmt.Errorf("search: %w", err)
 	}
@@ -343,13 +368,9 @@ func cmpOwn(a, b Scored, project string) int {
 // writeTrace stores the trace of a call and counts the returned lessons as
 // recalled, in one transaction.
 func (k *KB) writeTrace(ctx context.Context, id, tool string, sit *Situation, req, res any, returned []Scored, settled []string) error {
-	reqJSON, err := json.Marshal(req)
+	reqJSON, resJSON, err := traceJSON(req, res)
 	if err != nil {
-		return fmt.Errorf("encode trace request: %w", err)
-	}
-	resJSON, err := json.Marshal(res)
-	if err != nil {
-		return fmt.Errorf("encode trace response: %w", err)
+		return err
 	}
 	t := Trace{ID: id, Tool: tool, Session: k.session, Project: sit.Project, SituationKey: sit.key(),
 		CreatedAt: k.now().UTC(), Request: reqJSON, Response: resJSON}
@@ -397,7 +418,18 @@ func (b Breakdown) rounded() Breakdown {
 }
 
 // approxTokens estimates the tokens of text at four bytes a token.
-func approxTokens(s string) int { return (len(s) + 3) / 4 }
+func approxTokens(s string) int { return (len(s) + bytesPerToken - 1) / bytesPerToken }
+
+// bytesPerToken is the size of a token that recall's budget assumes: about
+// four bytes of English or code per token, the usual rule of thumb for
+// the tokenizers of current models. No tokenizer is run: the budget is an
+// estimate the agent gives, and an estimate is what it gets back.
+const bytesPerToken = 4
+
+// lessonOverheadTokens is what a returned lesson costs a token budget
+// beyond its content and trigger: its id, score, breakdown, state, origin
+// and why, and the JSON around them.
+const lessonOverheadTokens = 16
 
 // persistSettled writes back the decay of lessons a read found out of date,
 // re-reading each inside the transaction so no concurrent write is lost.

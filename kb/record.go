@@ -2,7 +2,6 @@ package kb
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -107,7 +106,7 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 	if k.readOnly {
 		return RecordResult{}, k.errReadOnly("record")
 	}
-	redacted, err := k.validateRecord(&req)
+	req, redacted, err := req.cleaned()
 	if err != nil {
 		return RecordResult{}, err
 	}
@@ -162,8 +161,10 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 		if res.Changes == nil {
 			res.Changes = []Change{}
 		}
-		reqJSON, _ := json.Marshal(req)
-		resJSON, _ := json.Marshal(res)
+		reqJSON, resJSON, err := traceJSON(req, res)
+		if err != nil {
+			return err
+		}
 		return tx.InsertTrace(ctx, Trace{ID: res.TraceID, Tool: "record", Session: k.session, Project: req.Project,
 			CreatedAt: now, Request: reqJSON, Response: resJSON})
 	})
@@ -173,108 +174,175 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 	return res, nil
 }
 
-// validateRecord checks a record request and redacts secrets in its free
-// text; it returns how many secrets were redacted.
-func (k *KB) validateRecord(req *RecordRequest) (int, error) {
+// Limits of a record request beyond MaxCorrectionBytes.
+const (
+	// maxReasonBytes bounds the reason of one feedback item: a sentence or
+	// a short paragraph.
+	maxReasonBytes = 4096
+	// maxCorrectionKeywords bounds the keywords of a correction: each
+	// becomes a term of the error pattern hesitate matches.
+	maxCorrectionKeywords = 32
+)
+
+// cleaned checks a record request and returns a cleaned copy, with how
+// many secrets were redacted in it: a message that reads as a correction
+// becomes the correction (with the cues that made it one), and the free
+// text of the lesson and the correction is redacted. req itself, and what
+// its pointers point to, are left as they were.
+func (req RecordRequest) cleaned() (RecordRequest, int, error) {
+	out := req
 	if req.Message != "" && req.Correction == nil {
-		if len(req.Message) > MaxCorrectionBytes {
-			return 0, inputErrorf("message", "is longer than %d bytes", MaxCorrectionBytes)
+		c, cues, err := correctionOf(req.Message)
+		if err != nil {
+			return RecordRequest{}, 0, err
 		}
-		if ok, cues := hesitation.IsCorrection(req.Message); ok {
-			req.Correction = &CorrectionInput{Text: req.Message}
-			req.correctionCues = cues
-		}
+		out.Correction, out.correctionCues = c, cues
 	}
+	if err := out.validateFeedback(); err != nil {
+		return RecordRequest{}, 0, err
+	}
+	n := 0
+	if req.Lesson != nil {
+		l, redacted, err := req.Lesson.cleaned()
+		if err != nil {
+			return RecordRequest{}, 0, err
+		}
+		out.Lesson, n = &l, n+redacted
+	}
+	if out.Correction != nil {
+		c, redacted, err := out.Correction.cleaned()
+		if err != nil {
+			return RecordRequest{}, 0, err
+		}
+		out.Correction, n = &c, n+redacted
+	}
+	return out, n, nil
+}
+
+// correctionOf reads the user's message: the correction it makes and the
+// cues that made it read as one, or nil when it reads as none.
+func correctionOf(message string) (*CorrectionInput, []string, error) {
+	if len(message) > MaxCorrectionBytes {
+		return nil, nil, inputErrorf("message", "is longer than %d bytes", MaxCorrectionBytes)
+	}
+	if ok, cues := hesitation.IsCorrection(message); ok {
+		return &CorrectionInput{Text: message}, cues, nil
+	}
+	return nil, nil, nil
+}
+
+// validateFeedback checks that the request asks for something, and the
+// parts that are feedback on a trace: review, outcome, used, feedback,
+// verdict_heeded and misroute.
+func (req RecordRequest) validateFeedback() error {
 	if req.Outcome == "" && len(req.Used) == 0 && len(req.Feedback) == 0 && req.Lesson == nil && req.Correction == nil &&
 		req.Review == "" && req.Message == "" && req.VerdictHeeded == nil && req.Misroute == "" {
-		return 0, inputErrorf("", "record needs at least one of outcome, used, feedback, lesson, correction, message, review, verdict_heeded or misroute")
+		return inputErrorf("", "record needs at least one of outcome, used, feedback, lesson, correction, message, review, verdict_heeded or misroute")
 	}
 	if req.Review != "" {
 		if req.Review != "confirmed" && req.Review != "rejected" {
-			return 0, inputErrorf("review", "is %q; use confirmed or rejected", req.Review)
+			return inputErrorf("review", "is %q; use confirmed or rejected", req.Review)
 		}
 		if req.TraceID == "" {
-			return 0, inputErrorf("trace_id", "is required with review: pass the trace_id hesitate returned")
+			return inputErrorf("trace_id", "is required with review: pass the trace_id hesitate returned")
 		}
 	}
 	if req.TraceID == "" && (req.Outcome != "" || len(req.Used) > 0 || len(req.Feedback) > 0 || req.VerdictHeeded != nil || req.Misroute != "") {
-		return 0, inputErrorf("trace_id", "is required with outcome, used, feedback, verdict_heeded or misroute: pass the trace_id that recall or appraise returned")
+		return inputErrorf("trace_id", "is required with outcome, used, feedback, verdict_heeded or misroute: pass the trace_id that recall or appraise returned")
 	}
 	if err := validateMisroute(req.Misroute); err != nil {
-		return 0, err
+		return err
 	}
 	switch req.Outcome {
 	case "", OutcomeSuccess, OutcomeFailure, OutcomeUnknown:
 	default:
-		return 0, inputErrorf("outcome", "is %q; use success, failure or unknown", req.Outcome)
+		return inputErrorf("outcome", "is %q; use success, failure or unknown", req.Outcome)
 	}
 	if len(req.Used) > MaxTop*2 {
-		return 0, inputErrorf("used", "lists %d ids; a trace returns at most %d lessons", len(req.Used), MaxTop)
+		return inputErrorf("used", "lists %d ids; a trace returns at most %d lessons", len(req.Used), MaxTop)
 	}
 	if len(req.Feedback) > MaxTop*2 {
-		return 0, inputErrorf("feedback", "has %d items; a trace returns at most %d lessons", len(req.Feedback), MaxTop)
+		return inputErrorf("feedback", "has %d items; a trace returns at most %d lessons", len(req.Feedback), MaxTop)
 	}
 	for i, f := range req.Feedback {
-		field := fmt.Sprintf("feedback[%d]", i)
-		switch {
-		case f.LessonID == "":
-			return 0, inputErrorf(field+".lesson_id", "is empty")
-		case f.Signal != "up" && f.Signal != "down":
-			return 0, inputErrorf(field+".signal", "is %q; use up or down", f.Signal)
-		case f.Signal == "down" && strings.TrimSpace(f.Reason) == "":
-			return 0, inputErrorf(field+".reason", "is required with signal down: say what was wrong with the lesson")
-		case len(f.Reason) > 4096 || !utf8.ValidString(f.Reason):
-			return 0, inputErrorf(field+".reason", "must be valid UTF-8 of at most 4096 bytes")
+		if err := f.validate(fmt.Sprintf("feedback[%d]", i)); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// validate checks one feedback item, named field in errors.
+func (f FeedbackItem) validate(field string) error {
+	switch {
+	case f.LessonID == "":
+		return inputErrorf(field+".lesson_id", "is empty")
+	case f.Signal != "up" && f.Signal != "down":
+		return inputErrorf(field+".signal", "is %q; use up or down", f.Signal)
+	case f.Signal == "down" && strings.TrimSpace(f.Reason) == "":
+		return inputErrorf(field+".reason", "is required with signal down: say what was wrong with the lesson")
+	case len(f.Reason) > maxReasonBytes || !utf8.ValidString(f.Reason):
+		return inputErrorf(field+".reason", "must be valid UTF-8 of at most %d bytes", maxReasonBytes)
+	}
+	return nil
+}
+
+// cleaned checks a new lesson given to record and returns a copy with
+// secrets redacted in its content, trigger and anti-trigger, and how many
+// were. A prompt-injection instruction in any of them is refused.
+func (in LessonInput) cleaned() (LessonInput, int, error) {
 	n := 0
-	if req.Lesson != nil {
-		for _, p := range []*string{&req.Lesson.Content, &req.Lesson.Trigger, &req.Lesson.AntiTrigger} {
-			if f, bad := sanitize.Injection(*p); bad {
-				return 0, inputErrorf("lesson", "carries a prompt-injection instruction (%s); lessons must describe coding practice, not instruct the model", f.Rule)
-			}
-			var rs []sanitize.Redaction
-			*p, rs = sanitize.Redact(*p)
-			n += len(rs)
-		}
-		if req.Lesson.Origin == OriginImported {
-			return 0, inputErrorf("lesson.origin", "imported is reserved for `innate-mcp import`; use user_stated or agent_inferred")
-		}
-	}
-	if c := req.Correction; c != nil {
-		c.Text = strings.TrimSpace(c.Text)
-		switch {
-		case c.Text == "":
-			return 0, inputErrorf("correction.text", "is empty")
-		case len(c.Text) > MaxCorrectionBytes || !utf8.ValidString(c.Text):
-			return 0, inputErrorf("correction.text", "must be valid UTF-8 of at most %d bytes", MaxCorrectionBytes)
-		case len(c.Keywords) > 32:
-			return 0, inputErrorf("correction.keywords", "has more than 32 keywords")
-		case len(c.Draft) > MaxContentBytes:
-			return 0, inputErrorf("correction.draft", "is longer than %d bytes: pass the part that was corrected", MaxContentBytes)
-		}
-		if c.Source != "" {
-			if _, err := hesitation.ParseSource(c.Source); err != nil {
-				return 0, inputErrorf("correction.source", "is %q; use user_correction, self_review or external", c.Source)
-			}
-		}
-		if f, bad := sanitize.Injection(c.Text); bad {
-			return 0, inputErrorf("correction.text", "carries a prompt-injection instruction (%s)", f.Rule)
+	for _, p := range []*string{&in.Content, &in.Trigger, &in.AntiTrigger} {
+		if f, bad := sanitize.Injection(*p); bad {
+			return LessonInput{}, 0, inputErrorf("lesson", "carries a prompt-injection instruction (%s); lessons must describe coding practice, not instruct the model", f.Rule)
 		}
 		var rs []sanitize.Redaction
-		c.Text, rs = sanitize.Redact(c.Text)
+		*p, rs = sanitize.Redact(*p)
 		n += len(rs)
-		c.Draft, rs = sanitize.Redact(c.Draft)
-		n += len(rs)
-		// Keywords become the error pattern's lower-cased keywords, which
-		// the store could no longer recognise as secrets.
-		c.Keywords = slices.Clone(c.Keywords)
-		for i := range c.Keywords {
-			c.Keywords[i], rs = sanitize.Redact(c.Keywords[i])
-			n += len(rs)
+	}
+	if in.Origin == OriginImported {
+		return LessonInput{}, 0, inputErrorf("lesson.origin", "imported is reserved for `innate-mcp import`; use user_stated or agent_inferred")
+	}
+	return in, n, nil
+}
+
+// cleaned checks a correction given to record and returns a copy with its
+// text trimmed and secrets redacted in its text, draft and keywords, and
+// how many were. A prompt-injection instruction in its text is refused.
+func (c CorrectionInput) cleaned() (CorrectionInput, int, error) {
+	c.Text = strings.TrimSpace(c.Text)
+	switch {
+	case c.Text == "":
+		return CorrectionInput{}, 0, inputErrorf("correction.text", "is empty")
+	case len(c.Text) > MaxCorrectionBytes || !utf8.ValidString(c.Text):
+		return CorrectionInput{}, 0, inputErrorf("correction.text", "must be valid UTF-8 of at most %d bytes", MaxCorrectionBytes)
+	case len(c.Keywords) > maxCorrectionKeywords:
+		return CorrectionInput{}, 0, inputErrorf("correction.keywords", "has more than %d keywords", maxCorrectionKeywords)
+	case len(c.Draft) > MaxContentBytes:
+		return CorrectionInput{}, 0, inputErrorf("correction.draft", "is longer than %d bytes: pass the part that was corrected", MaxContentBytes)
+	}
+	if c.Source != "" {
+		if _, err := hesitation.ParseSource(c.Source); err != nil {
+			return CorrectionInput{}, 0, inputErrorf("correction.source", "is %q; use user_correction, self_review or external", c.Source)
 		}
 	}
-	return n, nil
+	if f, bad := sanitize.Injection(c.Text); bad {
+		return CorrectionInput{}, 0, inputErrorf("correction.text", "carries a prompt-injection instruction (%s)", f.Rule)
+	}
+	var rs []sanitize.Redaction
+	n := 0
+	c.Text, rs = sanitize.Redact(c.Text)
+	n += len(rs)
+	c.Draft, rs = sanitize.Redact(c.Draft)
+	n += len(rs)
+	// Keywords become the error pattern's lower-cased keywords, which
+	// the store could no longer recognise as secrets.
+	c.Keywords = slices.Clone(c.Keywords)
+	for i := range c.Keywords {
+		c.Keywords[i], rs = sanitize.Redact(c.Keywords[i])
+		n += len(rs)
+	}
+	return c, n, nil
 }
 
 // prepareLesson validates and embeds the new lesson of a record request,

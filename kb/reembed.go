@@ -2,19 +2,14 @@ package kb
 
 import (
 	"context"
-	"errors"
 	"fmt"
 )
 
 // Reembed computes every lesson's vectors again with the KB's embedder and
 // records the embedder in the database: the fix for ErrEmbedderMismatch.
 // Lessons are processed in batches; progress, when not nil, receives the
-// number done. The store must implement Reembedder.
+// number done.
 func (k *KB) Reembed(ctx context.Context, progress func(done int)) (int, error) {
-	re, ok := k.store.(Reembedder)
-	if !ok {
-		return 0, errors.New("reembed: the store cannot replace vectors")
-	}
 	var all []Lesson
 	if err := k.store.Lessons(ctx, LessonFilter{}, func(l Lesson) error { all = append(all, l); return nil }); err != nil {
 		return 0, err
@@ -29,7 +24,7 @@ func (k *KB) Reembed(ctx context.Context, progress func(done int)) (int, error) 
 			return start, err
 		}
 		for i, l := range batch {
-			if err := re.SetVectors(ctx, l.ID, nls[i].ContentVec, nls[i].TriggerVec); err != nil {
+			if err := k.store.SetVectors(ctx, l.ID, nls[i].ContentVec, nls[i].TriggerVec); err != nil {
 				return start, fmt.Errorf("reembed %s: %w", l.ID, err)
 			}
 		}

@@ -107,7 +107,7 @@ func TestImportRuleFile_reimportAfterEdit(t *testing.T) {
 	// Evidence on rules: an approval on one that stays, one on the one
 	// that is reworded.
 	for _, id := range []string{wrap, table} {
-		if _, _, err := e.kb.Judge(ctx, id, kb.ActionApprove, "right"); err != nil {
+		if _, _, err := e.kb.ApplyAction(ctx, id, kb.ActionApprove, "right"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -205,7 +205,7 @@ func TestImportRuleFile_reimportAfterEdit(t *testing.T) {
 	}
 
 	// The removed rule stays restorable by hand.
-	if l, _, err := e2.kb.Judge(ctx, ifaces, kb.ActionRestore, "still right"); err != nil || l.State != kb.StateActive {
+	if l, _, err := e2.kb.ApplyAction(ctx, ifaces, kb.ActionRestore, "still right"); err != nil || l.State != kb.StateActive {
 		t.Fatalf("restore removed rule: %s, %v", l.State, err)
 	}
 }
@@ -252,7 +252,7 @@ func TestImportRuleFile_keepsOtherArchives(t *testing.T) {
 		archive func(t *testing.T, e *env, id string)
 	}{
 		{"archived by hand", func(t *testing.T, e *env, id string) {
-			if _, _, err := e.kb.Judge(ctx, id, kb.ActionArchive, "not for this repo"); err != nil {
+			if _, _, err := e.kb.ApplyAction(ctx, id, kb.ActionArchive, "not for this repo"); err != nil {
 				t.Fatal(err)
 			}
 		}},

@@ -93,7 +93,7 @@ func replay(tb testing.TB, nLessons, nRecords int, seed uint64) replayResult {
 	var pos, neg []float64
 	err := base.db.Lessons(ctx, kb.LessonFilter{}, func(l kb.Lesson) error {
 		res.lessons++
-		l = base.kb.Settled(l)
+		l = base.kb.DecayedToNow(l)
 		if good[l.ID] {
 			pos = append(pos, l.Confidence)
 		} else {

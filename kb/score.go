@@ -190,7 +190,7 @@ func (w Weights) score(c Candidate, sit *situationInfo, now time.Time) Scored {
 	}
 	l := c.Lesson
 	b.Confidence = l.Confidence
-	b.Context = contextBalance(c.Context)
+	b.Context = contextBalance(c.SituationTally)
 	b.Activation = activation(l, now)
 	b.Calibration = w.Confidence*b.Confidence + w.Context*b.Context + w.Activation*b.Activation
 
@@ -215,18 +215,29 @@ func contextBalance(t Tally) float64 {
 }
 
 // activation is recency times frequency of use, in [0,1]: it saturates
-// after a handful of uses and halves every 30 days without use.
+// after a handful of uses and halves every activationHalfLifeDays days
+// without use.
 func activation(l Lesson, now time.Time) float64 {
 	if l.Counters.Uses == 0 || l.LastUsedAt == nil {
 		return 0
 	}
-	freq := 1 - math.Exp(-float64(l.Counters.Uses)/5)
+	freq := 1 - math.Exp(-float64(l.Counters.Uses)/activationUses)
 	days := now.Sub(*l.LastUsedAt).Hours() / 24
 	if days < 0 {
 		days = 0
 	}
-	return freq * math.Exp2(-days/30)
+	return freq * math.Exp2(-days/activationHalfLifeDays)
 }
+
+// activationUses is the scale of activation's frequency part: after this
+// many uses it reaches 63% (1 − 1/e), after three times as many 95%: the
+// first few uses count, further ones add less and less.
+const activationUses = 5
+
+// activationHalfLifeDays is how many days without use halve a lesson's
+// activation: about a month, so that what was used last sprint still
+// counts and what was used last year hardly does.
+const activationHalfLifeDays = 30
 
 // lexicalKnee is where resonance (and the lexical channel as reported in a
 // breakdown) starts to saturate: up to the knee it counts as is, and above

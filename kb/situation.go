@@ -18,8 +18,29 @@ type Situation struct {
 	Project string   `json:"project,omitempty"`
 }
 
-// MaxFiles is the most file paths a situation may name.
-const MaxFiles = 64
+// Limits of a situation's fields beyond the query and error (see
+// MaxQueryBytes and MaxErrorBytes): generous bounds for what the fields
+// hold, so that a mistaken or hostile call cannot make a situation huge.
+const (
+	// MaxFiles is the most file paths a situation may name.
+	MaxFiles = 64
+	// MaxStageBytes bounds the stage: one word such as plan, edit or
+	// debug.
+	MaxStageBytes = 64
+	// MaxProjectBytes bounds the project: a repository root path or name.
+	MaxProjectBytes = 1024
+	// MaxPathBytes bounds one file path: PATH_MAX on Linux.
+	MaxPathBytes = 4096
+)
+
+// maxQueryTerms caps a situation's distinct lexical terms, so that a huge
+// error message cannot blow up the full-text query.
+const maxQueryTerms = 64
+
+// maxFirstLineBytes bounds the error line added to the embedded text:
+// about 128 tokens, the built-in embedder's whole window, which the query
+// shares.
+const maxFirstLineBytes = 512
 
 // validate checks the situation's sizes and encoding.
 func (s *Situation) validate() error {
@@ -33,16 +54,16 @@ func (s *Situation) validate() error {
 		return inputErrorf("error", "is %d bytes; the limit is %d: pass the first lines of the error", len(s.Error), MaxErrorBytes)
 	case len(s.Files) > MaxFiles:
 		return inputErrorf("files", "names %d files; the limit is %d", len(s.Files), MaxFiles)
-	case len(s.Stage) > 64:
-		return inputErrorf("stage", "is longer than 64 bytes")
-	case len(s.Project) > 1024:
-		return inputErrorf("project", "is longer than 1024 bytes")
+	case len(s.Stage) > MaxStageBytes:
+		return inputErrorf("stage", "is longer than %d bytes", MaxStageBytes)
+	case len(s.Project) > MaxProjectBytes:
+		return inputErrorf("project", "is longer than %d bytes", MaxProjectBytes)
 	case !utf8.ValidString(s.Query) || !utf8.ValidString(s.Error):
 		return inputErrorf("query", "is not valid UTF-8")
 	}
 	for _, f := range s.Files {
-		if len(f) > 4096 {
-			return inputErrorf("files", "has a path longer than 4096 bytes")
+		if len(f) > MaxPathBytes {
+			return inputErrorf("files", "has a path longer than %d bytes", MaxPathBytes)
 		}
 	}
 	return nil
@@ -88,10 +109,9 @@ func (s Situation) key() string {
 	return strings.ToLower(strings.TrimSpace(s.Stage)) + "|" + ext
 }
 
-// queryTerms returns the distinct lexical terms of the situation, capped so
-// that a huge error message cannot blow up the full-text query.
+// queryTerms returns the distinct lexical terms of the situation, at most
+// maxQueryTerms.
 func (s Situation) queryTerms() []string {
-	const maxTerms = 64
 	seen := make(map[string]struct{})
 	var out []string
 	for _, t := range terms.Tokens(s.lexicalText()) {
@@ -100,19 +120,20 @@ func (s Situation) queryTerms() []string {
 		}
 		seen[t] = struct{}{}
 		out = append(out, t)
-		if len(out) == maxTerms {
+		if len(out) == maxQueryTerms {
 			break
 		}
 	}
 	return out
 }
 
-// firstLine returns the first non-empty line of s, at most 512 bytes.
+// firstLine returns the first non-empty line of s, at most
+// maxFirstLineBytes.
 func firstLine(s string) string {
 	for _, l := range strings.Split(s, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
-			if len(l) > 512 {
-				l = l[:512]
+			if len(l) > maxFirstLineBytes {
+				l = l[:maxFirstLineBytes]
 			}
 			return l
 		}

@@ -180,7 +180,7 @@ func TestRecall_provenance(t *testing.T) {
 		}
 	}
 	// An explicit approval shows.
-	if _, _, err := e.kb.Judge(ctx, agent, kb.ActionApprove, ""); err != nil {
+	if _, _, err := e.kb.ApplyAction(ctx, agent, kb.ActionApprove, ""); err != nil {
 		t.Fatal(err)
 	}
 	got := e.recall(t, kb.RecallRequest{Query: e.lesson(t, agent).Content, Project: "/src/shop"})

@@ -4,12 +4,12 @@
 // only reads parameters and writes logs; the regulator reads metrics from
 // those logs as pressures and, at most once a day, changes one parameter.
 //
-// It follows seed 003's RoutingStabilityRegulator: Plan ranks the pressures
+// It is a routing-stability regulator: Plan ranks the pressures
 // (each a metric against its healthy band, scaled so 1 is the red flag),
 // takes the worst one that has a usable lever, and moves that lever's
-// parameter by at most Config.MaxStep (0.02, times the parameter's Scale)
-// within its hard bounds, never touching a parameter changed less than
-// Config.Cooldown (48 h) ago. It closes the loop: once Config.EvalWindow has
+// parameter by at most Config.MaxStep (times the parameter's Scale) within
+// its hard bounds, never touching a parameter changed less than
+// Config.Cooldown ago. It closes the loop: once Config.EvalWindow has
 // passed, a change whose metric improved is kept and one whose metric did not
 // improve is reverted, and the reverted lever is not tried again in that
 // direction for Config.RevertBlock.

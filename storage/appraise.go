@@ -13,12 +13,6 @@ import (
 	"github.com/innate-mcp/innate-mcp/route"
 )
 
-// Compile-time checks that DB and its transactions keep the appraise logs.
-var (
-	_ kb.AppraiseStore = (*DB)(nil)
-	_ kb.AppraiseTx    = (*tx)(nil)
-)
-
 // maxCalibrationPoints bounds the verdicts the calibration is fitted on: the
 // most recent ones, so that it follows the knowledge base as it changes.
 const maxCalibrationPoints = 5000
@@ -27,7 +21,7 @@ const maxCalibrationPoints = 5000
 // warmth saturates long before, and counting stays cheap in long sessions.
 const maxSessionTraces = 100
 
-// AppraiseState implements kb.AppraiseStore. SessionTraces is capped at
+// AppraiseState implements kb.Store. SessionTraces is capped at
 // maxSessionTraces.
 func (db *DB) AppraiseState(ctx context.Context, session string, window int) (kb.AppraiseState, error) {
 	var st kb.AppraiseState
@@ -89,7 +83,7 @@ const (
 const calibrationSeqs = `SELECT v.seq FROM verdict_log v WHERE ` + calibrationPoint + `
 	UNION ALL SELECT seq FROM calibration_archive ORDER BY 1 DESC`
 
-// CalibrationPoints implements kb.AppraiseStore: the newest
+// CalibrationPoints implements kb.Store: the newest
 // maxCalibrationPoints verdicts with an outcome, held in the verdict log or
 // archived when Prune deleted their traces.
 func (db *DB) CalibrationPoints(ctx context.Context) ([]appraise.Point, error) {
@@ -126,7 +120,7 @@ func (t *tx) InsertVerdict(ctx context.Context, v kb.VerdictRecord) error {
 		valence, directional, strength, confidence, dispersion, tier, abstained, abstain_reason, evidence, agreement,
 		resonating, top_resonance, contributors) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		v.TraceID, v.Session, fmtTime(v.CreatedAt), string(v.Mode), v.HasCandidate, v.Support,
-		string(v.Valence), string(v.Directional), v.Strength, v.Confidence, v.Dispersion, string(v.Tier),
+		string(v.Valence), string(v.Directional), v.Strength, v.Confidence, v.Dispersion, string(v.Band),
 		v.Abstained, string(v.AbstainReason), v.Evidence, v.Agreement, v.Resonating, v.TopResonance, string(contrib))
 	if err != nil {
 		return fmt.Errorf("insert verdict: %w", err)

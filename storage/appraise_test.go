@@ -21,20 +21,19 @@ func logAppraisal(t *testing.T, db *DB, id, session string, at time.Time, raised
 		if err := x.InsertTrace(ctx, kb.Trace{ID: id, Tool: "appraise", Session: session, CreatedAt: at, Request: []byte("{}"), Response: []byte("{}")}); err != nil {
 			return err
 		}
-		atx := x.(kb.AppraiseTx)
 		v := kb.VerdictRecord{TraceID: id, Session: session, CreatedAt: at, Mode: appraise.Focus, Valence: appraise.Affirm,
-			Directional: appraise.Affirm, Strength: 0.6, Tier: appraise.Strong,
+			Directional: appraise.Affirm, Strength: 0.6, Band: appraise.Strong,
 			Contributors: []appraise.Contributor{{LessonID: "L1", Valence: appraise.Affirm, Strength: 0.6}}}
 		for _, l := range raised {
 			v.Raises = append(v.Raises, appraise.Raise{LessonID: l, Will: 0.7, Raised: true})
 		}
 		v.Raises = append(v.Raises, appraise.Raise{LessonID: "skipped-" + id, Will: 0.2, Reason: appraise.SkipBelowThreshold})
-		if err := atx.InsertVerdict(ctx, v); err != nil {
+		if err := x.InsertVerdict(ctx, v); err != nil {
 			return err
 		}
 		d := route.Route(route.Input{Message: "hi"}, route.DefaultWeights())
 		d.Next = next
-		return atx.InsertRouting(ctx, kb.RoutingRecord{TraceID: id, Session: session, CreatedAt: at, Decision: d,
+		return x.InsertRouting(ctx, kb.RoutingRecord{TraceID: id, Session: session, CreatedAt: at, Decision: d,
 			Weights: route.DefaultWeights().Params(), Elapsed: time.Microsecond})
 	})
 	if err != nil {
@@ -87,7 +86,7 @@ func TestDB_verdictOutcomeAndCalibration(t *testing.T) {
 		return st.CalibrationRev
 	}
 	set := func(id string, o kb.Outcome, heeded *bool) error {
-		return db.Update(ctx, func(x kb.Tx) error { return x.(kb.AppraiseTx).SetVerdictOutcome(ctx, id, o, heeded, t0) })
+		return db.Update(ctx, func(x kb.Tx) error { return x.SetVerdictOutcome(ctx, id, o, heeded, t0) })
 	}
 	yes := true
 	r0 := rev()
@@ -124,7 +123,7 @@ func TestDB_verdictOutcomeAndCalibration(t *testing.T) {
 		t.Fatalf("unknown verdict err = %v", err)
 	}
 	err = db.Update(ctx, func(x kb.Tx) error {
-		return x.(kb.AppraiseTx).SetMisroute(ctx, "nope", route.MissedClarify, t0)
+		return x.SetMisroute(ctx, "nope", route.MissedClarify, t0)
 	})
 	if !errors.Is(err, kb.ErrNotFound) {
 		t.Fatalf("unknown routing decision err = %v", err)

@@ -12,9 +12,15 @@ import (
 
 func (t *tx) AddHistory(ctx context.Context, lessonID string, changes []confidence.Change) error {
 	for _, ch := range changes {
-		before, _ := json.Marshal(ch.Before)
-		after, _ := json.Marshal(ch.After)
-		_, err := t.tx.ExecContext(ctx, `INSERT INTO confidence_history (lesson_id, at, kind, reason, before, after,
+		before, err := json.Marshal(ch.Before)
+		if err != nil {
+			return fmt.Errorf("encode confidence history of %s: %w", lessonID, err)
+		}
+		after, err := json.Marshal(ch.After)
+		if err != nil {
+			return fmt.Errorf("encode confidence history of %s: %w", lessonID, err)
+		}
+		_, err = t.tx.ExecContext(ctx, `INSERT INTO confidence_history (lesson_id, at, kind, reason, before, after,
 			lifecycle_before, lifecycle_after, ignored) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, lessonID, fmtTime(ch.At),
 			string(ch.Kind), ch.Reason, string(before), string(after), string(ch.LifecycleBefore), string(ch.LifecycleAfter), ch.Ignored)
 		if err != nil {
@@ -126,7 +132,10 @@ func backfillConfidence(ctx context.Context, sqlTx *redactTx) error {
 	now := time.Now().UTC()
 	for _, l := range ls {
 		s := kb.InitialConfidence(l, now, cfg)
-		b, _ := json.Marshal(s)
+		b, err := json.Marshal(s)
+		if err != nil {
+			return fmt.Errorf("encode confidence state of %s: %w", l.ID, err)
+		}
 		if _, err := sqlTx.ExecContext(ctx, `UPDATE lessons SET conf_state = ?, tier = ?, confidence = ? WHERE id = ?`,
 			string(b), string(s.Tier), clampConf(s.Composite), l.ID); err != nil {
 			return err

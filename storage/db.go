@@ -1,20 +1,3 @@
-// Package storage is innate-mcp's persistence: one SQLite database (through
-// modernc.org/sqlite, pure Go) that is the single source of truth, and an
-// in-memory chromem-go vector index derived from it.
-//
-// Several server processes may open the same database: every connection
-// runs in WAL mode with foreign keys on (set in the DSN so every pooled
-// connection gets them), writes are short BEGIN IMMEDIATE transactions on
-// one writer connection per process, taken in turn by the process's writers
-// and polled for every millisecond while another process holds the lock
-// (see writer), and the vector index notices other processes' writes
-// through a revision counter before every search. The index is built lazily
-// on the first search, never persisted by chromem-go, and never the source
-// of truth.
-//
-// No secret reaches the database: every statement that writes runs in a
-// transaction that binds its text arguments redacted by package sanitize
-// (see redactTx), whichever method issues it.
 package storage
 
 import (
@@ -404,18 +387,24 @@ func (db *DB) SetMetaDefault(ctx context.Context, key, value string) (string, er
 	return v, err
 }
 
-// EmbedderInfo implements kb.Store.
+// EmbedderInfo implements kb.Store. A stored dimension that is not a
+// whole number is an error (it would otherwise read as 0, the value that
+// turns the dimension check off); a missing one reads as 0, unknown.
 func (db *DB) EmbedderInfo(ctx context.Context) (string, int, bool, error) {
 	model, ok, err := db.Meta(ctx, "embedder_model")
 	if err != nil || !ok {
 		return "", 0, false, err
 	}
-	dimS, _, err := db.Meta(ctx, "embedder_dim")
+	dimS, ok, err := db.Meta(ctx, "embedder_dim")
 	if err != nil {
 		return "", 0, false, err
 	}
 	var dim int
-	fmt.Sscan(dimS, &dim)
+	if ok {
+		if _, err := fmt.Sscan(dimS, &dim); err != nil {
+			return "", 0, false, fmt.Errorf("database %s: stored embedder dimension %q is not a number (%v): run `innate-mcp reembed` to record the embedder again", db.path, dimS, err)
+		}
+	}
 	return model, dim, true, nil
 }
 

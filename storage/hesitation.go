@@ -48,7 +48,11 @@ func (db *DB) DeletePattern(ctx context.Context, id string) error {
 		if err != nil {
 			return fmt.Errorf("delete error pattern %s: %w", id, err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("delete error pattern %s: %w", id, err)
+		}
+		if n == 0 {
 			return kb.ErrNotFound
 		}
 		return nil
@@ -60,8 +64,11 @@ func (t *tx) ErrorPatterns(ctx context.Context) ([]hesitation.Pattern, error) {
 }
 
 func (t *tx) PutPattern(ctx context.Context, p hesitation.Pattern) error {
-	kw, _ := json.Marshal(nonNil(p.Keywords))
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO error_patterns (id, keywords, description, source, strength, trigger_count,
+	kw, err := json.Marshal(nonNil(p.Keywords))
+	if err != nil {
+		return fmt.Errorf("encode keywords of error pattern %s: %w", p.ID, err)
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO error_patterns (id, keywords, description, source, strength, trigger_count,
 		corrections, created_at, last_triggered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET keywords = excluded.keywords, description = excluded.description,
 		source = excluded.source, strength = excluded.strength, trigger_count = excluded.trigger_count,
@@ -75,10 +82,15 @@ func (t *tx) PutPattern(ctx context.Context, p hesitation.Pattern) error {
 }
 
 func (t *tx) LogHesitation(ctx context.Context, e kb.HesitationEntry) error {
-	signals, _ := json.Marshal(e.Result.Signals)
-	actions, _ := json.Marshal(e.Actions)
-	plan, _ := json.Marshal(e.Result.Plan)
-	patterns, _ := json.Marshal(nonNil(e.Result.MatchedPatterns))
+	var cols [4][]byte
+	for i, v := range []any{e.Result.Signals, e.Actions, e.Result.Plan, nonNil(e.Result.MatchedPatterns)} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("encode hesitation log: %w", err)
+		}
+		cols[i] = b
+	}
+	signals, actions, plan, patterns := cols[0], cols[1], cols[2], cols[3]
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO hesitation_log (trace_id, created_at, score, threshold, confident, held,
 		signals, actions, plan, patterns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.TraceID, fmtTime(e.CreatedAt),
 		e.Result.Score, e.Result.Threshold, e.Result.Confident, e.Held, string(signals), string(actions), string(plan), string(patterns))

@@ -107,8 +107,8 @@ func (db *DB) Lessons(ctx context.Context, f kb.LessonFilter, fn func(kb.Lesson)
 	return queryLessons(ctx, db.sql, f, fn)
 }
 
-// queryLessons calls fn for every lesson matching f, in id order, while
-// its rows are open.
+// queryLessons calls fn for every lesson matching f, in the order they
+// were stored (seq), while its rows are open.
 func queryLessons(ctx context.Context, q queryer, f kb.LessonFilter, fn func(kb.Lesson) error) error {
 	query := `SELECT ` + lessonColumns + ` FROM lessons l WHERE 1=1`
 	var args []any
@@ -271,7 +271,10 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	if err != nil {
 		return kb.Lesson{}, err
 	}
-	tags, _ := json.Marshal(nonNil(nl.Tags))
+	tags, err := json.Marshal(nonNil(nl.Tags))
+	if err != nil {
+		return kb.Lesson{}, fmt.Errorf("encode tags: %w", err)
+	}
 	created, updated := nl.CreatedAt, nl.UpdatedAt
 	if created.IsZero() {
 		created = now
@@ -288,7 +291,9 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	var confState []byte
 	var tier string
 	if nl.Conf != nil {
-		confState, _ = json.Marshal(nl.Conf)
+		if confState, err = json.Marshal(nl.Conf); err != nil {
+			return kb.Lesson{}, fmt.Errorf("encode confidence state: %w", err)
+		}
 		tier = string(nl.Conf.Tier)
 	}
 	dir, err := encodeDirective(nl.Directive)
@@ -364,9 +369,15 @@ func (t *tx) UpdateLesson(ctx context.Context, l kb.Lesson) error {
 	if l.LastUsedAt != nil {
 		lastUsed = fmtTime(*l.LastUsedAt)
 	}
-	tags, _ := json.Marshal(nonNil(l.Tags))
+	tags, err := json.Marshal(nonNil(l.Tags))
+	if err != nil {
+		return fmt.Errorf("encode tags of %s: %w", l.ID, err)
+	}
 	c := l.Counters
-	confState, _ := json.Marshal(l.Conf)
+	confState, err := json.Marshal(l.Conf)
+	if err != nil {
+		return fmt.Errorf("encode confidence state of %s: %w", l.ID, err)
+	}
 	_, err = t.tx.ExecContext(ctx, `UPDATE lessons SET origin = ?, state = ?, confidence = ?, recalls = ?, uses = ?,
 		successes = ?, failures = ?, approvals = ?, rejects = ?, observed = ?, tags = ?, updated_at = ?, last_used_at = ?,
 		conf_state = ?, tier = ? WHERE seq = ?`, string(l.Origin), string(l.State), clampConf(l.Confidence), c.Recalls, c.Uses, c.Successes,
@@ -427,13 +438,19 @@ func (t *tx) SetDirectives(ctx context.Context, version int, ds map[string]direc
 	return nil
 }
 
-// DirectiveVersion implements kb.Store.
+// DirectiveVersion implements kb.Store. A missing or unreadable version
+// reads as 0, never derived: the knowledge base then derives every
+// directive again and records the version, which repairs it.
 func (db *DB) DirectiveVersion(ctx context.Context) (int, error) {
-	v, _, err := db.Meta(ctx, "directive_version")
-	if err != nil {
+	v, ok, err := db.Meta(ctx, "directive_version")
+	if err != nil || !ok {
 		return 0, err
 	}
-	n, _ := strconv.Atoi(v)
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		db.log.Warn("stored directive version is not a number: deriving the directives again", "value", v)
+		return 0, nil
+	}
 	return n, nil
 }
 
@@ -476,7 +493,7 @@ func clampConf(c float64) float64 {
 	return math.Max(0, math.Min(1, c))
 }
 
-// SetVectors implements kb.Reembedder: it replaces a lesson's vectors and
+// SetVectors implements kb.Store: it replaces a lesson's vectors and
 // bumps the vector revision so every process refreshes its index.
 func (db *DB) SetVectors(ctx context.Context, id string, content, trigger []float32) error {
 	return db.update(ctx, func(sqlTx *redactTx) error {

@@ -93,7 +93,10 @@ func (db *DB) Regulate(ctx context.Context, plan func(params map[string]float64,
 				return fmt.Errorf("write regulator log: %w", err)
 			}
 		}
-		b, _ := json.Marshal(regulate.Apply(params, res.Changes))
+		b, err := json.Marshal(regulate.Apply(params, res.Changes))
+		if err != nil {
+			return fmt.Errorf("encode tuned parameters: %w", err)
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('params', ?)
 			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, string(b)); err != nil {
 			return fmt.Errorf("write tuned parameters: %w", err)

@@ -64,7 +64,6 @@ func TestPrune_calibrationArchive(t *testing.T) {
 	start := time.Now().Add(-time.Hour)
 	for from := 0; from < n; from += 1000 {
 		err := db.Update(ctx, func(tx kb.Tx) error {
-			atx := tx.(kb.AppraiseTx)
 			for i := from; i < min(from+1000, n); i++ {
 				id := fmt.Sprintf("t_%05d", i)
 				at := start.Add(time.Duration(i) * time.Millisecond)
@@ -72,15 +71,15 @@ func TestPrune_calibrationArchive(t *testing.T) {
 					return err
 				}
 				v := kb.VerdictRecord{TraceID: id, CreatedAt: at, Mode: appraise.Focus, Valence: appraise.Affirm, Directional: appraise.Affirm,
-					Strength: float64(i%97) / 97, Tier: appraise.Weak}
-				if err := atx.InsertVerdict(ctx, v); err != nil {
+					Strength: float64(i%97) / 97, Band: appraise.Weak}
+				if err := tx.InsertVerdict(ctx, v); err != nil {
 					return err
 				}
 				o := kb.OutcomeSuccess
 				if i%3 == 0 {
 					o = kb.OutcomeFailure
 				}
-				if err := atx.SetVerdictOutcome(ctx, id, o, nil, at); err != nil {
+				if err := tx.SetVerdictOutcome(ctx, id, o, nil, at); err != nil {
 					return err
 				}
 			}

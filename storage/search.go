@@ -169,11 +169,11 @@ func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lq *lexQ
 			c.Lexical = lq.score(tf, int(length.Int64))
 		}
 		cv := decodeVec(cb)
-		c.RawContent = cosine(p.Vector, cv)
-		c.Content = normCosine(qc, centred(cv, centre.content))
+		c.RawContent = dot(p.Vector, cv)
+		c.Content = cosine(qc, centred(cv, centre.content))
 		if t := decodeVec(tb); t != nil {
-			c.RawTrigger = cosine(p.Vector, t)
-			c.Trigger, c.HasTrigger = normCosine(qt, centred(t, centre.trigger)), true
+			c.RawTrigger = dot(p.Vector, t)
+			c.Trigger, c.HasTrigger = cosine(qt, centred(t, centre.trigger)), true
 		}
 		out = append(out, c)
 	}
@@ -208,7 +208,7 @@ func (db *DB) fillContext(ctx context.Context, cands []kb.Candidate, key string)
 		if err := rows.Scan(&id, &t.Successes, &t.Failures); err != nil {
 			return fmt.Errorf("load outcome history: %w", err)
 		}
-		cands[pos[id]].Context = t
+		cands[pos[id]].SituationTally = t
 	}
 	return rows.Err()
 }
@@ -240,19 +240,21 @@ func centred(v, mean []float32) []float32 {
 	return out
 }
 
-// normCosine is the cosine of two vectors of any length.
-func normCosine(a, b []float32) float64 {
-	d := cosine(a, b)
-	na, nb := cosine(a, a), cosine(b, b)
+// cosine is the cosine of two vectors of any norm; 0 when either is zero
+// or their lengths differ.
+func cosine(a, b []float32) float64 {
+	d := dot(a, b)
+	na, nb := dot(a, a), dot(b, b)
 	if na <= 0 || nb <= 0 {
 		return 0
 	}
 	return d / math.Sqrt(na*nb)
 }
 
-// cosine is the dot product of two vectors assumed L2-normalised; 0 when
-// their lengths differ.
-func cosine(a, b []float32) float64 {
+// dot is the dot product of two vectors: their cosine when both are
+// L2-normalised, as stored and query vectors are. 0 when their lengths
+// differ.
+func dot(a, b []float32) float64 {
 	if len(a) != len(b) || len(a) == 0 {
 		return 0
 	}

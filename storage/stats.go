@@ -103,7 +103,8 @@ func (db *DB) Contradictions(ctx context.Context) ([]Contradiction, error) {
 	return out, rows.Err()
 }
 
-// AllLessons returns every lesson (any state), in id order.
+// AllLessons returns every lesson (any state), in the order they were
+// stored.
 func (db *DB) AllLessons(ctx context.Context) ([]kb.Lesson, error) {
 	var out []kb.Lesson
 	err := db.Lessons(ctx, kb.LessonFilter{}, func(l kb.Lesson) error { out = append(out, l); return nil })

@@ -313,6 +313,14 @@ func TestDB_embedderInfoAndMeta(t *testing.T) {
 	if _, err := db.Lesson(ctx, "nope"); !errors.Is(err, kb.ErrNotFound) {
 		t.Fatalf("missing lesson err = %v", err)
 	}
+	// A corrupt dimension is an error that says what to do, never a
+	// dimension of 0 (which would switch the dimension check off).
+	if err := db.SetMeta(ctx, "embedder_dim", "five hundred"); err != nil {
+		t.Fatal(err)
+	}
+	if _, d, _, err := db.EmbedderInfo(ctx); err == nil || !strings.Contains(err.Error(), "reembed") {
+		t.Fatalf("corrupt dimension: dim %d, err = %v, want an error naming reembed", d, err)
+	}
 }
 
 // TestDocFreqs: document frequencies of the terms lessons hold, over a

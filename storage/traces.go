@@ -135,8 +135,11 @@ func (t *tx) AddContextOutcome(ctx context.Context, lessonID, key string, succes
 }
 
 func (t *tx) InsertCorrection(ctx context.Context, c kb.Correction) error {
-	kw, _ := json.Marshal(nonNil(c.Keywords))
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO corrections (trace_id, text, keywords, session, created_at) VALUES (?, ?, ?, ?, ?)`,
+	kw, err := json.Marshal(nonNil(c.Keywords))
+	if err != nil {
+		return fmt.Errorf("encode correction keywords: %w", err)
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO corrections (trace_id, text, keywords, session, created_at) VALUES (?, ?, ?, ?, ?)`,
 		c.TraceID, c.Text, string(kw), c.Session, fmtTime(c.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("insert correction: %w", err)

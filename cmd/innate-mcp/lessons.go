@@ -52,7 +52,7 @@ func (m *Main) runLessons(ctx context.Context, g *globals, args []string, stdin 
 	case "show":
 		return m.showLesson(ctx, a, id, asJSON, stdout)
 	case "approve", "reject", "archive", "restore":
-		l, note, err := a.kb.Judge(ctx, id, kb.LessonAction(verb), reason)
+		l, note, err := a.kb.ApplyAction(ctx, id, kb.LessonAction(verb), reason)
 		if err != nil {
 			return err
 		}
@@ -107,7 +107,7 @@ func (m *Main) listLessons(ctx context.Context, a *app, state, tier, project str
 	}
 	var rows []lessonRow
 	err := a.db.Lessons(ctx, f, func(l kb.Lesson) error {
-		l = a.kb.Settled(l)
+		l = a.kb.DecayedToNow(l)
 		if tier != "" && string(l.Tier) != tier {
 			return nil
 		}

@@ -95,7 +95,7 @@ func buildReport(ctx context.Context, db *storage.DB, k *kb.KB) (Report, error) 
 	}
 	recallable := 0
 	for _, l := range lessons {
-		l = k.Settled(l)
+		l = k.DecayedToNow(l)
 		r.Lessons.Total++
 		r.Lessons.ByState[string(l.State)]++
 		r.Lessons.ByTier[string(l.Tier)]++
