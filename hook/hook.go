@@ -116,6 +116,7 @@ type Knowledge interface {
 	Record(ctx context.Context, req kb.RecordRequest) (kb.RecordResult, error)
 	Lesson(ctx context.Context, id string) (kb.Lesson, error)
 	Lessons(ctx context.Context, filter kb.LessonFilter, fn func(kb.Lesson) error) error
+	RecentCorrections(ctx context.Context, project string, since time.Time, limit int) ([]kb.Correction, error)
 }
 
 // Capture is what a user's message says of the agent's work: a
@@ -197,6 +198,9 @@ func contextOutput(event, text string) Output {
 	return Output{Specific: &Specific{HookEventName: event, AdditionalContext: text}}
 }
 
+// maxCorrections is the most corrections SessionStart reads.
+const maxCorrections = 20
+
 // charsPerToken is the size of a token the budgets count in.
 const charsPerToken = 4
 
@@ -207,33 +211,36 @@ func (h *Handler) sessionStart(ctx context.Context, project string) (Output, err
 	if budget == 0 {
 		return Output{}, nil
 	}
-	var rules, corrections []kb.Lesson
-	since := h.now().AddDate(0, 0, -h.Config.SessionStart.CorrectionDays)
+	// The user's own rules (rule files, the user's messages, the CLI):
+	// the lessons of origin user_stated that direct something.
+	var rules []kb.Lesson
 	collect := func(l kb.Lesson) error {
-		switch {
-		case l.Kind == kb.KindCaution && l.CreatedAt.After(since):
-			corrections = append(corrections, l)
-		case l.Kind == kb.KindRule && l.Origin == kb.OriginUserStated && l.Directive != nil && l.Directive.Directs():
+		if l.Kind == kb.KindRule && l.Directive != nil && l.Directive.Directs() {
 			rules = append(rules, l)
 		}
 		return nil
 	}
-	active := []kb.State{kb.StateActive}
+	filter := kb.LessonFilter{States: []kb.State{kb.StateActive}, Origin: kb.OriginUserStated}
 	if project != "" {
-		if err := h.KB.Lessons(ctx, kb.LessonFilter{States: active, Project: project}, collect); err != nil {
+		filter.Project = project
+		if err := h.KB.Lessons(ctx, filter, collect); err != nil {
 			return Output{}, err
 		}
 	}
-	if err := h.KB.Lessons(ctx, kb.LessonFilter{States: active, Global: true}, collect); err != nil {
+	filter.Project, filter.Global = "", true
+	if err := h.KB.Lessons(ctx, filter, collect); err != nil {
 		return Output{}, err
 	}
-	// Most confident first; the newest correction first.
+	since := h.now().AddDate(0, 0, -h.Config.SessionStart.CorrectionDays)
+	corrections, err := h.KB.RecentCorrections(ctx, project, since, maxCorrections)
+	if err != nil {
+		return Output{}, err
+	}
+	// Most confident first.
 	slices.SortStableFunc(rules, func(a, b kb.Lesson) int { return cmp.Compare(b.Confidence, a.Confidence) })
-	slices.SortStableFunc(corrections, func(a, b kb.Lesson) int { return b.CreatedAt.Compare(a.CreatedAt) })
 	var out strings.Builder
-	add := func(header string, ls []kb.Lesson) {
-		for i, l := range ls {
-			line := fmt.Sprintf("- %s [%s]\n", clip.Line(l.Content, 240), l.ID)
+	add := func(header string, lines []string) {
+		for i, line := range lines {
 			if i == 0 {
 				line = header + "\n" + line
 			}
@@ -243,8 +250,16 @@ func (h *Handler) sessionStart(ctx context.Context, project string) (Output, err
 			out.WriteString(line)
 		}
 	}
-	add("innate-mcp: this project's rules (the user's own words; the whole lesson is at innate://lesson/ID):", rules)
-	add("innate-mcp: corrections the user made recently:", corrections)
+	var lines []string
+	for _, l := range rules {
+		lines = append(lines, fmt.Sprintf("- %s [%s]\n", clip.Line(l.Content, 240), l.ID))
+	}
+	add("innate-mcp: this project's rules, in the user's own words (the whole lesson is at innate://lesson/ID):", lines)
+	lines = lines[:0]
+	for _, c := range corrections {
+		lines = append(lines, fmt.Sprintf("- %s: %q\n", c.CreatedAt.Format("Jan 2"), clip.Line(c.Text, 200)))
+	}
+	add("innate-mcp: the user corrected the agent recently:", lines)
 	return contextOutput(SessionStart, out.String()), nil
 }
 

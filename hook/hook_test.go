@@ -69,7 +69,7 @@ func payload(t *testing.T, name, transcript string) Input {
 }
 
 func TestSessionStart_givesTheProjectsRules(t *testing.T) {
-	h, _ := testHandler(t)
+	h, k := testHandler(t)
 	out, err := h.Handle(context.Background(), payload(t, "session-start.json", "transcript-untested.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -83,14 +83,31 @@ func TestSessionStart_givesTheProjectsRules(t *testing.T) {
 			t.Errorf("context lacks %q:\n%s", want, ctxText)
 		}
 	}
+	if strings.Contains(ctxText, "corrected") {
+		t.Errorf("corrections shown although there are none:\n%s", ctxText)
+	}
 	if len(ctxText) > h.Config.SessionStart.BudgetTokens*charsPerToken {
 		t.Errorf("context is %d bytes, over the budget", len(ctxText))
 	}
-	// Another project has no rules: nothing is said.
+	// A correction made in the project is shown; one of another project is not.
+	for _, c := range []struct{ project, text string }{{project, "No, the discount applies before tax."}, {"/home/dev/other", "Wrong branch again."}} {
+		if _, err := k.Record(context.Background(), kb.RecordRequest{Project: c.project, Correction: &kb.CorrectionInput{Text: c.text}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _ = h.Handle(context.Background(), payload(t, "session-start.json", "transcript-untested.jsonl"))
+	if got := out.Specific.AdditionalContext; !strings.Contains(got, "the discount applies before tax") || strings.Contains(got, "Wrong branch") {
+		t.Errorf("corrections in the context:\n%s", got)
+	}
+	// Another project has no rules: nothing is said but its correction.
 	in := payload(t, "session-start.json", "transcript-untested.jsonl")
 	in.Cwd = "/home/dev/other"
+	if out, err := h.Handle(context.Background(), in); err != nil || out.Empty() || strings.Contains(out.Specific.AdditionalContext, "rules") {
+		t.Errorf("project without rules: %+v, %v", out.Specific, err)
+	}
+	in.Cwd = "/home/dev/third"
 	if out, err := h.Handle(context.Background(), in); err != nil || !out.Empty() {
-		t.Errorf("project without rules: %+v, %v", out, err)
+		t.Errorf("project without rules or corrections: %+v, %v", out.Specific, err)
 	}
 	// A small budget keeps to it.
 	h.Config.SessionStart.BudgetTokens = 20

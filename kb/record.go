@@ -146,7 +146,7 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 			}
 		}
 		if req.Correction != nil {
-			c := Correction{TraceID: req.TraceID, Text: req.Correction.Text, Keywords: req.Correction.Keywords, Session: k.session, CreatedAt: now}
+			c := Correction{TraceID: req.TraceID, Project: req.Project, Text: req.Correction.Text, Keywords: req.Correction.Keywords, Session: k.session, CreatedAt: now}
 			if err := tx.InsertCorrection(ctx, c); err != nil {
 				return err
 			}

@@ -99,6 +99,9 @@ type Store interface {
 	// router state and its trace count (which an implementation may cap),
 	// with the verdict log's calibration revision.
 	AppraiseState(ctx context.Context, session string, window int) (AppraiseState, error)
+	// Corrections returns the corrections made since a time in project
+	// or with no project, newest first, at most limit of them.
+	Corrections(ctx context.Context, project string, since time.Time, limit int) ([]Correction, error)
 	// CalibrationPoints returns the verdict log's calibration points,
 	// newest first (an implementation may keep only the newest few
 	// thousand): every verdict that was not abstained, not censored, had
@@ -337,6 +340,7 @@ type Evidence struct {
 // Correction is a user's correction of the agent, kept for hesitate.
 type Correction struct {
 	TraceID   string    `json:"trace_id,omitempty"`
+	Project   string    `json:"project,omitempty"`
 	Text      string    `json:"text"`
 	Keywords  []string  `json:"keywords,omitempty"`
 	Session   string    `json:"session,omitempty"`

@@ -357,3 +357,30 @@ func TestDocFreqs(t *testing.T) {
 		t.Errorf("after archiving the race lesson: %v, want http 2 and no race", got)
 	}
 }
+
+func TestCorrections_byProjectNewestFirst(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	base := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	for i, c := range []kb.Correction{
+		{Project: "/p", Text: "old one", CreatedAt: base},
+		{Project: "/p", Text: "use pnpm", Keywords: []string{"pnpm"}, CreatedAt: base.AddDate(0, 0, 10)},
+		{Project: "/other", Text: "not this project", CreatedAt: base.AddDate(0, 0, 11)},
+		{Text: "no project", CreatedAt: base.AddDate(0, 0, 12)},
+	} {
+		c.Session = fmt.Sprint("s", i)
+		if err := db.Update(ctx, func(tx kb.Tx) error { return tx.InsertCorrection(ctx, c) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := db.Corrections(ctx, "/p", base.AddDate(0, 0, 5), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Text != "no project" || got[1].Text != "use pnpm" || got[1].Keywords[0] != "pnpm" || got[1].Project != "/p" {
+		t.Errorf("corrections %+v", got)
+	}
+	if got, _ := db.Corrections(ctx, "/p", base, 1); len(got) != 1 {
+		t.Errorf("limit 1: %d", len(got))
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -139,8 +140,8 @@ func (t *tx) InsertCorrection(ctx context.Context, c kb.Correction) error {
 	if err != nil {
 		return fmt.Errorf("encode correction keywords: %w", err)
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO corrections (trace_id, text, keywords, session, created_at) VALUES (?, ?, ?, ?, ?)`,
-		c.TraceID, c.Text, string(kw), c.Session, fmtTime(c.CreatedAt))
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO corrections (trace_id, project, text, keywords, session, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		c.TraceID, c.Project, c.Text, string(kw), c.Session, fmtTime(c.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("insert correction: %w", err)
 	}
@@ -166,4 +167,28 @@ func (t *tx) CountRecalls(ctx context.Context, ids []string) error {
 		return fmt.Errorf("count recalls: %w", err)
 	}
 	return nil
+}
+
+// Corrections implements kb.Store.
+func (db *DB) Corrections(ctx context.Context, project string, since time.Time, limit int) ([]kb.Correction, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT trace_id, project, text, keywords, session, created_at FROM corrections
+		WHERE created_at >= ? AND project IN (?, '') ORDER BY created_at DESC, rowid DESC LIMIT ?`, fmtTime(since), project, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read corrections: %w", err)
+	}
+	defer rows.Close()
+	var out []kb.Correction
+	for rows.Next() {
+		var c kb.Correction
+		var kw, created string
+		if err := rows.Scan(&c.TraceID, &c.Project, &c.Text, &kw, &c.Session, &created); err != nil {
+			return nil, fmt.Errorf("read corrections: %w", err)
+		}
+		if err := json.Unmarshal([]byte(kw), &c.Keywords); err != nil {
+			return nil, fmt.Errorf("read correction keywords: %w", err)
+		}
+		c.CreatedAt = parseTime(created)
+		out = append(out, c)
+	}
+	return out, rows.Err()
 }
