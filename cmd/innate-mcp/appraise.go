@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -11,10 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/innate-mcp/innate-mcp/appraise"
 	"github.com/innate-mcp/innate-mcp/kb"
-	"github.com/innate-mcp/innate-mcp/route"
-	"github.com/innate-mcp/innate-mcp/storage"
 )
 
 // appraiseTool returns the appraise tool and its handler.
@@ -84,53 +79,4 @@ func (m *Main) runAppraise(ctx context.Context, g *globals, args []string, stdin
 		return err
 	}
 	return writeJSON(stdout, res)
-}
-
-// loadAppraiseParams reads the critic's parameters (meta key "appraise") and
-// the router's weights (meta key "route"), each a JSON object of parameter
-// name → value, storing the documented defaults on first use; names missing
-// from a stored object keep their defaults. The regulator changes these
-// values; nothing else writes them.
-func loadAppraiseParams(ctx context.Context, db *storage.DB) (appraise.Config, route.Weights, error) {
-	ac := appraise.DefaultConfig()
-	p, err := loadParams(ctx, db, "appraise", ac.Params())
-	if err != nil {
-		return appraise.Config{}, route.Weights{}, err
-	}
-	if ac, err = ac.WithParams(p); err == nil {
-		err = ac.Validate()
-	}
-	if err != nil {
-		return appraise.Config{}, route.Weights{}, fmt.Errorf("meta appraise: %w", err)
-	}
-	rw := route.DefaultWeights()
-	p, err = loadParams(ctx, db, "route", rw.Params())
-	if err != nil {
-		return appraise.Config{}, route.Weights{}, err
-	}
-	if rw, err = rw.WithParams(p); err == nil {
-		err = rw.Validate()
-	}
-	if err != nil {
-		return appraise.Config{}, route.Weights{}, fmt.Errorf("meta route: %w", err)
-	}
-	return ac, rw, nil
-}
-
-// loadParams returns the parameter object stored under a meta key, storing
-// defaults there when the key is unset.
-func loadParams(ctx context.Context, db *storage.DB, key string, defaults map[string]float64) (map[string]float64, error) {
-	b, err := json.Marshal(defaults)
-	if err != nil {
-		return nil, err
-	}
-	v, err := db.SetMetaDefault(ctx, key, string(b))
-	if err != nil {
-		return nil, err
-	}
-	var p map[string]float64
-	if err := json.Unmarshal([]byte(v), &p); err != nil {
-		return nil, fmt.Errorf("meta %s: %w", key, err)
-	}
-	return p, nil
 }

@@ -13,7 +13,7 @@ import (
 
 // evalRules runs the rules set (eval.Rules) on a fresh temporary knowledge
 // base and prints its figures.
-func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout, stderr io.Writer) error {
+func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("eval rules", g, stderr, "--data DIR [--noise FILE] [--dump FILE]")
 	dataDir := fs.String("data", "", "the rules set: DIR/rules/<project>.md and DIR/scenarios.jsonl")
 	noisePath := fs.String("noise", "", "JSONL lessons imported globally first, to crowd the projects' rules")
@@ -40,11 +40,11 @@ func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout,
 		}
 	}
 	if *dumpPath != "" {
-		f, err := os.Create(*dumpPath)
-		if err != nil {
-			return err
+		f, cerr := os.Create(*dumpPath)
+		if cerr != nil {
+			return cerr
 		}
-		defer f.Close()
+		defer closeFile(f, &err)
 		opts.Dump = f
 	}
 	ev, err := m.openEvalKB(ctx, g, stderr, evalKBOptions{weights: *weightsJSON, params: *paramsJSON})
@@ -69,5 +69,5 @@ func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout,
 		eval.RulesReport
 		Embedder string  `json:"embedder"`
 		Seconds  float64 `json:"seconds"`
-	}{rep, emb.Name(), round4(time.Since(start).Seconds())})
+	}{rep, emb.Name(), eval.Seconds(start)})
 }

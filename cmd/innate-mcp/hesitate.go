@@ -3,12 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -16,7 +14,6 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/hesitation"
 	"github.com/innate-mcp/innate-mcp/kb"
-	"github.com/innate-mcp/innate-mcp/storage"
 )
 
 // hesitateTool returns the hesitate tool and its handler.
@@ -41,31 +38,6 @@ func hesitateTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Too
 	return tool, handler(log, tool, func(ctx context.Context, req kb.HesitateRequest) (kb.HesitateResult, error) {
 		return svc.Hesitate(ctx, req)
 	})
-}
-
-// loadHesitation reads the hesitation configuration from the meta table,
-// storing the defaults on first use; INNATE_HESITATION=off switches it off.
-func loadHesitation(ctx context.Context, db *storage.DB, getenv func(string) string) (hesitation.Config, error) {
-	def := hesitation.DefaultConfig()
-	b, _ := json.Marshal(def)
-	v, err := db.SetMetaDefault(ctx, "hesitation", string(b))
-	if err != nil {
-		return hesitation.Config{}, err
-	}
-	cfg := def
-	if err := json.Unmarshal([]byte(v), &cfg); err != nil {
-		return hesitation.Config{}, fmt.Errorf("meta hesitation: %w", err)
-	}
-	switch strings.ToLower(getenv("INNATE_HESITATION")) {
-	case "off", "0", "false", "no":
-		cfg.Enabled = false
-	case "on", "1", "true", "yes":
-		cfg.Enabled = true
-	}
-	if err := cfg.Validate(); err != nil {
-		return hesitation.Config{}, fmt.Errorf("meta hesitation: %w", err)
-	}
-	return cfg, nil
 }
 
 func (m *Main) runHesitate(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -136,7 +108,7 @@ func (m *Main) runPatterns(ctx context.Context, g *globals, args []string, stdin
 	defer a.close()
 	switch fs.Arg(0) {
 	case "list":
-		ps, err := a.db.ErrorPatterns(ctx)
+		ps, err := a.store.ErrorPatterns(ctx)
 		if err != nil {
 			return err
 		}
@@ -157,7 +129,7 @@ func (m *Main) runPatterns(ctx context.Context, g *globals, args []string, stdin
 			return fmt.Errorf("%w: patterns remove needs at least one ID", errUsage)
 		}
 		for _, id := range fs.Args()[1:] {
-			if err := a.db.DeletePattern(ctx, id); err != nil {
+			if err := a.store.DeletePattern(ctx, id); err != nil {
 				return fmt.Errorf("remove %s: %w", id, err)
 			}
 		}

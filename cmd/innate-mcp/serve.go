@@ -13,6 +13,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/innate-mcp/innate-mcp/stats"
+	"github.com/innate-mcp/innate-mcp/tuning"
 )
 
 // newServer builds the MCP server over a knowledge base. warm is called
@@ -60,13 +63,16 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 		return err
 	}
 	defer a.close()
-	cwd, _ := m.Getwd()
+	cwd, err := m.Getwd()
+	if err != nil {
+		return fmt.Errorf("working directory: %w", err)
+	}
 	proj := newProjectResolver(cwd)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	reg, err := newRegulator()
+	reg, err := tuning.New()
 	if err != nil {
 		return err
 	}
@@ -77,15 +83,15 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 			if err := a.emb.Preload(); err != nil {
 				a.log.Warn("load embedder", "err", err)
 			}
-			if err := a.db.WarmUp(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			if err := a.store.WarmUp(ctx); err != nil && !errors.Is(err, context.Canceled) {
 				a.log.Warn("build vector index", "err", err)
 			}
 			if regulatorEnabled(m.Getenv) {
-				reg.loop(ctx, a, a.log.With("component", "regulator"))
+				reg.Loop(ctx, a.store, a.kb, a.log.With("component", "regulator"))
 			}
 		}()
 	}
-	s := newServer(a.kb, func(ctx context.Context) (Report, error) { return buildReport(ctx, a.db, a.kb) }, proj, a.log, warm)
+	s := newServer(a.kb, func(ctx context.Context) (stats.Report, error) { return stats.Build(ctx, a.store, a.kb) }, proj, a.log, warm)
 	// A client that closes stdout before the last responses are written
 	// must not kill the process with SIGPIPE while other calls are still
 	// writing to the database: the write fails instead, and is logged.
@@ -93,7 +99,7 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
 	t := &stdioTransport{srv: s, log: a.log.With("component", "stdio")}
-	a.log.Info("serving MCP on stdio", "db", a.db.Path(), "embedder", a.emb.Name())
+	a.log.Info("serving MCP on stdio", "db", a.path, "embedder", a.emb.Name())
 	err = t.serve(ctx, stdin, stdout)
 	cancel()
 	wg.Wait()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/innate-mcp/innate-mcp/internal/evaldata"
+	"github.com/innate-mcp/innate-mcp/stats"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	validator "github.com/santhosh-tekuri/jsonschema/v6"
@@ -17,10 +18,10 @@ import (
 
 const statsSchemaPath = "../../stats.schema.json"
 
-// TestStatsSchema keeps stats.schema.json equal to the schema of Report
+// TestStatsSchema keeps stats.schema.json equal to the schema of stats.Report
 // (regenerate with -update).
 func TestStatsSchema(t *testing.T) {
-	s, err := jsonschema.For[Report](&jsonschema.ForOptions{})
+	s, err := jsonschema.For[stats.Report](&jsonschema.ForOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestCLI_statsAndLessons(t *testing.T) {
 		t.Fatal(err)
 	}
 	validateStats(t, out)
-	var rep Report
+	var rep stats.Report
 	json.Unmarshal([]byte(out), &rep)
 	if rep.Lessons.Total != 3 || rep.Recall.Calls != 1 || rep.Hesitation.Calls != 1 || rep.Contradictions.Total != 1 || len(rep.Health) < 6 {
 		t.Fatalf("report: %+v", rep)
@@ -182,7 +183,7 @@ func TestStats_cursorrulesPlusReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	validateStats(t, out)
-	var rep Report
+	var rep stats.Report
 	json.Unmarshal([]byte(out), &rep)
 	if rep.Lessons.Total < 900 || rep.Recall.Calls != 60 || rep.Appraise.Verdicts != 12 || rep.Hesitation.Calls != 12 || rep.Routing.Decisions != 12 {
 		t.Fatalf("report: lessons %d, recalls %d, verdicts %d, hesitations %d, routes %d", rep.Lessons.Total, rep.Recall.Calls,
