@@ -29,7 +29,7 @@ func BenchmarkRecordContention(b *testing.B) {
 		db := filepath.Join(b.TempDir(), "kb.db")
 		clients := make([]*rpcClient, procs)
 		for p := range clients {
-			clients[p] = spawn(b, db)
+			clients[p] = spawnProcess(b, db)
 			clients[p].initialize()
 		}
 		// One call each first: the embedder is loaded and the index built

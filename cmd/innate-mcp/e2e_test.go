@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -43,11 +45,35 @@ func buildBinary(t testing.TB) string {
 	return binPath
 }
 
+// runOn runs the program in-process on the database db, with the process
+// environment otherwise, and returns its stdout.
+func runOn(t testing.TB, db, stdin string, args ...string) (string, error) {
+	t.Helper()
+	dir := t.TempDir()
+	m := &Main{
+		Getenv: func(k string) string {
+			if k == "INNATE_DB" {
+				return db
+			}
+			return os.Getenv(k)
+		},
+		Getwd: func() (string, error) { return dir, nil },
+	}
+	var out, errb bytes.Buffer
+	err := m.Run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	if err != nil {
+		err = fmt.Errorf("%w (stderr: %s)", err, errb.String())
+	}
+	return out.String(), err
+}
+
 // rpcClient speaks newline-delimited JSON-RPC to a spawned server. Responses
 // may arrive out of order; they are matched by id.
 type rpcClient struct {
 	t      testing.TB
-	cmd    *exec.Cmd
+	cmd    *exec.Cmd // nil for a server run in-process
+	stop   func()    // ends an in-process server at once (its context)
+	ended  chan struct{}
 	stdin  io.WriteCloser
 	mu     sync.Mutex
 	nextID int
@@ -58,8 +84,48 @@ type rpcClient struct {
 	killed atomic.Bool // the test killed the server: its last line may be cut short
 }
 
-// spawn starts the server on db with extra environment.
+// spawn starts the server on db with extra environment (KEY=VALUE) in
+// this process, through Main.Run with pipes for stdin and stdout.
 func spawn(t testing.TB, db string, env ...string) *rpcClient {
+	t.Helper()
+	vars := map[string]string{"INNATE_DB": db, "INNATE_LOG_LEVEL": "warn"}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
+	dir := t.TempDir()
+	m := &Main{
+		Getenv: func(k string) string {
+			if v, ok := vars[k]; ok {
+				return v
+			}
+			return os.Getenv(k)
+		},
+		Getwd: func() (string, error) { return dir, nil },
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr strings.Builder
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &rpcClient{t: t, stop: cancel, ended: make(chan struct{}), stdin: inW, wait: map[int]chan map[string]any{},
+		other: make(chan map[string]any, 16), done: make(chan struct{}), stderr: &stderr}
+	errw := &syncWriter{w: &stderr}
+	go func() {
+		defer close(c.ended)
+		if err := m.Run(ctx, []string{"serve"}, inR, outW, errw); err != nil {
+			fmt.Fprintln(errw, "innate-mcp:", err)
+		}
+		outW.Close()
+		inR.Close()
+	}()
+	go c.read(outR)
+	t.Cleanup(c.close)
+	return c
+}
+
+// spawnProcess starts the server on db with extra environment as a
+// process of its own, for the tests where a real process matters.
+func spawnProcess(t testing.TB, db string, env ...string) *rpcClient {
 	t.Helper()
 	cmd := exec.Command(buildBinary(t), "serve")
 	cmd.Env = append(os.Environ(), "INNATE_DB="+db, "INNATE_LOG_LEVEL=warn")
@@ -205,12 +271,24 @@ func (c *rpcClient) tool(name string, args any) map[string]any {
 // kill ends the server with SIGKILL (kill -9): it gets no chance to finish
 // anything.
 func (c *rpcClient) kill() {
+	if c.cmd == nil {
+		c.t.Fatal("kill: the server runs in-process: use spawnProcess")
+	}
 	c.killed.Store(true)
 	c.cmd.Process.Kill()
 }
 
 func (c *rpcClient) close() {
 	c.stdin.Close()
+	if c.cmd == nil {
+		select {
+		case <-c.ended:
+		case <-time.After(20 * time.Second):
+			c.stop()
+			<-c.ended
+		}
+		return
+	}
 	select {
 	case <-c.done:
 	case <-time.After(20 * time.Second):
@@ -327,7 +405,7 @@ func TestE2E_clientSession(t *testing.T) {
 
 func TestE2E_twoProcessesShareOneDatabase(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "kb.db")
-	a, b := spawn(t, db), spawn(t, db)
+	a, b := spawnProcess(t, db), spawnProcess(t, db)
 	a.initialize()
 	b.initialize()
 	// B answers first (building its index) so the lesson arrives afterwards.
@@ -439,12 +517,12 @@ func TestE2E_appraise(t *testing.T) {
 	}
 
 	// The CLI shares the database and answers the same way.
-	cli, err := exec.Command(buildBinary(t), "--db", db, "appraise", "--query", "how should I return errors from this Go function").Output()
+	cli, err := runOn(t, db, "", "appraise", "--query", "how should I return errors from this Go function")
 	if err != nil {
 		t.Fatalf("innate-mcp appraise: %v", err)
 	}
 	var fromCLI map[string]any
-	if err := json.Unmarshal(cli, &fromCLI); err != nil || fromCLI["valence"] != "affirm" || fromCLI["route"] == nil {
+	if err := json.Unmarshal([]byte(cli), &fromCLI); err != nil || fromCLI["valence"] != "affirm" || fromCLI["route"] == nil {
 		t.Fatalf("CLI appraise = %s (%v)", cli, err)
 	}
 }

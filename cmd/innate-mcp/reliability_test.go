@@ -218,7 +218,7 @@ type reliabilityStats struct {
 // startServer spawns a server on db and completes the MCP handshake.
 func startServer(t *testing.T, db string) *rpcClient {
 	t.Helper()
-	c := spawn(t, db)
+	c := spawnProcess(t, db)
 	c.initialize()
 	return c
 }
