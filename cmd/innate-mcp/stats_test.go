@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/innate-mcp/innate-mcp/internal/evaldata"
+	"github.com/innate-mcp/innate-mcp/internal/linediff"
 	"github.com/innate-mcp/innate-mcp/stats"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -36,8 +36,11 @@ func TestStatsSchema(t *testing.T) {
 		os.WriteFile(statsSchemaPath, got, 0o644)
 	}
 	want, err := os.ReadFile(statsSchemaPath)
-	if err != nil || !bytes.Equal(got, want) {
-		t.Fatalf("stats.schema.json is out of date (go test ./cmd/innate-mcp -run TestStatsSchema -update): %v", err)
+	if err != nil {
+		t.Fatalf("read stats.schema.json (go test ./cmd/innate-mcp -run TestStatsSchema -update): %v", err)
+	}
+	if d := linediff.Diff(string(want), string(got)); d != "" {
+		t.Fatalf("stats.schema.json is out of date (- file, + schema of stats.Report; go test ./cmd/innate-mcp -run TestStatsSchema -update):\n%s", d)
 	}
 }
 

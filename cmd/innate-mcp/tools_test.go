@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -9,6 +8,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/innate-mcp/innate-mcp/internal/linediff"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -52,8 +52,8 @@ func TestToolsManifest(t *testing.T) {
 	if err != nil {
 		t.Fatalf("read %s (run go test ./cmd/innate-mcp -run TestToolsManifest -update): %v", path, err)
 	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("tools.json differs from the server's tools/list; run go test ./cmd/innate-mcp -run TestToolsManifest -update and review the diff")
+	if d := linediff.Diff(string(want), string(got)); d != "" {
+		t.Fatalf("tools.json differs from the server's tools/list (- tools.json, + tools/list); run go test ./cmd/innate-mcp -run TestToolsManifest -update and review the diff:\n%s", d)
 	}
 }
 
