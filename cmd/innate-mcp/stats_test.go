@@ -155,32 +155,31 @@ func TestStats_cursorrulesPlusReplay(t *testing.T) {
 	data := evaldata.Path(t, "lessons", "cursorrules.jsonl")
 	env := testEnv(t)
 	// The stand-in embedder: build the database through kb directly.
-	db := lessonsDBFrom(t, env["INNATE_DB"], data)
-	_ = db
+	lessonsDBFrom(t, env["INNATE_DB"], data)
 	queries := []string{"writing React components with hooks", "configuring Tailwind CSS", "Python type hints and docstrings",
 		"Next.js app router data fetching", "writing unit tests in Go", "bake a chocolate cake"}
+	// The replay goes through one server, in-process: what is measured is
+	// the report of the calls, not the cost of opening the database for
+	// each of them.
+	c := spawn(t, env["INNATE_DB"])
+	c.initialize()
 	for i := range 60 {
 		q := queries[i%len(queries)]
-		out, err := run(t, env, "", "recall", q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var r kb.RecallResult
-		json.Unmarshal([]byte(out), &r)
-		if len(r.Lessons) > 0 {
+		r := structured(t, c.tool("recall", map[string]any{"query": q}))
+		if lessons, _ := r["lessons"].([]any); len(lessons) > 0 {
 			outcome := "success"
 			if i%4 == 0 {
 				outcome = "failure"
 			}
-			if _, err := run(t, env, "", "record", "--trace", r.TraceID, "--outcome", outcome, "--used", r.Lessons[0].ID); err != nil {
-				t.Fatal(err)
-			}
+			first, _ := lessons[0].(map[string]any)
+			structured(t, c.tool("record", map[string]any{"trace_id": r["trace_id"], "outcome": outcome, "used": []any{first["id"]}}))
 		}
 		if i%5 == 0 {
-			run(t, env, "", "appraise", "--query", q, "--candidate", "Use the framework's defaults.", "--message", q+"?")
-			run(t, env, "It definitely works now, all tests pass.", "hesitate", "--action", "commit")
+			c.tool("appraise", map[string]any{"query": q, "candidate": "Use the framework's defaults.", "message": q + "?"})
+			c.tool("hesitate", map[string]any{"draft": "It definitely works now, all tests pass.", "actions": []string{"commit"}})
 		}
 	}
+	c.close()
 	out, err := run(t, env, "", "stats", "--json")
 	if err != nil {
 		t.Fatal(err)
