@@ -72,14 +72,12 @@ func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, std
 	}
 	defer ev.close()
 	opts.Log = ev.log
-	if *dumpPath != "" {
-		f, cerr := os.Create(*dumpPath)
-		if cerr != nil {
-			return cerr
-		}
-		defer closeFile(f, &err)
-		opts.Dump = f
+	dump, done, err := createDump(*dumpPath)
+	if err != nil {
+		return err
 	}
+	defer done(&err)
+	opts.Dump = dump
 	rep, err := eval.Retrieval(ctx, ev.kb, corpus, queries, opts)
 	if err != nil {
 		return err
@@ -88,12 +86,22 @@ func (m *Main) evalRetrieval(ctx context.Context, g *globals, args []string, std
 	return writeJSON(stdout, rep)
 }
 
-// closeFile closes a file written to and reports its error in *err unless
-// an error is there already.
-func closeFile(f *os.File, err *error) {
-	if cerr := f.Close(); cerr != nil && *err == nil {
-		*err = cerr
+// createDump creates the file a --dump flag names, or nothing for "" (a
+// nil writer). The caller defers done(&err): the error of closing the
+// file becomes the command's unless it failed before.
+func createDump(path string) (w io.Writer, done func(err *error), err error) {
+	if path == "" {
+		return nil, func(*error) {}, nil
 	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func(err *error) {
+		if cerr := f.Close(); cerr != nil && *err == nil {
+			*err = cerr
+		}
+	}, nil
 }
 
 // readJSONL reads a JSONL file of T, each line checked by check when it is

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/appraise"
@@ -59,14 +58,12 @@ func (m *Main) evalAppraise(ctx context.Context, g *globals, args []string, stdo
 	}
 	defer ev.close()
 	var opts eval.AppraiseOptions
-	if *dumpPath != "" {
-		f, cerr := os.Create(*dumpPath)
-		if cerr != nil {
-			return cerr
-		}
-		defer closeFile(f, &err)
-		opts.Dump = f
+	dump, done, err := createDump(*dumpPath)
+	if err != nil {
+		return err
 	}
+	defer done(&err)
+	opts.Dump = dump
 	rep, err := eval.Appraise(ctx, ev.kb, ev.store, recs, opts)
 	if err != nil {
 		return err

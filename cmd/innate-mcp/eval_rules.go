@@ -39,14 +39,12 @@ func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout,
 			opts.Noise[i].Project = ""
 		}
 	}
-	if *dumpPath != "" {
-		f, cerr := os.Create(*dumpPath)
-		if cerr != nil {
-			return cerr
-		}
-		defer closeFile(f, &err)
-		opts.Dump = f
+	dump, done, err := createDump(*dumpPath)
+	if err != nil {
+		return err
 	}
+	defer done(&err)
+	opts.Dump = dump
 	ev, err := m.openEvalKB(ctx, g, stderr, evalKBOptions{weights: *weightsJSON, params: *paramsJSON})
 	if err != nil {
 		return err
