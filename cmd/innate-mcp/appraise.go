@@ -3,39 +3,10 @@ package main
 import (
 	"context"
 	"io"
-	"log/slog"
 	"strings"
-
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/innate-mcp/innate-mcp/kb"
 )
-
-// appraiseTool returns the appraise tool and its handler.
-func appraiseTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
-	tool := mcp.NewTool("appraise",
-		mcp.WithToolTitle("Appraise a situation or a draft"),
-		mcp.WithDescription("Before committing to an answer or plan: the knowledge base's intuition about the situation and, "+
-			"optionally, your candidate (draft answer or plan). Returns a verdict — valence (affirm/caution/mixed/neutral), "+
-			"strength, tier, calibrated confidence, the lessons it rests on and flagged points to watch out for — or "+
-			"abstained: true when the knowledge base gives no footing (weak_resonance, false_resonance, sparse_evidence, "+
-			"conflicted). It never gives an answer. With the user's message it also suggests a route: respond, clarify, "+
-			"gather (look things up first), acknowledge or ignore. Report what followed with record (trace_id, outcome, "+
-			"verdict_heeded, misroute) so the verdicts get calibrated."),
-		mcp.WithInputSchema[kb.AppraiseRequest](),
-		mcp.WithOutputSchema[kb.AppraiseResult](),
-		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Appraise a situation or a draft",
-			ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false),
-			IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}),
-	)
-	return tool, handler(log, tool, func(ctx context.Context, req kb.AppraiseRequest) (kb.AppraiseResult, error) {
-		if req.Project == "" {
-			req.Project = project(ctx)
-		}
-		return svc.Appraise(ctx, req)
-	})
-}
 
 func (m *Main) runAppraise(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var req kb.AppraiseRequest

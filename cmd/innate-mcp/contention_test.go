@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/internal/mcptest"
 )
 
 // BenchmarkRecordContention measures record under cross-process
@@ -35,7 +37,7 @@ func BenchmarkRecordContention(b *testing.B) {
 		// One call each first: the embedder is loaded and the index built
 		// before the clock starts.
 		for p, c := range clients {
-			structured(b, c.tool("recall", map[string]any{"query": fmt.Sprintf("warm up process %s", letters(p))}))
+			mcptest.Structured(b, c.tool("recall", map[string]any{"query": fmt.Sprintf("warm up process %s", letters(p))}))
 		}
 		lat := make([][]time.Duration, procs*callers)
 		var wg sync.WaitGroup

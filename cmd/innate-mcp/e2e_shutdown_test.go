@@ -153,3 +153,9 @@ func TestE2E_sigtermFinishesCallsInFlight(t *testing.T) {
 	}
 	t.Logf("%d of %d records were read before SIGTERM, and all of them finished", answered, n)
 }
+
+// The handshake's lines.
+const (
+	lineInit        = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
+	lineInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)

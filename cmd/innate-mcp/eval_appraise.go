@@ -9,6 +9,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/appraise"
 	"github.com/innate-mcp/innate-mcp/eval"
+	"github.com/innate-mcp/innate-mcp/mcpserver"
 )
 
 // appraiseParams is appraise's default configuration with the parameters
@@ -19,7 +20,7 @@ func appraiseParams(paramsJSON string) (appraise.Config, error) {
 		return cfg, nil
 	}
 	var p map[string]float64
-	if err := decodeStrict(strings.NewReader(paramsJSON), &p); err != nil {
+	if err := mcpserver.DecodeStrict(strings.NewReader(paramsJSON), &p); err != nil {
 		return cfg, fmt.Errorf("--params: %w", err)
 	}
 	cfg, err := cfg.WithParams(p)

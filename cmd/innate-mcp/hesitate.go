@@ -5,40 +5,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"time"
-
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/innate-mcp/innate-mcp/hesitation"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
-
-// hesitateTool returns the hesitate tool and its handler.
-func hesitateTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
-	tool := mcp.NewTool("hesitate",
-		mcp.WithToolTitle("Hesitate before acting"),
-		mcp.WithDescription("Before acting on a draft (a reply, a plan, a commit, a lesson to record): a deterministic, zero-LLM check "+
-			"for overconfidence — absolute claims without evidence, specific facts nobody checked, success claimed with no test run, "+
-			"conclusions without reasoning, repeats of mistakes the user corrected before. Returns a 0-100 score, the signals with "+
-			"their spans, and per intended action whether to proceed, hedge, hold or mark for review. "+
-			"Each call is logged for review, and the learned error patterns the draft repeats count the hit "+
-			"(which keeps them from decaying)."),
-		mcp.WithInputSchema[kb.HesitateRequest](),
-		mcp.WithOutputSchema[kb.HesitateResult](),
-		// Not read-only: every call writes its trace and hesitation log entry
-		// and updates the matched patterns' counters, so a repeated call is
-		// not idempotent either. Nothing is removed: not destructive.
-		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Hesitate before acting",
-			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false),
-			IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(false)}),
-	)
-	return tool, handler(log, tool, func(ctx context.Context, req kb.HesitateRequest) (kb.HesitateResult, error) {
-		return svc.Hesitate(ctx, req)
-	})
-}
 
 func (m *Main) runHesitate(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var req kb.HesitateRequest

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/internal/mcptest"
 	"github.com/innate-mcp/innate-mcp/storage"
 )
 
@@ -88,7 +89,7 @@ func TestReliability_killNine(t *testing.T) {
 
 	// A new server still writes to the database.
 	c := startServer(t, db)
-	structured(t, c.tool("record", map[string]any{"lesson": map[string]any{"content": "Reliable lesson written after the kills."}}))
+	mcptest.Structured(t, c.tool("record", map[string]any{"lesson": map[string]any{"content": "Reliable lesson written after the kills."}}))
 	c.close()
 
 	ctx := context.Background()

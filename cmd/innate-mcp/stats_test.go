@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/innate-mcp/innate-mcp/internal/evaldata"
 	"github.com/innate-mcp/innate-mcp/internal/linediff"
+	"github.com/innate-mcp/innate-mcp/internal/mcptest"
 	"github.com/innate-mcp/innate-mcp/stats"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -15,6 +17,8 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/kb"
 )
+
+var update = flag.Bool("update", false, "rewrite golden files (stats.schema.json)")
 
 const statsSchemaPath = "../../stats.schema.json"
 
@@ -165,14 +169,14 @@ func TestStats_cursorrulesPlusReplay(t *testing.T) {
 	c.initialize()
 	for i := range 60 {
 		q := queries[i%len(queries)]
-		r := structured(t, c.tool("recall", map[string]any{"query": q}))
+		r := mcptest.Structured(t, c.tool("recall", map[string]any{"query": q}))
 		if lessons, _ := r["lessons"].([]any); len(lessons) > 0 {
 			outcome := "success"
 			if i%4 == 0 {
 				outcome = "failure"
 			}
 			first, _ := lessons[0].(map[string]any)
-			structured(t, c.tool("record", map[string]any{"trace_id": r["trace_id"], "outcome": outcome, "used": []any{first["id"]}}))
+			mcptest.Structured(t, c.tool("record", map[string]any{"trace_id": r["trace_id"], "outcome": outcome, "used": []any{first["id"]}}))
 		}
 		if i%5 == 0 {
 			c.tool("appraise", map[string]any{"query": q, "candidate": "Use the framework's defaults.", "message": q + "?"})

@@ -15,6 +15,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/mcpserver"
 	"github.com/innate-mcp/innate-mcp/storage"
 	"github.com/innate-mcp/innate-mcp/tuning"
 )
@@ -281,7 +282,7 @@ type evalKB struct {
 func (m *Main) openEvalKB(ctx context.Context, g *globals, stderr io.Writer, o evalKBOptions) (*evalKB, error) {
 	w := kb.DefaultWeights()
 	if o.weights != "" {
-		if err := decodeStrict(strings.NewReader(o.weights), &w); err != nil {
+		if err := mcpserver.DecodeStrict(strings.NewReader(o.weights), &w); err != nil {
 			return nil, fmt.Errorf("--weights: %w", err)
 		}
 	}
