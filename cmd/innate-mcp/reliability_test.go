@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/internal/mcptest"
-	"github.com/innate-mcp/innate-mcp/storage"
 )
 
 // TestReliability_killNine: procs server processes of the built binary
@@ -93,10 +92,7 @@ func TestReliability_killNine(t *testing.T) {
 	c.close()
 
 	ctx := context.Background()
-	kb, err := storage.Open(ctx, db, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	kb := openStore(t, db)
 	defer kb.Close()
 	q := kb.SQL()
 	intact := true // integrity_check, foreign_key_check and the FTS5 check

@@ -16,7 +16,6 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/kb"
-	"github.com/innate-mcp/innate-mcp/storage"
 )
 
 // fakeUSE stands in for the built-in embedder when building large test
@@ -54,10 +53,7 @@ func lessonsDB(tb testing.TB, n int) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "kb.db")
 	ctx := context.Background()
-	db, err := storage.Open(ctx, path, storage.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	db := openStore(tb, path)
 	defer db.Close()
 	k, err := kb.New(kb.Config{Store: db, Embedder: fakeUSE{}})
 	if err != nil {
@@ -139,10 +135,7 @@ func lessonsDBFrom(tb testing.TB, path, file string) string {
 		tb.Fatal(err)
 	}
 	ctx := context.Background()
-	db, err := storage.Open(ctx, path, storage.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	db := openStore(tb, path)
 	defer db.Close()
 	k, err := kb.New(kb.Config{Store: db, Embedder: fakeUSE{}})
 	if err != nil {
