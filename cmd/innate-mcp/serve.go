@@ -17,7 +17,7 @@ import (
 
 // runServe serves MCP over stdio until stdin closes or ctx ends (SIGTERM,
 // SIGINT); either way the calls already read finish first (see
-// stdioTransport), and it returns nil.
+// mcpserver.ServeStdio), and it returns nil.
 func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", g, stderr, "")
 	if err := fs.Parse(args); err != nil {
@@ -33,7 +33,10 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 	defer a.close()
 	cwd, err := m.Getwd()
 	if err != nil {
-		return fmt.Errorf("working directory: %w", err)
+		// Serve anyway, as before: a call that names no project and comes
+		// from a client without roots is then global.
+		a.log.Warn("no working directory: calls without a project or client roots are global", "err", err)
+		cwd = ""
 	}
 	proj := mcpserver.NewProjectResolver(cwd)
 
