@@ -122,9 +122,10 @@ func BenchmarkStartup(b *testing.B) {
 	b.ReportMetric(float64(total.Milliseconds())/float64(n), "ms/initialize")
 }
 
-// lessonsDBFrom imports a JSONL lesson file into a new database at path
-// with the stand-in embedder.
-func lessonsDBFrom(tb testing.TB, path, file string) string {
+// lessonsDBFrom imports the first limit lessons (all when limit is 0) of a
+// JSONL lesson file into a new database at path with the stand-in embedder,
+// and returns how many it imported.
+func lessonsDBFrom(tb testing.TB, path, file string, limit int) int {
 	tb.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -133,6 +134,9 @@ func lessonsDBFrom(tb testing.TB, path, file string) string {
 	ls, err := parseJSONL(bytes.NewReader(data))
 	if err != nil {
 		tb.Fatal(err)
+	}
+	if limit > 0 && limit < len(ls) {
+		ls = ls[:limit]
 	}
 	ctx := context.Background()
 	db := openStore(tb, path)
@@ -144,5 +148,5 @@ func lessonsDBFrom(tb testing.TB, path, file string) string {
 	if _, err := k.Add(ctx, ls, nil); err != nil {
 		tb.Fatal(err)
 	}
-	return path
+	return len(ls)
 }
