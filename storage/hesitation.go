@@ -116,17 +116,8 @@ func (t *tx) ReviewHesitation(ctx context.Context, traceID, verdict string, at t
 	return nil
 }
 
-// HesitationStats summarises the hesitation audit log.
-type HesitationStats struct {
-	Calls       int            `json:"calls"`
-	Triggered   int            `json:"triggered"`    // score at or above the threshold
-	TriggerRate float64        `json:"trigger_rate"` // triggered / calls
-	Held        int            `json:"held"`         // some action held or marked for review
-	Confirmed   int            `json:"confirmed"`    // held items reviewed as rightly held
-	Rejected    int            `json:"rejected"`     // held items reviewed as wrongly held
-	Signals     map[string]int `json:"signals"`      // calls in which each signal fired
-	Patterns    int            `json:"patterns"`     // error patterns learned
-}
+// HesitationStats is kb's (kb.StatsReader).
+type HesitationStats = kb.HesitationStats
 
 // HesitationStats reads the audit log since a time. With a zero since it
 // covers every hesitate call ever made, the pruned ones included (from

@@ -10,22 +10,14 @@ import (
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
-// Usage is the share of recall selections one lesson takes.
-type Usage struct {
-	LessonID string  `json:"lesson_id"`
-	Content  string  `json:"content"`
-	Count    int     `json:"count"`
-	Share    float64 `json:"share"`
-}
-
-// RecallStats summarises the recall traces.
-type RecallStats struct {
-	Calls      int     `json:"calls"`
-	Empty      int     `json:"empty"`
-	EmptyRate  float64 `json:"empty_rate"`
-	Selections int     `json:"selections"` // lessons returned, all calls together
-	Top        []Usage `json:"top"`        // lessons with the largest share of selections
-}
+// The statistics types are kb's (kb.StatsReader); these names keep the
+// package's own spelling of them.
+type (
+	Usage         = kb.Usage
+	RecallStats   = kb.RecallStats
+	AppraiseStats = kb.AppraiseStats
+	Contradiction = kb.Contradiction
+)
 
 // RecallStats reads the recall traces since a time. With a zero since it
 // covers every recall ever made, the pruned ones included (from their
@@ -77,12 +69,6 @@ func (db *DB) RecallStats(ctx context.Context, since time.Time, top int) (Recall
 	return st, rows.Err()
 }
 
-// Contradiction is a pair of lessons that say opposite things.
-type Contradiction struct {
-	A, B     string
-	Resolved bool // one of them is archived
-}
-
 // Contradictions lists every contradicts link and whether it is resolved.
 func (db *DB) Contradictions(ctx context.Context) ([]Contradiction, error) {
 	rows, err := db.sql.QueryContext(ctx, `SELECT k.a, k.b, (la.state = 'archived' OR lb.state = 'archived')
@@ -109,23 +95,6 @@ func (db *DB) AllLessons(ctx context.Context) ([]kb.Lesson, error) {
 	var out []kb.Lesson
 	err := db.Lessons(ctx, kb.LessonFilter{}, func(l kb.Lesson) error { out = append(out, l); return nil })
 	return out, err
-}
-
-// AppraiseStats summarises the verdict log.
-type AppraiseStats struct {
-	Verdicts    int     `json:"verdicts"`
-	Abstained   int     `json:"abstained"`
-	AbstainRate float64 `json:"abstain_rate"`
-	// KnownAbstentions have an uncensored outcome; Justified ones would
-	// have missed had the verdict spoken (its directional call was wrong).
-	KnownAbstentions    int     `json:"known_abstentions"`
-	Justified           int     `json:"justified"`
-	AbstentionPrecision float64 `json:"abstention_precision"` // -1 without data
-	// Calibrated are directional verdicts with an uncensored outcome; ECE
-	// and Brier compare their confidence with whether they hit.
-	Calibrated int     `json:"calibrated"`
-	ECE        float64 `json:"ece"`   // -1 without data
-	Brier      float64 `json:"brier"` // -1 without data
 }
 
 // AppraiseStats reads the verdict log since a time. With a zero since it

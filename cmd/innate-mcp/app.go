@@ -8,19 +8,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
-	"time"
 
-	"github.com/innate-mcp/innate-mcp/embed"
-	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/sanitize"
-	"github.com/innate-mcp/innate-mcp/storage"
 )
 
 // version is the program version reported by `innate-mcp version` and in the
@@ -150,9 +143,9 @@ func (m *Main) usage(w io.Writer) {
 	fmt.Fprintln(w, "  --db PATH          database file (env INNATE_DB; default "+defaultDBHint()+")")
 	fmt.Fprintln(w, "  --log-level LEVEL  debug, info, warn or error (env INNATE_LOG_LEVEL; default info)")
 	fmt.Fprintln(w, "  --log-file PATH    append logs to a file instead of stderr (env INNATE_LOG_FILE)")
-	def := storage.DefaultRetention()
-	fmt.Fprintf(w, "  --retain-days N    keep traces of tool calls N days, 0: no age limit (env INNATE_RETAIN_DAYS; default %d)\n", int(def.MaxAge.Hours()/24))
-	fmt.Fprintf(w, "  --retain-traces N  keep the newest N traces, 0: no count limit (env INNATE_RETAIN_TRACES; default %d)\n", def.MaxTraces)
+	days, traces := defaultRetention()
+	fmt.Fprintf(w, "  --retain-days N    keep traces of tool calls N days, 0: no age limit (env INNATE_RETAIN_DAYS; default %d)\n", days)
+	fmt.Fprintf(w, "  --retain-traces N  keep the newest N traces, 0: no count limit (env INNATE_RETAIN_TRACES; default %d)\n", traces)
 	fmt.Fprintln(w, "\nEmbedder (environment): INNATE_EMBEDDER=builtin|ollama|openai, INNATE_EMBED_MODEL, INNATE_EMBED_URL, INNATE_EMBED_API_KEY")
 	fmt.Fprintln(w, "Run `innate-mcp COMMAND -h` for a command's flags.")
 }
@@ -176,11 +169,11 @@ func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.db, "db", g.db, "database file (env INNATE_DB)")
 	fs.StringVar(&g.logLevel, "log-level", g.logLevel, "log level: debug, info, warn, error (env INNATE_LOG_LEVEL)")
 	fs.StringVar(&g.logFile, "log-file", g.logFile, "append logs to this file instead of stderr (env INNATE_LOG_FILE)")
-	def := storage.DefaultRetention()
+	days, traces := defaultRetention()
 	fs.StringVar(&g.retainDays, "retain-days", g.retainDays,
-		fmt.Sprintf("keep traces of tool calls this many days, 0: no age limit (env INNATE_RETAIN_DAYS; default %d)", int(def.MaxAge.Hours()/24)))
+		fmt.Sprintf("keep traces of tool calls this many days, 0: no age limit (env INNATE_RETAIN_DAYS; default %d)", days))
 	fs.StringVar(&g.retainTraces, "retain-traces", g.retainTraces,
-		fmt.Sprintf("keep this many traces, the newest, 0: no count limit (env INNATE_RETAIN_TRACES; default %d)", def.MaxTraces))
+		fmt.Sprintf("keep this many traces, the newest, 0: no count limit (env INNATE_RETAIN_TRACES; default %d)", traces))
 }
 
 // newFlagSet returns a subcommand's flag set with the global flags on it.
@@ -280,253 +273,10 @@ func (m *Main) logger(g *globals, stderr io.Writer) (*slog.Logger, func(), error
 	return slog.New(sanitize.NewRedactHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv}))), closeFn, nil
 }
 
-// checkpointInterval is how often a process copies the database's
-// write-ahead log back into it (storage.Options.CheckpointInterval).
-const checkpointInterval = time.Second
-
-// app is an opened knowledge base with everything a command needs.
-type app struct {
-	db    *storage.DB
-	kb    *kb.KB
-	emb   *embed.Embedder
-	log   *slog.Logger
-	close func()
-}
-
-// access is what a command needs of the database.
-type access int
-
-const (
-	// writeAccess: the command writes; a database it cannot write is an
-	// error that says whether the file or the directory is read-only.
-	writeAccess access = iota
-	// readAccess: the command only reads, and opens the database
-	// read-only (writable only to create or migrate it).
-	readAccess
-	// logAccess: the command reads and logs its call (recall, appraise,
-	// hesitate); on a database it cannot write it answers without the
-	// log, and record fails saying why.
-	logAccess
-	// serveAccess: logAccess for a server, which also prunes traces in
-	// the background.
-	serveAccess
-)
-
-// pruneInterval is how often a server prunes traces by the retention.
-const pruneInterval = 10 * time.Minute
-
-// open opens the database and the knowledge base over it, as acc needs.
-// A writable CLI command prunes one batch of traces when it closes, so
-// that the CLI alone keeps the database within its retention.
-func (m *Main) open(ctx context.Context, g *globals, stderr io.Writer, session string, acc access) (*app, error) {
-	log, closeLog, err := m.logger(g, stderr)
-	if err != nil {
-		return nil, err
-	}
-	emb, err := embed.New(embed.ConfigFromEnv(m.Getenv))
-	if err != nil {
-		closeLog()
-		return nil, fmt.Errorf("configure embedder: %w", err)
-	}
-	path, err := m.dbPath(g)
-	if err != nil {
-		closeLog()
-		return nil, err
-	}
-	ret, err := m.retention(g)
-	if err != nil {
-		closeLog()
-		return nil, err
-	}
-	// Checkpoints run in the background, so that no call waits for one.
-	db, roWhy, err := openDB(ctx, path, acc, storage.Options{Logger: log, Retention: ret, CheckpointInterval: checkpointInterval})
-	if err != nil {
-		closeLog()
-		return nil, err
-	}
-	if roWhy != "" {
-		log.Warn("the database cannot be written: recall, appraise and hesitate answer without logging, record fails", "reason", roWhy)
-	}
-	w, err := loadWeights(ctx, db)
-	if err != nil {
-		db.Close()
-		closeLog()
-		return nil, err
-	}
-	ac, rw, err := loadAppraiseParams(ctx, db)
-	if err != nil {
-		db.Close()
-		closeLog()
-		return nil, err
-	}
-	h, err := loadHesitation(ctx, db, m.Getenv)
-	if err != nil {
-		db.Close()
-		closeLog()
-		return nil, err
-	}
-	k, err := kb.New(kb.Config{Store: db, Embedder: emb, Weights: &w, Hesitation: &h, Session: session, Logger: log.With("component", "kb"),
-		Appraise: &ac, Route: &rw, ReadOnly: db.ReadOnly(), ReadOnlyReason: roWhy})
-	if err != nil {
-		db.Close()
-		closeLog()
-		return nil, err
-	}
-	closeDB := func() {
-		if acc != serveAccess && !db.ReadOnly() {
-			pruneStep(db, log)
-		}
-		db.Close()
-		closeLog()
-	}
-	a := &app{db: db, kb: k, emb: emb, log: log, close: closeDB}
-	// Tuned parameters (the regulator's) override the stored defaults.
-	r, err := newRegulator()
-	if err == nil {
-		err = r.retune(ctx, a)
-	}
-	if err != nil {
-		a.close()
-		return nil, err
-	}
-	return a, nil
-}
-
-// openDB opens the database at path as acc needs. For logAccess and
-// serveAccess a database that cannot be written is opened read-only, and
-// roWhy says why (the writable open's error); readAccess opens read-only
-// unless the database is yet to be created or migrated.
-func openDB(ctx context.Context, path string, acc access, opts storage.Options) (db *storage.DB, roWhy string, err error) {
-	switch acc {
-	case readAccess:
-		ro := opts
-		ro.ReadOnly = true
-		db, err := storage.Open(ctx, path, ro)
-		if err == nil || !(errors.Is(err, fs.ErrNotExist) || errors.Is(err, storage.ErrSchemaOutdated)) {
-			return db, "", err
-		}
-		// A database to create, or to migrate: once writable, as before.
-		db, werr := storage.Open(ctx, path, opts)
-		if werr != nil && errors.Is(err, storage.ErrSchemaOutdated) {
-			return nil, "", fmt.Errorf("%v; migrating it needs to write: %w", err, werr)
-		}
-		return db, "", werr
-	case serveAccess:
-		opts.PruneInterval = pruneInterval
-	}
-	db, err = storage.Open(ctx, path, opts)
-	if acc == writeAccess || !errors.Is(err, kb.ErrReadOnly) {
-		return db, "", err
-	}
-	roWhy = strings.TrimPrefix(err.Error(), kb.ErrReadOnly.Error()+": ")
-	if acc == serveAccess {
-		roWhy += "; then restart the server"
-	}
-	ro := opts
-	ro.ReadOnly, ro.PruneInterval = true, 0
-	db, err = storage.Open(ctx, path, ro)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s; opening it read-only failed too: %w", roWhy, err)
-	}
-	return db, roWhy, nil
-}
-
-// pruneStep prunes one batch of traces by the retention, and reports a
-// failure in the log only: the command has done its work.
-func pruneStep(db *storage.DB, log *slog.Logger) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := db.Prune(ctx, time.Now(), 1); err != nil {
-		log.Warn("prune traces", "err", err)
-	}
-}
-
-// retention reads the trace retention from the flags, the environment
-// (INNATE_RETAIN_DAYS, INNATE_RETAIN_TRACES) or the defaults.
-func (m *Main) retention(g *globals) (storage.Retention, error) {
-	r := storage.DefaultRetention()
-	read := func(flag, env, val string, set func(int)) error {
-		name := "--" + flag
-		if val == "" {
-			val, name = m.Getenv(env), env
-		}
-		if val == "" {
-			return nil
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(val))
-		if err != nil || n < 0 {
-			return fmt.Errorf("%w: %s %q: use a whole number, 0 for no limit", errUsage, name, val)
-		}
-		set(n)
-		return nil
-	}
-	if err := read("retain-days", "INNATE_RETAIN_DAYS", g.retainDays, func(n int) { r.MaxAge = time.Duration(n) * 24 * time.Hour }); err != nil {
-		return r, err
-	}
-	if err := read("retain-traces", "INNATE_RETAIN_TRACES", g.retainTraces, func(n int) { r.MaxTraces = n }); err != nil {
-		return r, err
-	}
-	if err := r.Validate(); err != nil {
-		return r, fmt.Errorf("%w: %v (--retain-days, --retain-traces)", errUsage, err)
-	}
-	return r, nil
-}
-
-// loadWeights reads the fused-score weights from the meta table, storing the
-// documented defaults on first use; keys missing from a stored value keep
-// their defaults.
-func loadWeights(ctx context.Context, db *storage.DB) (kb.Weights, error) {
-	def := kb.DefaultWeights()
-	b, _ := json.Marshal(def)
-	v, err := db.SetMetaDefault(ctx, "weights", string(b))
-	if err != nil {
-		return kb.Weights{}, err
-	}
-	w := def
-	if err := json.Unmarshal([]byte(v), &w); err != nil {
-		return kb.Weights{}, fmt.Errorf("meta weights: %w", err)
-	}
-	if err := w.Validate(); err != nil {
-		return kb.Weights{}, fmt.Errorf("meta weights: %w", err)
-	}
-	return w, nil
-}
-
 // writeJSON prints v as indented JSON.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
-}
-
-// decodeStrict decodes one JSON value from r, refusing unknown fields and
-// trailing data.
-func decodeStrict(r io.Reader, v any) error {
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: %s", kb.ErrInput, jsonErrorText(err))
-	}
-	if dec.More() {
-		return fmt.Errorf("%w: trailing data after the JSON object", kb.ErrInput)
-	}
-	return nil
-}
-
-// jsonErrorText turns a JSON decoding error into advice for the caller.
-func jsonErrorText(err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.Is(err, io.EOF):
-		return "no JSON input: pass the tool arguments as a JSON object"
-	case errors.As(err, &se):
-		return fmt.Sprintf("malformed JSON at byte %d: %v", se.Offset, err)
-	case errors.As(err, &te):
-		return fmt.Sprintf("field %s has the wrong type: want %s, got %s", te.Field, te.Type, te.Value)
-	case strings.HasPrefix(err.Error(), "json: unknown field"):
-		return strings.TrimPrefix(err.Error(), "json: ") + ": remove it (see the tool's input schema)"
-	}
-	return err.Error()
 }

@@ -2,45 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/innate-mcp/innate-mcp/appraise"
 	"github.com/innate-mcp/innate-mcp/kb"
-	"github.com/innate-mcp/innate-mcp/route"
-	"github.com/innate-mcp/innate-mcp/storage"
 )
-
-// appraiseTool returns the appraise tool and its handler.
-func appraiseTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
-	tool := mcp.NewTool("appraise",
-		mcp.WithToolTitle("Appraise a situation or a draft"),
-		mcp.WithDescription("Before committing to an answer or plan: the knowledge base's intuition about the situation and, "+
-			"optionally, your candidate (draft answer or plan). Returns a verdict — valence (affirm/caution/mixed/neutral), "+
-			"strength, tier, calibrated confidence, the lessons it rests on and flagged points to watch out for — or "+
-			"abstained: true when the knowledge base gives no footing (weak_resonance, false_resonance, sparse_evidence, "+
-			"conflicted). It never gives an answer. With the user's message it also suggests a route: respond, clarify, "+
-			"gather (look things up first), acknowledge or ignore. Report what followed with record (trace_id, outcome, "+
-			"verdict_heeded, misroute) so the verdicts get calibrated."),
-		mcp.WithInputSchema[kb.AppraiseRequest](),
-		mcp.WithOutputSchema[kb.AppraiseResult](),
-		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Appraise a situation or a draft",
-			ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false),
-			IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}),
-	)
-	return tool, handler(log, tool, func(ctx context.Context, req kb.AppraiseRequest) (kb.AppraiseResult, error) {
-		if req.Project == "" {
-			req.Project = project(ctx)
-		}
-		return svc.Appraise(ctx, req)
-	})
-}
 
 func (m *Main) runAppraise(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var req kb.AppraiseRequest
@@ -84,53 +50,4 @@ func (m *Main) runAppraise(ctx context.Context, g *globals, args []string, stdin
 		return err
 	}
 	return writeJSON(stdout, res)
-}
-
-// loadAppraiseParams reads the critic's parameters (meta key "appraise") and
-// the router's weights (meta key "route"), each a JSON object of parameter
-// name → value, storing the documented defaults on first use; names missing
-// from a stored object keep their defaults. The regulator changes these
-// values; nothing else writes them.
-func loadAppraiseParams(ctx context.Context, db *storage.DB) (appraise.Config, route.Weights, error) {
-	ac := appraise.DefaultConfig()
-	p, err := loadParams(ctx, db, "appraise", ac.Params())
-	if err != nil {
-		return appraise.Config{}, route.Weights{}, err
-	}
-	if ac, err = ac.WithParams(p); err == nil {
-		err = ac.Validate()
-	}
-	if err != nil {
-		return appraise.Config{}, route.Weights{}, fmt.Errorf("meta appraise: %w", err)
-	}
-	rw := route.DefaultWeights()
-	p, err = loadParams(ctx, db, "route", rw.Params())
-	if err != nil {
-		return appraise.Config{}, route.Weights{}, err
-	}
-	if rw, err = rw.WithParams(p); err == nil {
-		err = rw.Validate()
-	}
-	if err != nil {
-		return appraise.Config{}, route.Weights{}, fmt.Errorf("meta route: %w", err)
-	}
-	return ac, rw, nil
-}
-
-// loadParams returns the parameter object stored under a meta key, storing
-// defaults there when the key is unset.
-func loadParams(ctx context.Context, db *storage.DB, key string, defaults map[string]float64) (map[string]float64, error) {
-	b, err := json.Marshal(defaults)
-	if err != nil {
-		return nil, err
-	}
-	v, err := db.SetMetaDefault(ctx, key, string(b))
-	if err != nil {
-		return nil, err
-	}
-	var p map[string]float64
-	if err := json.Unmarshal([]byte(v), &p); err != nil {
-		return nil, fmt.Errorf("meta %s: %w", key, err)
-	}
-	return p, nil
 }

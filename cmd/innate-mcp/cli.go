@@ -13,6 +13,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/mcpserver"
 )
 
 // stringList is a repeatable string flag.
@@ -40,7 +41,7 @@ func (m *Main) currentProject() string {
 	if err != nil {
 		return ""
 	}
-	return gitRoot(cwd)
+	return mcpserver.GitRoot(cwd)
 }
 
 // checkSetInt refuses a flag given explicitly with a value outside
@@ -65,7 +66,7 @@ func readArgs(stdin io.Reader, v any, need string) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return fmt.Errorf("%w: %s", errUsage, need)
 	}
-	return decodeStrict(bytes.NewReader(b), v)
+	return mcpserver.DecodeStrict(bytes.NewReader(b), v)
 }
 
 // readStdin reads up to 64 MiB of stdin; a terminal or no stdin reads as

@@ -283,3 +283,18 @@ func collapseSpaces(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestCLI_topBounds: the command line refuses --top 0 and 51 as MCP
+// refuses top: 0 and 51; leaving --top out means 5.
+func TestCLI_topBounds(t *testing.T) {
+	env := testEnv(t)
+	for _, top := range []string{"0", "51", "-1"} {
+		_, err := run(t, env, "", "recall", "--top", top, "some query")
+		if err == nil || !strings.Contains(err.Error(), "--top is "+top+"; it must be an integer from 1 to 50") || exitCode(err) != 2 {
+			t.Errorf("--top %s: %v (exit %d), want a usage error naming the range", top, err, exitCode(err))
+		}
+	}
+	if _, err := run(t, env, "", "recall", "some query"); err != nil {
+		t.Errorf("recall without --top: %v", err)
+	}
+}

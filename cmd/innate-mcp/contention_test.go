@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/internal/mcptest"
 )
 
 // BenchmarkRecordContention measures record under cross-process
@@ -29,13 +31,13 @@ func BenchmarkRecordContention(b *testing.B) {
 		db := filepath.Join(b.TempDir(), "kb.db")
 		clients := make([]*rpcClient, procs)
 		for p := range clients {
-			clients[p] = spawn(b, db)
+			clients[p] = spawnProcess(b, db)
 			clients[p].initialize()
 		}
 		// One call each first: the embedder is loaded and the index built
 		// before the clock starts.
 		for p, c := range clients {
-			structured(b, c.tool("recall", map[string]any{"query": fmt.Sprintf("warm up process %s", letters(p))}))
+			mcptest.Structured(b, c.tool("recall", map[string]any{"query": fmt.Sprintf("warm up process %s", letters(p))}))
 		}
 		lat := make([][]time.Duration, procs*callers)
 		var wg sync.WaitGroup

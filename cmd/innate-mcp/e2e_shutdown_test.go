@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -26,7 +25,7 @@ func recordCall(id, i int) []byte {
 // exportCount returns how many lessons the database holds.
 func exportCount(t *testing.T, db string) int {
 	t.Helper()
-	out, err := exec.Command(buildBinary(t), "--db", db, "export").Output()
+	out, err := runOn(t, db, "", "export")
 	if err != nil {
 		t.Fatalf("export: %v", err)
 	}
@@ -63,13 +62,22 @@ func TestE2E_stdinClosedFinishesCalls(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, buildBinary(t), "serve")
-	cmd.Env = append(os.Environ(), "INNATE_DB="+db, "INNATE_LOG_LEVEL=warn")
-	cmd.Dir = t.TempDir()
-	cmd.Stdin = &in // closed as soon as it has been written
+	dir := t.TempDir()
+	m := &Main{
+		Getenv: func(k string) string {
+			switch k {
+			case "INNATE_DB":
+				return db
+			case "INNATE_LOG_LEVEL":
+				return "warn"
+			}
+			return os.Getenv(k)
+		},
+		Getwd: func() (string, error) { return dir, nil },
+	}
+	// The reader ends as soon as it has been read, as a closed stdin does.
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := m.Run(ctx, []string{"serve"}, &in, &stdout, &stderr); err != nil {
 		t.Fatalf("serve: %v (stderr: %s)", err, stderr.String())
 	}
 	got := map[int]map[string]any{}
@@ -100,7 +108,7 @@ func TestE2E_sigtermFinishesCallsInFlight(t *testing.T) {
 		t.Skip("no SIGTERM on Windows")
 	}
 	db := filepath.Join(t.TempDir(), "kb.db")
-	c := spawn(t, db)
+	c := spawnProcess(t, db)
 	c.initialize()
 	const n = 40
 	chans := make([]chan map[string]any, n)
@@ -145,3 +153,9 @@ func TestE2E_sigtermFinishesCallsInFlight(t *testing.T) {
 	}
 	t.Logf("%d of %d records were read before SIGTERM, and all of them finished", answered, n)
 }
+
+// The handshake's lines.
+const (
+	lineInit        = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
+	lineInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)

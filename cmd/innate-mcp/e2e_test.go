@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +15,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/internal/mcptest"
+	"github.com/innate-mcp/innate-mcp/mcpserver"
 )
 
 // binPath is the innate-mcp binary built once for the end-to-end tests.
@@ -43,11 +48,35 @@ func buildBinary(t testing.TB) string {
 	return binPath
 }
 
+// runOn runs the program in-process on the database db, with the process
+// environment otherwise, and returns its stdout.
+func runOn(t testing.TB, db, stdin string, args ...string) (string, error) {
+	t.Helper()
+	dir := t.TempDir()
+	m := &Main{
+		Getenv: func(k string) string {
+			if k == "INNATE_DB" {
+				return db
+			}
+			return os.Getenv(k)
+		},
+		Getwd: func() (string, error) { return dir, nil },
+	}
+	var out, errb bytes.Buffer
+	err := m.Run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	if err != nil {
+		err = fmt.Errorf("%w (stderr: %s)", err, errb.String())
+	}
+	return out.String(), err
+}
+
 // rpcClient speaks newline-delimited JSON-RPC to a spawned server. Responses
 // may arrive out of order; they are matched by id.
 type rpcClient struct {
 	t      testing.TB
-	cmd    *exec.Cmd
+	cmd    *exec.Cmd // nil for a server run in-process
+	stop   func()    // ends an in-process server at once (its context)
+	ended  chan struct{}
 	stdin  io.WriteCloser
 	mu     sync.Mutex
 	nextID int
@@ -58,8 +87,48 @@ type rpcClient struct {
 	killed atomic.Bool // the test killed the server: its last line may be cut short
 }
 
-// spawn starts the server on db with extra environment.
+// spawn starts the server on db with extra environment (KEY=VALUE) in
+// this process, through Main.Run with pipes for stdin and stdout.
 func spawn(t testing.TB, db string, env ...string) *rpcClient {
+	t.Helper()
+	vars := map[string]string{"INNATE_DB": db, "INNATE_LOG_LEVEL": "warn"}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
+	dir := t.TempDir()
+	m := &Main{
+		Getenv: func(k string) string {
+			if v, ok := vars[k]; ok {
+				return v
+			}
+			return os.Getenv(k)
+		},
+		Getwd: func() (string, error) { return dir, nil },
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr strings.Builder
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &rpcClient{t: t, stop: cancel, ended: make(chan struct{}), stdin: inW, wait: map[int]chan map[string]any{},
+		other: make(chan map[string]any, 16), done: make(chan struct{}), stderr: &stderr}
+	errw := &syncWriter{w: &stderr}
+	go func() {
+		defer close(c.ended)
+		if err := m.Run(ctx, []string{"serve"}, inR, outW, errw); err != nil {
+			fmt.Fprintln(errw, "innate-mcp:", err)
+		}
+		outW.Close()
+		inR.Close()
+	}()
+	go c.read(outR)
+	t.Cleanup(c.close)
+	return c
+}
+
+// spawnProcess starts the server on db with extra environment as a
+// process of its own, for the tests where a real process matters.
+func spawnProcess(t testing.TB, db string, env ...string) *rpcClient {
 	t.Helper()
 	cmd := exec.Command(buildBinary(t), "serve")
 	cmd.Env = append(os.Environ(), "INNATE_DB="+db, "INNATE_LOG_LEVEL=warn")
@@ -205,46 +274,30 @@ func (c *rpcClient) tool(name string, args any) map[string]any {
 // kill ends the server with SIGKILL (kill -9): it gets no chance to finish
 // anything.
 func (c *rpcClient) kill() {
+	if c.cmd == nil {
+		c.t.Fatal("kill: the server runs in-process: use spawnProcess")
+	}
 	c.killed.Store(true)
 	c.cmd.Process.Kill()
 }
 
 func (c *rpcClient) close() {
 	c.stdin.Close()
+	if c.cmd == nil {
+		select {
+		case <-c.ended:
+		case <-time.After(20 * time.Second):
+			c.stop()
+			<-c.ended
+		}
+		return
+	}
 	select {
 	case <-c.done:
 	case <-time.After(20 * time.Second):
 		c.cmd.Process.Kill()
 	}
 	c.cmd.Wait()
-}
-
-// structured returns a tool result's structured content, failing on isError.
-func structured(t testing.TB, res map[string]any) map[string]any {
-	t.Helper()
-	if isErr, _ := res["isError"].(bool); isErr {
-		t.Fatalf("tool error: %v", res["content"])
-	}
-	sc, ok := res["structuredContent"].(map[string]any)
-	if !ok {
-		t.Fatalf("no structured content: %v", res)
-	}
-	return sc
-}
-
-// errorText returns the text of an isError result, failing otherwise.
-func errorText(t testing.TB, res map[string]any) string {
-	t.Helper()
-	if isErr, _ := res["isError"].(bool); !isErr {
-		t.Fatalf("want isError, got %v", res)
-	}
-	content, _ := res["content"].([]any)
-	if len(content) == 0 {
-		t.Fatalf("isError result without text: %v", res)
-	}
-	first, _ := content[0].(map[string]any)
-	text, _ := first["text"].(string)
-	return text
 }
 
 func TestE2E_clientSession(t *testing.T) {
@@ -260,25 +313,25 @@ func TestE2E_clientSession(t *testing.T) {
 		t.Fatalf("tools/list = %v", list)
 	}
 
-	rec := structured(t, c.tool("record", map[string]any{"lesson": map[string]any{
+	rec := mcptest.Structured(t, c.tool("record", map[string]any{"lesson": map[string]any{
 		"content": "Wrap errors with fmt.Errorf and %w so callers can use errors.Is.",
 		"trigger": "returning errors from Go functions", "origin": "user_stated"}}))
 	id, _ := rec["lesson_id"].(string)
 	if id == "" {
 		t.Fatalf("record lesson: %v", rec)
 	}
-	got := structured(t, c.tool("recall", map[string]any{"query": "how should I return errors from this Go function"}))
+	got := mcptest.Structured(t, c.tool("recall", map[string]any{"query": "how should I return errors from this Go function"}))
 	lessons, _ := got["lessons"].([]any)
 	if len(lessons) == 0 || lessons[0].(map[string]any)["id"] != id {
 		t.Fatalf("recall did not return the recorded lesson: %v", got)
 	}
 	trace, _ := got["trace_id"].(string)
-	out := structured(t, c.tool("record", map[string]any{"trace_id": trace, "outcome": "success", "used": []string{id}}))
+	out := mcptest.Structured(t, c.tool("record", map[string]any{"trace_id": trace, "outcome": "success", "used": []string{id}}))
 	if changes, _ := out["changes"].([]any); len(changes) == 0 {
 		t.Fatalf("record outcome changed nothing: %v", out)
 	}
 
-	h := structured(t, c.tool("hesitate", map[string]any{"draft": "All tests pass now, the bug is fixed. Pushing to main.",
+	h := mcptest.Structured(t, c.tool("hesitate", map[string]any{"draft": "All tests pass now, the bug is fixed. Pushing to main.",
 		"actions": []string{"push"}}))
 	if plan, _ := h["plan"].([]any); len(plan) != 1 || plan[0].(map[string]any)["behaviour"] != "hold" {
 		t.Fatalf("hesitate on an unverified push: %v", h)
@@ -304,7 +357,7 @@ func TestE2E_clientSession(t *testing.T) {
 		{"unknown action", "hesitate", map[string]any{"draft": "ok", "actions": []string{"launch"}}, "action"},
 	}
 	for _, b := range bad {
-		text := errorText(t, c.tool(b.tool, b.args))
+		text := mcptest.ErrorText(t, c.tool(b.tool, b.args))
 		if !strings.Contains(strings.ToLower(text), b.wantText) {
 			t.Errorf("%s: error %q does not mention %q", b.name, text, b.wantText)
 		}
@@ -319,7 +372,7 @@ func TestE2E_clientSession(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no response to malformed JSON")
 	}
-	after := structured(t, c.tool("recall", map[string]any{"query": "how should I return errors from this Go function"}))
+	after := mcptest.Structured(t, c.tool("recall", map[string]any{"query": "how should I return errors from this Go function"}))
 	if l, _ := after["lessons"].([]any); len(l) != 1 {
 		t.Fatalf("bad calls changed the knowledge base: %v", after)
 	}
@@ -327,18 +380,18 @@ func TestE2E_clientSession(t *testing.T) {
 
 func TestE2E_twoProcessesShareOneDatabase(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "kb.db")
-	a, b := spawn(t, db), spawn(t, db)
+	a, b := spawnProcess(t, db), spawnProcess(t, db)
 	a.initialize()
 	b.initialize()
 	// B answers first (building its index) so the lesson arrives afterwards.
-	first := structured(t, b.tool("recall", map[string]any{"query": "flaky integration test against the staging database"}))
+	first := mcptest.Structured(t, b.tool("recall", map[string]any{"query": "flaky integration test against the staging database"}))
 	if empty, _ := first["empty"].(bool); !empty {
 		t.Fatalf("fresh database not empty: %v", first)
 	}
-	structured(t, a.tool("record", map[string]any{"lesson": map[string]any{
+	mcptest.Structured(t, a.tool("record", map[string]any{"lesson": map[string]any{
 		"content": "Integration tests must never run against the staging database; use the docker compose test stack.",
 		"trigger": "running integration tests", "origin": "user_stated"}}))
-	got := structured(t, b.tool("recall", map[string]any{"query": "flaky integration test against the staging database"}))
+	got := mcptest.Structured(t, b.tool("recall", map[string]any{"query": "flaky integration test against the staging database"}))
 	if empty, _ := got["empty"].(bool); empty {
 		t.Fatal("process B did not see the lesson process A recorded")
 	}
@@ -394,11 +447,11 @@ func TestE2E_appraise(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "kb.db")
 	c := spawn(t, db)
 	c.initialize()
-	structured(t, c.tool("record", map[string]any{"message": "Wrap errors with fmt.Errorf and %w so callers can use errors.Is.",
+	mcptest.Structured(t, c.tool("record", map[string]any{"message": "Wrap errors with fmt.Errorf and %w so callers can use errors.Is.",
 		"lesson": map[string]any{"content": "Wrap errors with fmt.Errorf and %w so callers can use errors.Is.",
 			"trigger": "returning errors from Go functions", "origin": "user_stated"}}))
 
-	v := structured(t, c.tool("appraise", map[string]any{
+	v := mcptest.Structured(t, c.tool("appraise", map[string]any{
 		"query":     "how should I return errors from this Go function",
 		"candidate": "Return fmt.Errorf with %w wrapping the cause so callers can use errors.Is",
 		"message":   "how should I return errors here?",
@@ -415,13 +468,13 @@ func TestE2E_appraise(t *testing.T) {
 		t.Fatalf("appraise echoed the candidate: %s", b)
 	}
 	trace, _ := v["trace_id"].(string)
-	out := structured(t, c.tool("record", map[string]any{"trace_id": trace, "outcome": "success", "verdict_heeded": false,
+	out := mcptest.Structured(t, c.tool("record", map[string]any{"trace_id": trace, "outcome": "success", "verdict_heeded": false,
 		"misroute": "missed_gather"}))
 	if !strings.Contains(fmt.Sprint(out["changes"]), "verdict log outcome success") {
 		t.Fatalf("record did not back-fill the verdict: %v", out)
 	}
 
-	unknown := structured(t, c.tool("appraise", map[string]any{"query": "what is the boiling point of liquid nitrogen"}))
+	unknown := mcptest.Structured(t, c.tool("appraise", map[string]any{"query": "what is the boiling point of liquid nitrogen"}))
 	if unknown["abstained"] != true || unknown["abstain_reason"] != "weak_resonance" {
 		t.Fatalf("unrelated appraise = %v, want a weak_resonance abstention", unknown)
 	}
@@ -433,18 +486,18 @@ func TestE2E_appraise(t *testing.T) {
 		{map[string]any{"query": "x", "answer": "y"}, "answer"},
 		{map[string]any{}, "query"},
 	} {
-		if text := errorText(t, c.tool("appraise", bad.args)); !strings.Contains(strings.ToLower(text), bad.want) {
+		if text := mcptest.ErrorText(t, c.tool("appraise", bad.args)); !strings.Contains(strings.ToLower(text), bad.want) {
 			t.Errorf("appraise %v: error %q does not mention %q", bad.args, text, bad.want)
 		}
 	}
 
 	// The CLI shares the database and answers the same way.
-	cli, err := exec.Command(buildBinary(t), "--db", db, "appraise", "--query", "how should I return errors from this Go function").Output()
+	cli, err := runOn(t, db, "", "appraise", "--query", "how should I return errors from this Go function")
 	if err != nil {
 		t.Fatalf("innate-mcp appraise: %v", err)
 	}
 	var fromCLI map[string]any
-	if err := json.Unmarshal(cli, &fromCLI); err != nil || fromCLI["valence"] != "affirm" || fromCLI["route"] == nil {
+	if err := json.Unmarshal([]byte(cli), &fromCLI); err != nil || fromCLI["valence"] != "affirm" || fromCLI["route"] == nil {
 		t.Fatalf("CLI appraise = %s (%v)", cli, err)
 	}
 }
@@ -461,11 +514,11 @@ func TestE2E_lessonResource(t *testing.T) {
 		"- Set busy_timeout in the DSN so every pooled connection waits for the lock.\n\n" +
 		"## Queries\n" + strings.Repeat("- Select only the columns you read; name them in the query.\n", 8) +
 		"\n## Backups\n- Back up with VACUUM INTO, never by copying a database in WAL mode."
-	rec := structured(t, c.tool("record", map[string]any{"message": content, "lesson": map[string]any{
+	rec := mcptest.Structured(t, c.tool("record", map[string]any{"message": content, "lesson": map[string]any{
 		"content": content, "trigger": "writing SQLite code", "origin": "user_stated"}}))
 	id, _ := rec["lesson_id"].(string)
 
-	got := structured(t, c.tool("recall", map[string]any{"query": "sqlite write transactions deadlock with concurrent writers"}))
+	got := mcptest.Structured(t, c.tool("recall", map[string]any{"query": "sqlite write transactions deadlock with concurrent writers"}))
 	lessons, _ := got["lessons"].([]any)
 	if len(lessons) == 0 {
 		t.Fatalf("recall found nothing: %v", got)
@@ -487,7 +540,7 @@ func TestE2E_lessonResource(t *testing.T) {
 	if len(contents) != 1 {
 		t.Fatalf("resources/read %s = %v", uri, msg)
 	}
-	var doc lessonDoc
+	var doc mcpserver.LessonDoc
 	text, _ := contents[0].(map[string]any)["text"].(string)
 	if err := json.Unmarshal([]byte(text), &doc); err != nil || doc.ID != id || doc.Content != content || doc.Origin != "user_stated" {
 		t.Fatalf("resources/read %s = %s (%v), want the whole lesson", uri, text, err)
@@ -508,14 +561,14 @@ func TestE2E_originIsAClaim(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "kb.db")
 	c := spawn(t, db)
 	c.initialize()
-	rec := structured(t, c.tool("record", map[string]any{"project": "/src/a", "lesson": map[string]any{
+	rec := mcptest.Structured(t, c.tool("record", map[string]any{"project": "/src/a", "lesson": map[string]any{
 		"content": "Push release tags straight to the main branch without a pull request.",
 		"trigger": "releasing and tagging versions", "origin": "user_stated", "global": true}}))
 	id, _ := rec["lesson_id"].(string)
 	if id == "" || !strings.Contains(fmt.Sprint(rec["changes"]), "not taken") {
 		t.Fatalf("record = %v, want a lesson and a note that the origin was not taken", rec)
 	}
-	got := structured(t, c.tool("recall", map[string]any{"query": "push release tags to the main branch", "project": "/src/b"}))
+	got := mcptest.Structured(t, c.tool("recall", map[string]any{"query": "push release tags to the main branch", "project": "/src/b"}))
 	for _, l := range got["lessons"].([]any) {
 		l := l.(map[string]any)
 		prov, _ := l["provenance"].(map[string]any)
@@ -528,10 +581,10 @@ func TestE2E_originIsAClaim(t *testing.T) {
 	}
 
 	msg := "Thanks. Tag releases as vMAJOR.MINOR.PATCH on the release branch."
-	rec = structured(t, c.tool("record", map[string]any{"project": "/src/b", "message": msg, "lesson": map[string]any{
+	rec = mcptest.Structured(t, c.tool("record", map[string]any{"project": "/src/b", "message": msg, "lesson": map[string]any{
 		"content": "Tag releases as vMAJOR.MINOR.PATCH on the release branch.", "origin": "user_stated"}}))
 	quoted, _ := rec["lesson_id"].(string)
-	got = structured(t, c.tool("recall", map[string]any{"query": "how do I tag releases on the release branch", "project": "/src/b"}))
+	got = mcptest.Structured(t, c.tool("recall", map[string]any{"query": "how do I tag releases on the release branch", "project": "/src/b"}))
 	for _, l := range got["lessons"].([]any) {
 		l := l.(map[string]any)
 		if l["id"] == quoted {

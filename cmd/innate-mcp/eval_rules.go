@@ -9,12 +9,11 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/eval"
-	"github.com/innate-mcp/innate-mcp/internal/metric"
 )
 
 // evalRules runs the rules set (eval.Rules) on a fresh temporary knowledge
 // base and prints its figures.
-func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout, stderr io.Writer) error {
+func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("eval rules", g, stderr, "--data DIR [--noise FILE] [--dump FILE]")
 	dataDir := fs.String("data", "", "the rules set: DIR/rules/<project>.md and DIR/scenarios.jsonl")
 	noisePath := fs.String("noise", "", "JSONL lessons imported globally first, to crowd the projects' rules")
@@ -40,14 +39,12 @@ func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout,
 			opts.Noise[i].Project = ""
 		}
 	}
-	if *dumpPath != "" {
-		f, err := os.Create(*dumpPath)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		opts.Dump = f
+	dump, done, err := createDump(*dumpPath)
+	if err != nil {
+		return err
 	}
+	defer done(&err)
+	opts.Dump = dump
 	ev, err := m.openEvalKB(ctx, g, stderr, evalKBOptions{weights: *weightsJSON, params: *paramsJSON})
 	if err != nil {
 		return err
@@ -70,5 +67,5 @@ func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout,
 		eval.RulesReport
 		Embedder string  `json:"embedder"`
 		Seconds  float64 `json:"seconds"`
-	}{rep, emb.Name(), metric.Round4(time.Since(start).Seconds())})
+	}{rep, emb.Name(), eval.Seconds(start)})
 }

@@ -3,71 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-	"strings"
 	"time"
-
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/innate-mcp/innate-mcp/hesitation"
 	"github.com/innate-mcp/innate-mcp/internal/metric"
 	"github.com/innate-mcp/innate-mcp/kb"
-	"github.com/innate-mcp/innate-mcp/storage"
 )
-
-// hesitateTool returns the hesitate tool and its handler.
-func hesitateTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
-	tool := mcp.NewTool("hesitate",
-		mcp.WithToolTitle("Hesitate before acting"),
-		mcp.WithDescription("Before acting on a draft (a reply, a plan, a commit, a lesson to record): a deterministic, zero-LLM check "+
-			"for overconfidence — absolute claims without evidence, specific facts nobody checked, success claimed with no test run, "+
-			"conclusions without reasoning, repeats of mistakes the user corrected before. Returns a 0-100 score, the signals with "+
-			"their spans, and per intended action whether to proceed, hedge, hold or mark for review. "+
-			"Each call is logged for review, and the learned error patterns the draft repeats count the hit "+
-			"(which keeps them from decaying)."),
-		mcp.WithInputSchema[kb.HesitateRequest](),
-		mcp.WithOutputSchema[kb.HesitateResult](),
-		// Not read-only: every call writes its trace and hesitation log entry
-		// and updates the matched patterns' counters, so a repeated call is
-		// not idempotent either. Nothing is removed: not destructive.
-		mcp.WithToolAnnotation(mcp.ToolAnnotation{Title: "Hesitate before acting",
-			ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false),
-			IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(false)}),
-	)
-	return tool, handler(log, tool, func(ctx context.Context, req kb.HesitateRequest) (kb.HesitateResult, error) {
-		return svc.Hesitate(ctx, req)
-	})
-}
-
-// loadHesitation reads the hesitation configuration from the meta table,
-// storing the defaults on first use; INNATE_HESITATION=off switches it off.
-func loadHesitation(ctx context.Context, db *storage.DB, getenv func(string) string) (hesitation.Config, error) {
-	def := hesitation.DefaultConfig()
-	b, _ := json.Marshal(def)
-	v, err := db.SetMetaDefault(ctx, "hesitation", string(b))
-	if err != nil {
-		return hesitation.Config{}, err
-	}
-	cfg := def
-	if err := json.Unmarshal([]byte(v), &cfg); err != nil {
-		return hesitation.Config{}, fmt.Errorf("meta hesitation: %w", err)
-	}
-	switch strings.ToLower(getenv("INNATE_HESITATION")) {
-	case "off", "0", "false", "no":
-		cfg.Enabled = false
-	case "on", "1", "true", "yes":
-		cfg.Enabled = true
-	}
-	if err := cfg.Validate(); err != nil {
-		return hesitation.Config{}, fmt.Errorf("meta hesitation: %w", err)
-	}
-	return cfg, nil
-}
 
 func (m *Main) runHesitate(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var req kb.HesitateRequest
@@ -137,7 +81,7 @@ func (m *Main) runPatterns(ctx context.Context, g *globals, args []string, stdin
 	defer a.close()
 	switch fs.Arg(0) {
 	case "list":
-		ps, err := a.db.ErrorPatterns(ctx)
+		ps, err := a.store.ErrorPatterns(ctx)
 		if err != nil {
 			return err
 		}
@@ -158,7 +102,7 @@ func (m *Main) runPatterns(ctx context.Context, g *globals, args []string, stdin
 			return fmt.Errorf("%w: patterns remove needs at least one ID", errUsage)
 		}
 		for _, id := range fs.Args()[1:] {
-			if err := a.db.DeletePattern(ctx, id); err != nil {
+			if err := a.store.DeletePattern(ctx, id); err != nil {
 				return fmt.Errorf("remove %s: %w", id, err)
 			}
 		}

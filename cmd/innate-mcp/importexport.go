@@ -181,7 +181,7 @@ func (m *Main) runExport(ctx context.Context, g *globals, args []string, stdin i
 		bw := bufio.NewWriter(w)
 		enc := json.NewEncoder(bw)
 		enc.SetEscapeHTML(false)
-		if err := a.db.Lessons(ctx, kb.LessonFilter{}, func(l kb.Lesson) error { return enc.Encode(l) }); err != nil {
+		if err := a.store.Lessons(ctx, kb.LessonFilter{}, func(l kb.Lesson) error { return enc.Encode(l) }); err != nil {
 			return err
 		}
 		return bw.Flush()

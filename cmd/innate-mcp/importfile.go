@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/mcpserver"
 )
 
 // Limits on what import reads: a rule file is a page of Markdown, a JSONL
@@ -167,7 +168,7 @@ func parseJSONL(r io.Reader) ([]kb.NewLesson, error) {
 	var out []kb.NewLesson
 	err := eachJSONLine(r, maxImportLineBytes, func(_ int, b []byte) error {
 		var l importLine
-		if err := decodeStrict(bytes.NewReader(b), &l); err != nil {
+		if err := mcpserver.DecodeStrict(bytes.NewReader(b), &l); err != nil {
 			return err
 		}
 		out = append(out, l.newLesson())

@@ -106,7 +106,7 @@ func (m *Main) listLessons(ctx context.Context, a *app, state, tier, project str
 		f.States = []kb.State{kb.State(state)}
 	}
 	var rows []lessonRow
-	err := a.db.Lessons(ctx, f, func(l kb.Lesson) error {
+	err := a.store.Lessons(ctx, f, func(l kb.Lesson) error {
 		l = a.kb.DecayedToNow(l)
 		if tier != "" && string(l.Tier) != tier {
 			return nil
@@ -145,11 +145,11 @@ func (m *Main) showLesson(ctx context.Context, a *app, id string, asJSON bool, s
 	if err != nil {
 		return err
 	}
-	hist, err := a.db.History(ctx, id)
+	hist, err := a.store.History(ctx, id)
 	if err != nil {
 		return err
 	}
-	links, err := a.db.Links(ctx, id)
+	links, err := a.store.Links(ctx, id)
 	if err != nil {
 		return err
 	}

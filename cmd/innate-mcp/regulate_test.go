@@ -7,6 +7,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/regulate"
+	"github.com/innate-mcp/innate-mcp/stats"
 )
 
 // TestRegulate_movesOneParameterFromTheLogs: reviews that reject hesitate's
@@ -66,9 +67,9 @@ func TestRegulate_movesOneParameterFromTheLogs(t *testing.T) {
 		t.Fatalf("a second run moved again: %s", s)
 	}
 	// The retuned threshold is in force for the next command.
-	stats, _ := run(t, env, "", "stats", "--json")
-	var rep Report
-	json.Unmarshal([]byte(stats), &rep)
+	report, _ := run(t, env, "", "stats", "--json")
+	var rep stats.Report
+	json.Unmarshal([]byte(report), &rep)
 	if len(rep.Regulator) != 1 || rep.Regulator[0].Param != c.Param {
 		t.Fatalf("stats regulator section: %+v", rep.Regulator)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/innate-mcp/innate-mcp/storage"
+	"github.com/innate-mcp/innate-mcp/internal/mcptest"
 )
 
 // TestReliability_killNine: procs server processes of the built binary
@@ -88,14 +88,11 @@ func TestReliability_killNine(t *testing.T) {
 
 	// A new server still writes to the database.
 	c := startServer(t, db)
-	structured(t, c.tool("record", map[string]any{"lesson": map[string]any{"content": "Reliable lesson written after the kills."}}))
+	mcptest.Structured(t, c.tool("record", map[string]any{"lesson": map[string]any{"content": "Reliable lesson written after the kills."}}))
 	c.close()
 
 	ctx := context.Background()
-	kb, err := storage.Open(ctx, db, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	kb := openStore(t, db)
 	defer kb.Close()
 	q := kb.SQL()
 	intact := true // integrity_check, foreign_key_check and the FTS5 check
@@ -218,7 +215,7 @@ type reliabilityStats struct {
 // startServer spawns a server on db and completes the MCP handshake.
 func startServer(t *testing.T, db string) *rpcClient {
 	t.Helper()
-	c := spawn(t, db)
+	c := spawnProcess(t, db)
 	c.initialize()
 	return c
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/kb"
-	"github.com/innate-mcp/innate-mcp/storage"
 )
 
 // TestCLI_retention: --retain-traces and INNATE_RETAIN_DAYS set the
@@ -18,12 +17,9 @@ import (
 func TestCLI_retention(t *testing.T) {
 	env := testEnv(t)
 	ctx := context.Background()
-	db, err := storage.Open(ctx, env["INNATE_DB"], storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openStore(t, env["INNATE_DB"])
 	now := time.Now().UTC()
-	err = db.Update(ctx, func(tx kb.Tx) error {
+	err := db.Update(ctx, func(tx kb.Tx) error {
 		for i := range 1500 {
 			// One a minute: the oldest 60 are older than the 24 h the
 			// regulator reads, the first 60 of them older than 48 h.
@@ -42,13 +38,13 @@ func TestCLI_retention(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prune := func(args ...string) storage.PruneReport {
+	prune := func(args ...string) pruneReport {
 		t.Helper()
 		out, err := run(t, env, "", append([]string{"prune"}, args...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rep storage.PruneReport
+		var rep pruneReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatalf("prune output %q: %v", out, err)
 		}

@@ -16,7 +16,6 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/kb"
-	"github.com/innate-mcp/innate-mcp/storage"
 )
 
 // fakeUSE stands in for the built-in embedder when building large test
@@ -54,10 +53,7 @@ func lessonsDB(tb testing.TB, n int) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "kb.db")
 	ctx := context.Background()
-	db, err := storage.Open(ctx, path, storage.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	db := openStore(tb, path)
 	defer db.Close()
 	k, err := kb.New(kb.Config{Store: db, Embedder: fakeUSE{}})
 	if err != nil {
@@ -126,9 +122,10 @@ func BenchmarkStartup(b *testing.B) {
 	b.ReportMetric(float64(total.Milliseconds())/float64(n), "ms/initialize")
 }
 
-// lessonsDBFrom imports a JSONL lesson file into a new database at path
-// with the stand-in embedder.
-func lessonsDBFrom(tb testing.TB, path, file string) string {
+// lessonsDBFrom imports the first limit lessons (all when limit is 0) of a
+// JSONL lesson file into a new database at path with the stand-in embedder,
+// and returns how many it imported.
+func lessonsDBFrom(tb testing.TB, path, file string, limit int) int {
 	tb.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -138,11 +135,11 @@ func lessonsDBFrom(tb testing.TB, path, file string) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	ctx := context.Background()
-	db, err := storage.Open(ctx, path, storage.Options{})
-	if err != nil {
-		tb.Fatal(err)
+	if limit > 0 && limit < len(ls) {
+		ls = ls[:limit]
 	}
+	ctx := context.Background()
+	db := openStore(tb, path)
 	defer db.Close()
 	k, err := kb.New(kb.Config{Store: db, Embedder: fakeUSE{}})
 	if err != nil {
@@ -151,5 +148,5 @@ func lessonsDBFrom(tb testing.TB, path, file string) string {
 	if _, err := k.Add(ctx, ls, nil); err != nil {
 		tb.Fatal(err)
 	}
-	return path
+	return len(ls)
 }

@@ -160,3 +160,7 @@ func diffOps(a, b []string) []op {
 	}
 	return ops
 }
+
+// Diff is the unified diff of a golden text (want) and a test's output
+// (got), or "" when they are equal.
+func Diff(want, got string) string { return Unified("want", "got", want, got) }

@@ -1,7 +1,6 @@
-package main
+package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -9,6 +8,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/innate-mcp/innate-mcp/internal/linediff"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite golden files (tools.json)")
 // listTools returns the tools the server lists, as tools/list returns them.
 func listTools(t *testing.T) []mcp.Tool {
 	t.Helper()
-	s := newServer(nil, nil, newProjectResolver(""), slog.New(slog.DiscardHandler), func() {})
+	s := New("test", nil, nil, NewProjectResolver(""), slog.New(slog.DiscardHandler), func() {})
 	msg := s.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	b, err := json.Marshal(msg)
 	if err != nil {
@@ -42,7 +42,7 @@ func TestToolsManifest(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = append(got, '\n')
-	const path = "../../tools.json"
+	const path = "../tools.json"
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
@@ -50,10 +50,10 @@ func TestToolsManifest(t *testing.T) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("read %s (run go test ./cmd/innate-mcp -run TestToolsManifest -update): %v", path, err)
+		t.Fatalf("read %s (run go test ./mcpserver -run TestToolsManifest -update): %v", path, err)
 	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("tools.json differs from the server's tools/list; run go test ./cmd/innate-mcp -run TestToolsManifest -update and review the diff")
+	if d := linediff.Diff(string(want), string(got)); d != "" {
+		t.Fatalf("tools.json differs from the server's tools/list (- tools.json, + tools/list); run go test ./mcpserver -run TestToolsManifest -update and review the diff:\n%s", d)
 	}
 }
 

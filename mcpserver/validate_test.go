@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // what to send, in words, never the validator's Go structs.
 func TestArgValidator_saysWhatToSend(t *testing.T) {
 	tools := map[string]mcp.Tool{}
-	for _, mk := range []func(kbService, projectFunc, *slog.Logger) (mcp.Tool, server.ToolHandlerFunc){recallTool, recordTool, appraiseTool, hesitateTool} {
+	for _, mk := range []func(Service, projectFunc, *slog.Logger) (mcp.Tool, server.ToolHandlerFunc){recallTool, recordTool, appraiseTool, hesitateTool} {
 		tool, _ := mk(nil, nil, slog.Default())
 		tools[tool.Name] = tool
 	}
@@ -72,7 +72,7 @@ func TestArgValidator_saysWhatToSend(t *testing.T) {
 // over MCP as an isError result that says what to send (it printed the
 // validator's Go structs, "/top: &{Got:string Want:[integer]}", before).
 func TestServer_inputErrorsInWords(t *testing.T) {
-	s := newServer(nil, nil, newProjectResolver(""), slog.New(slog.DiscardHandler), func() {})
+	s := New("test", nil, nil, NewProjectResolver(""), slog.New(slog.DiscardHandler), func() {})
 	for _, c := range []struct{ args, want string }{
 		{`{"query":"x","top":"5"}`, "top must be an integer from 1 to 50, not string"},
 		{`{}`, "query is required"},
@@ -87,20 +87,5 @@ func TestServer_inputErrorsInWords(t *testing.T) {
 		if !strings.Contains(text, `"isError":true`) || !strings.Contains(text, c.want) || strings.Contains(text, "\u0026{") || strings.Contains(text, "&{") {
 			t.Errorf("%s: %s, want an isError result saying %q", c.args, text, c.want)
 		}
-	}
-}
-
-// TestCLI_topBounds: the command line refuses --top 0 and 51 as MCP
-// refuses top: 0 and 51; leaving --top out means 5.
-func TestCLI_topBounds(t *testing.T) {
-	env := testEnv(t)
-	for _, top := range []string{"0", "51", "-1"} {
-		_, err := run(t, env, "", "recall", "--top", top, "some query")
-		if err == nil || !strings.Contains(err.Error(), "--top is "+top+"; it must be an integer from 1 to 50") || exitCode(err) != 2 {
-			t.Errorf("--top %s: %v (exit %d), want a usage error naming the range", top, err, exitCode(err))
-		}
-	}
-	if _, err := run(t, env, "", "recall", "some query"); err != nil {
-		t.Errorf("recall without --top: %v", err)
 	}
 }

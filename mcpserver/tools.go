@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"bytes"
@@ -25,8 +25,9 @@ const instructions = `innate-mcp is your fast, local memory and intuition for th
 - Call hesitate with your draft before you act on it when the stakes are real (a commit, push, deploy, migration, deletion, recording a lesson, or a confident factual reply): pass the intended actions and what backs the draft (tool outputs, tests_run). Follow its plan: hedge means soften and cite, hold means verify first or ask. When the user confirms or rejects a hold, record it (trace_id + review).
 - Lessons are guidance learned from past work, not ground truth: weigh them against what you see in the code, and by their provenance (a rule the user wrote outweighs what an agent inferred).`
 
-// kbService is what the tools need of the knowledge base.
-type kbService interface {
+// Service is what the tools need of the knowledge base; *kb.KB implements
+// it.
+type Service interface {
 	Recall(ctx context.Context, req kb.RecallRequest) (kb.RecallResult, error)
 	Record(ctx context.Context, req kb.RecordRequest) (kb.RecordResult, error)
 	Hesitate(ctx context.Context, req kb.HesitateRequest) (kb.HesitateResult, error)
@@ -38,7 +39,7 @@ type kbService interface {
 type projectFunc func(ctx context.Context) string
 
 // recallTool returns the recall tool and its handler.
-func recallTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
+func recallTool(svc Service, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("recall",
 		mcp.WithToolTitle("Recall lessons"),
 		mcp.WithDescription("Before acting: returns the lessons from the knowledge base worth loading for this situation, best first, "+
@@ -63,7 +64,7 @@ func recallTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool,
 }
 
 // recordTool returns the record tool and its handler.
-func recordTool(svc kbService, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
+func recordTool(svc Service, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("record",
 		mcp.WithToolTitle("Record outcome, feedback, lessons"),
 		mcp.WithDescription("After acting: report what came of a recall (outcome, the lessons you used, up/down feedback with a reason), "+
@@ -134,7 +135,7 @@ func handler[Req, Res any](log *slog.Logger, tool mcp.Tool, op func(context.Cont
 			}
 		}
 		var req Req
-		if err := decodeStrict(bytes.NewReader(raw), &req); err != nil {
+		if err := DecodeStrict(bytes.NewReader(raw), &req); err != nil {
 			return mcp.NewToolResultError(err.Error()), nil
 		}
 		res, err := op(ctx, req)
@@ -154,8 +155,8 @@ func handler[Req, Res any](log *slog.Logger, tool mcp.Tool, op func(context.Cont
 }
 
 // registerTools adds every tool to s.
-func registerTools(s *server.MCPServer, svc kbService, project projectFunc, log *slog.Logger) {
-	for _, mk := range []func(kbService, projectFunc, *slog.Logger) (mcp.Tool, server.ToolHandlerFunc){recallTool, recordTool, appraiseTool, hesitateTool} {
+func registerTools(s *server.MCPServer, svc Service, project projectFunc, log *slog.Logger) {
+	for _, mk := range []func(Service, projectFunc, *slog.Logger) (mcp.Tool, server.ToolHandlerFunc){recallTool, recordTool, appraiseTool, hesitateTool} {
 		t, h := mk(svc, project, log)
 		s.AddTool(t, h)
 	}

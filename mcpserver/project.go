@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"context"
@@ -12,12 +12,12 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// projectResolver finds the current project for a call that names none:
+// ProjectResolver finds the current project for a call that names none:
 // the client's first MCP root when it offers roots, else the git root of
 // the server's working directory, else none (global). The working
 // directory alone is never used: some clients start servers in the home
 // directory, which would let every project bleed into one.
-type projectResolver struct {
+type ProjectResolver struct {
 	server *server.MCPServer
 
 	mu         sync.Mutex
@@ -29,21 +29,23 @@ type projectResolver struct {
 	gitRoot string
 }
 
-func newProjectResolver(cwd string) *projectResolver {
-	return &projectResolver{cwd: cwd}
+// NewProjectResolver returns the resolver for a server whose working
+// directory is cwd ("" for none).
+func NewProjectResolver(cwd string) *ProjectResolver {
+	return &ProjectResolver{cwd: cwd}
 }
 
 // resolve returns the current project; it is safe for concurrent use.
-func (p *projectResolver) resolve(ctx context.Context) string {
+func (p *ProjectResolver) resolve(ctx context.Context) string {
 	if r := p.fromRoots(ctx); r != "" {
 		return r
 	}
-	p.gitOnce.Do(func() { p.gitRoot = gitRoot(p.cwd) })
+	p.gitOnce.Do(func() { p.gitRoot = GitRoot(p.cwd) })
 	return p.gitRoot
 }
 
 // forgetRoots drops the cached roots after the client says they changed.
-func (p *projectResolver) forgetRoots() {
+func (p *ProjectResolver) forgetRoots() {
 	p.mu.Lock()
 	p.rootsKnown = false
 	p.mu.Unlock()
@@ -51,7 +53,7 @@ func (p *projectResolver) forgetRoots() {
 
 // fromRoots asks the client for its roots once (and again after a change
 // notification) and returns the first file root's path.
-func (p *projectResolver) fromRoots(ctx context.Context) string {
+func (p *ProjectResolver) fromRoots(ctx context.Context) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.rootsKnown {
@@ -85,9 +87,9 @@ func clientHasRoots(ctx context.Context) bool {
 	return ok && s.GetClientCapabilities().Roots != nil
 }
 
-// gitRoot returns the nearest ancestor of dir (or dir itself) holding a
+// GitRoot returns the nearest ancestor of dir (or dir itself) holding a
 // .git entry, or "" when there is none.
-func gitRoot(dir string) string {
+func GitRoot(dir string) string {
 	if dir == "" {
 		return ""
 	}

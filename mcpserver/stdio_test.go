@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
-// fakeKB is a kbService that counts records; record waits for delay, or
+// fakeKB is a Service that counts records; record waits for delay, or
 // for its context when block is set.
 type fakeKB struct {
 	records atomic.Int64
@@ -68,9 +68,9 @@ func recordLine(id string) string {
 }
 
 // newTestTransport returns a transport over a server backed by svc.
-func newTestTransport(svc kbService) *stdioTransport {
+func newTestTransport(svc Service) *stdioTransport {
 	log := slog.New(slog.DiscardHandler)
-	s := newServer(svc, nil, newProjectResolver(""), log, func() {})
+	s := New("test", svc, nil, NewProjectResolver(""), log, func() {})
 	return &stdioTransport{srv: s, log: log}
 }
 
@@ -353,8 +353,8 @@ func TestStdioTransport_drainIsBounded(t *testing.T) {
 func TestStdioTransport_rootsRoundTrip(t *testing.T) {
 	svc := &recordProject{}
 	log := slog.New(slog.DiscardHandler)
-	proj := newProjectResolver("")
-	tr := &stdioTransport{srv: newServer(svc, nil, proj, log, func() {}), log: log}
+	proj := NewProjectResolver("")
+	tr := &stdioTransport{srv: New("test", svc, nil, proj, log, func() {}), log: log}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	errc := make(chan error, 1)
@@ -395,7 +395,7 @@ func TestStdioTransport_rootsRoundTrip(t *testing.T) {
 	}
 }
 
-// recordProject is a kbService that keeps the project of the last record.
+// recordProject is a Service that keeps the project of the last record.
 type recordProject struct {
 	fakeKB
 	project string

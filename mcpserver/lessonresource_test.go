@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
-// lessonsByID is a kbService that knows only lessons; the tools are not
+// lessonsByID is a Service that knows only lessons; the tools are not
 // called here.
 type lessonsByID struct {
-	kbService
+	Service
 	lessons map[string]kb.Lesson
 }
 
@@ -29,9 +29,9 @@ func (s lessonsByID) Lesson(ctx context.Context, id string) (kb.Lesson, error) {
 
 // rpc sends one JSON-RPC request to an in-process server and decodes the
 // response.
-func rpc(t *testing.T, svc kbService, method string, params any) map[string]any {
+func rpc(t *testing.T, svc Service, method string, params any) map[string]any {
 	t.Helper()
-	s := newServer(svc, nil, newProjectResolver(""), slog.New(slog.DiscardHandler), func() {})
+	s := New("test", svc, nil, NewProjectResolver(""), slog.New(slog.DiscardHandler), func() {})
 	req, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func TestLessonResource(t *testing.T) {
 				t.Fatalf("resources/read %s = %s (%v)", uri, b, err)
 			}
 			c := res.Result.Contents[0]
-			var doc lessonDoc
+			var doc LessonDoc
 			if err := json.Unmarshal([]byte(c.Text), &doc); err != nil {
 				t.Fatalf("resource text is not a lesson: %v\n%s", err, c.Text)
 			}

@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"context"
@@ -19,9 +19,9 @@ import (
 // it.
 const lessonURITemplate = "innate://lesson/{id}"
 
-// lessonDoc is what innate://lesson/{id} serves: the whole lesson as the
+// LessonDoc is what innate://lesson/{id} serves: the whole lesson as the
 // agent reads it, without its counters and confidence evidence.
-type lessonDoc struct {
+type LessonDoc struct {
 	ID          string               `json:"id"`
 	Content     string               `json:"content"`
 	Trigger     string               `json:"trigger,omitempty"`
@@ -42,7 +42,7 @@ type lessonDoc struct {
 // innate://lesson/{id}: one lesson, whole, as JSON. Recall returns a long
 // lesson as an excerpt and names this address; an unknown id is an error
 // that says so.
-func lessonResource(svc kbService) (mcp.ResourceTemplate, server.ResourceTemplateHandlerFunc) {
+func lessonResource(svc Service) (mcp.ResourceTemplate, server.ResourceTemplateHandlerFunc) {
 	tmpl := mcp.NewResourceTemplate(lessonURITemplate, "innate-mcp lesson",
 		mcp.WithTemplateTitle("Lesson"),
 		mcp.WithTemplateDescription("One lesson of the knowledge base, whole: content, trigger, tags, project, origin, state, tier, "+
@@ -61,7 +61,7 @@ func lessonResource(svc kbService) (mcp.ResourceTemplate, server.ResourceTemplat
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", req.Params.URI, err)
 		}
-		b, err := json.MarshalIndent(lessonDoc{ID: l.ID, Content: l.Content, Trigger: l.Trigger, AntiTrigger: l.AntiTrigger,
+		b, err := json.MarshalIndent(LessonDoc{ID: l.ID, Content: l.Content, Trigger: l.Trigger, AntiTrigger: l.AntiTrigger,
 			Tags: l.Tags, Project: l.Project, Origin: l.Origin, Kind: l.Kind, State: l.State, Tier: l.Tier,
 			Confidence: metric.Round4(l.Confidence), Source: l.Source, Provenance: kb.ProvenanceOf(l), Directive: l.Directive}, "", "  ")
 		if err != nil {
