@@ -82,9 +82,12 @@ func commands() []command {
 		{"regulate", "let the regulator tune one parameter if due (--dry-run: only show)", (*Main).runRegulate},
 		{"stats", "the system's health: lessons, recall, hesitation, contradictions", (*Main).runStats},
 		{"prune", "prune traces beyond the retention now and reclaim the space", (*Main).runPrune},
-		{"eval", "measure quality on a dataset: eval retrieval|appraise|hedging|hesitation", (*Main).runEval},
+		{"eval", "measure quality on a dataset: eval retrieval|appraise|hedging|hesitation|rules|capture", (*Main).runEval},
 		{"embed", "print embeddings of texts as JSON", (*Main).runEmbed},
 		{"reembed", "re-embed every lesson with the configured embedder", (*Main).runReembed},
+		{"setup", "register innate-mcp (and its hooks) with Claude Code, Cursor, Codex, Gemini CLI, VS Code, Windsurf", (*Main).runSetup},
+		{"hook", "answer a Claude Code hook event (JSON on stdin): SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop", (*Main).runHook},
+		{"hook-server", "serve hook events for the database (the hooks start it; exits when idle)", (*Main).runHookServer},
 		{"version", "print the version", (*Main).runVersion},
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 func (m *Main) runEval(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: eval needs a kind: retrieval, appraise, hedging, hesitation or rules", errUsage)
+		return fmt.Errorf("%w: eval needs a kind: retrieval, appraise, hedging, hesitation, rules or capture", errUsage)
 	}
 	switch args[0] {
 	case "retrieval":
@@ -26,8 +26,24 @@ func (m *Main) runEval(ctx context.Context, g *globals, args []string, stdin io.
 		return m.evalHesitation(args[1:], stdout, stderr, g)
 	case "rules":
 		return m.evalRules(ctx, g, args[1:], stdout, stderr)
+	case "capture":
+		return m.evalCapture(ctx, g, args[1:], stdout, stderr)
 	}
-	return fmt.Errorf("%w: unknown eval kind %q: use retrieval, appraise, hedging, hesitation or rules", errUsage, args[0])
+	return fmt.Errorf("%w: unknown eval kind %q: use retrieval, appraise, hedging, hesitation, rules or capture", errUsage, args[0])
+}
+
+// evalCapture measures how the UserPromptSubmit hook reads user messages
+// (package capture) on a labelled corrections file.
+func (m *Main) evalCapture(ctx context.Context, g *globals, args []string, stdout, stderr io.Writer) error {
+	path, err := dataFlag("eval capture", g, args, stderr)
+	if err != nil {
+		return err
+	}
+	rep, err := eval.Capture(ctx, path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return writeJSON(stdout, rep)
 }
 
 // evalKBOptions says how to build an evaluation knowledge base.

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+
+	"github.com/innate-mcp/innate-mcp/mcpserver"
+	"github.com/innate-mcp/innate-mcp/setup"
+)
+
+// runSetup registers the server, and the hooks where the client has them,
+// with the clients named (or every one found installed).
+func (m *Main) runSetup(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("setup", g, stderr, "[claude-code|cursor|codex|gemini|vscode|windsurf|all ...] [--scope user|project] [--no-hooks] [--dry-run] [--uninstall] [--json]")
+	scope := fs.String("scope", "user", "user (every project) or project (files in this project, which a team may commit)")
+	noHooks := fs.Bool("no-hooks", false, "register the server only, without Claude Code's hooks")
+	hooks := fs.Bool("hooks", true, "install Claude Code's hooks (the default)")
+	dryRun := fs.Bool("dry-run", false, "change nothing: print the diff of every file setup would change")
+	uninstall := fs.Bool("uninstall", false, "remove what setup added (the original bytes when nothing else changed a file since)")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	clients, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find this program's path: %w", err)
+	}
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
+	}
+	home, err := os.UserHomeDir()
+	if d := m.Getenv("HOME"); d != "" {
+		home, err = d, nil
+	}
+	if err != nil {
+		return fmt.Errorf("find the home directory: %w", err)
+	}
+	cwd, err := m.Getwd()
+	if err != nil {
+		return fmt.Errorf("find the working directory: %w", err)
+	}
+	project := mcpserver.GitRoot(cwd)
+	if project == "" {
+		project = cwd
+	}
+	o := setup.Options{
+		Clients: clients, Scope: setup.Scope(*scope), Hooks: *hooks && !*noHooks,
+		DryRun: *dryRun, Uninstall: *uninstall, Binary: exe,
+	}
+	db := g.db
+	if db == "" {
+		db = m.Getenv("INNATE_DB")
+	}
+	if db != "" {
+		if o.DB, err = filepath.Abs(db); err != nil {
+			return err
+		}
+	}
+	dir, err := dataDir(m.Getenv)
+	if err != nil {
+		return err
+	}
+	o.StateFile = filepath.Join(dir, "innate-mcp", "setup.json")
+	env := &setup.Env{Home: home, Project: project, GOOS: runtime.GOOS, Getenv: m.Getenv, LookPath: exec.LookPath}
+	rep, err := setup.Run(ctx, env, o)
+	if *asJSON {
+		if werr := writeJSON(stdout, rep); err == nil {
+			err = werr
+		}
+	} else {
+		rep.Print(stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if !*dryRun && !*uninstall && rep.Changed() && !*asJSON {
+		fmt.Fprintln(stdout, "Done: start a new session of the client. `innate-mcp setup --dry-run` shows what is set; `--uninstall` removes it.")
+	}
+	return nil
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// the positional arguments (`setup claude-code --scope project`), and
+// returns the positional ones.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
