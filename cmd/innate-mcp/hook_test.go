@@ -191,8 +191,8 @@ func (f randomVectors) EmbedBatch(_ context.Context, texts []string) ([][]float3
 }
 
 // fillLessons adds n lessons to the database at path: the project's rules,
-// then sentences of the cursorrules corpus when it is present (else made
-// up), a third of them global.
+// then made-up lessons, a third of them global and the rest spread over 20
+// projects, the session's project among them.
 func fillLessons(b testing.TB, path, project string, n int) {
 	b.Helper()
 	ctx := context.Background()
@@ -215,9 +215,14 @@ func fillLessons(b testing.TB, path, project string, n int) {
 	for i := 0; len(ls) < n; i++ {
 		c := fmt.Sprintf("%s %s in the %s before release %s.", verbs[i%len(verbs)], things[(i/len(verbs))%len(things)],
 			topics[(i/(len(verbs)*len(things)))%len(topics)], letters(i))
-		l := kb.NewLesson{Content: c, Project: project, Origin: kb.OriginImported}
-		if i%3 == 0 {
+		// A third global, the rest spread over 20 projects, one of them
+		// the session's: a user's knowledge base after months of use.
+		l := kb.NewLesson{Content: c, Project: fmt.Sprintf("%s-%d", project, i%20), Origin: kb.OriginImported}
+		switch {
+		case i%3 == 0:
 			l.Project = ""
+		case i%20 == 0:
+			l.Project = project
 		}
 		ls = append(ls, l)
 	}
