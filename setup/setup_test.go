@@ -496,6 +496,12 @@ func TestRun_claudeCLI(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), ServerName+": ") || !strings.Contains(string(out), "Connected") {
 		t.Fatalf("claude mcp list: %v\n%s", err, out)
 	}
+	settings := read(t, filepath.Join(e.Home, ".claude", "settings.json"))
+	for _, ev := range HookEvents {
+		if !strings.Contains(settings, bin+" hook "+ev.Event) {
+			t.Errorf("settings.json lacks the %s hook:\n%s", ev.Event, settings)
+		}
+	}
 	if rep, err := Run(ctx, e, o); err != nil || rep.Changed() {
 		t.Errorf("second setup: %v %+v", err, rep.Changes)
 	}
