@@ -140,7 +140,7 @@ func (m *Main) usage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: innate-mcp [--db PATH] [command] [flags]")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nGlobal flags (also accepted after the command):")
 	fmt.Fprintln(w, "  --db PATH          database file (env INNATE_DB; default "+defaultDBHint()+")")
