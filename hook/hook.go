@@ -298,9 +298,12 @@ func (h *Handler) capture(ctx context.Context, in Input, project string) (string
 	prev := ""
 	if in.TranscriptPath != "" {
 		if t, err := ReadTurn(in.TranscriptPath); err == nil {
-			// The prompt being submitted is not in the transcript yet:
-			// the agent's last reply is the reply of the latest turn.
+			// The agent's last reply: the latest turn's, or the one before
+			// it when the prompt being submitted is already written down.
 			prev = t.Final
+			if strings.TrimSpace(t.Prompt) == strings.TrimSpace(in.Prompt) {
+				prev = t.PreviousReply
+			}
 		}
 	}
 	c := h.Capture(in.Prompt, prev)

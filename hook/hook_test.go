@@ -221,6 +221,13 @@ func TestUserPromptSubmit_recallsAndCaptures(t *testing.T) {
 	if !strings.Contains(gotPrev, "all tests pass") {
 		t.Errorf("previous reply given to capture: %q", gotPrev)
 	}
+	// When the transcript already holds the prompt being submitted, the
+	// previous reply is the one before it.
+	in.Prompt = "The cart total ignores the discount; fix it."
+	h.Handle(ctx, in)
+	if gotPrev != "" { // the chat's first message: no reply before it
+		t.Errorf("previous reply for a prompt already in the transcript: %q", gotPrev)
+	}
 	if out.Specific == nil || !strings.Contains(out.Specific.AdditionalContext, "recorded this message as a correction") {
 		t.Errorf("correction capture: %+v", out.Specific)
 	}
