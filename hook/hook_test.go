@@ -330,3 +330,31 @@ func FuzzParseTurn(f *testing.F) {
 		}
 	})
 }
+
+func TestCursor_beforeShellExecution(t *testing.T) {
+	h, _ := testHandler(t)
+	b, err := os.ReadFile(filepath.Join("testdata", "cursor-before-shell.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := ReadCursorInput(strings.NewReader(strings.ReplaceAll(string(b), "PROJECT", project)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := h.Handle(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, ok := CursorOutput(out)
+	if !ok || ans.Permission != "ask" || !strings.Contains(ans.UserMessage, "Use pnpm, not npm or yarn.") {
+		t.Errorf("npm install: %+v %v", ans, ok)
+	}
+	in, _ = ReadCursorInput(strings.NewReader(`{"hook_event_name":"beforeShellExecution","command":"pnpm add lodash","cwd":"` + project + `"}`))
+	out, _ = h.Handle(context.Background(), in)
+	if _, ok := CursorOutput(out); ok {
+		t.Errorf("pnpm add: %+v", out)
+	}
+	if _, err := ReadCursorInput(strings.NewReader(`{"hook_event_name":"afterFileEdit"}`)); err == nil {
+		t.Error("another Cursor event accepted")
+	}
+}

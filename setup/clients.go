@@ -53,7 +53,7 @@ type Client struct {
 func Clients() []Client {
 	return []Client{
 		{Name: "claude-code", Title: "Claude Code", Hooks: true, detect: detectClaude, edits: claudeEdits},
-		{Name: "cursor", Title: "Cursor", detect: dirDetector(".cursor"), edits: cursorEdits},
+		{Name: "cursor", Title: "Cursor", Hooks: true, detect: dirDetector(".cursor"), edits: cursorEdits},
 		{Name: "codex", Title: "Codex CLI", detect: detectCodex, edits: codexEdits},
 		{Name: "gemini", Title: "Gemini CLI", detect: detectGemini, edits: geminiEdits},
 		{Name: "vscode", Title: "VS Code", detect: detectVSCode, edits: vscodeEdits},
@@ -134,7 +134,91 @@ func cursorEdits(e *Env, o *Options) ([]edit, error) {
 	if o.Scope == ScopeProject {
 		dir = filepath.Join(e.Project, ".cursor")
 	}
-	return []edit{jsonServerEdit(filepath.Join(dir, "mcp.json"), "mcpServers", serverEntry(o))}, nil
+	edits := []edit{jsonServerEdit(filepath.Join(dir, "mcp.json"), "mcpServers", serverEntry(o))}
+	if o.Hooks || o.Uninstall {
+		edits = append(edits, cursorHooksEdit(filepath.Join(dir, "hooks.json"), o))
+	}
+	return edits, nil
+}
+
+// CursorHookEvent is the Cursor event setup installs a hook for: before a
+// shell command runs (innate-mcp answers ask when it breaks a rule).
+const CursorHookEvent = "beforeShellExecution"
+
+// cursorHooksEdit installs the beforeShellExecution hook in a Cursor
+// hooks file ({"version": 1, "hooks": {EVENT: [{"command": …}]}}), and
+// removes exactly it.
+func cursorHooksEdit(path string, o *Options) edit {
+	entry := orderedObject{{"command", hookCommand(o, CursorHookEvent)}}
+	ours := func(d *jdoc, arr *jnode) int {
+		for i, e := range arr.elems {
+			v, err := d.decode(e)
+			if err != nil {
+				continue
+			}
+			m, _ := v.(map[string]any)
+			if cmd, _ := m["command"].(string); isOurHook(o, cmd, CursorHookEvent) {
+				return i
+			}
+		}
+		return -1
+	}
+	return edit{
+		path:  path,
+		what:  "hooks",
+		check: checkJSON,
+		apply: func(text []byte) ([]byte, error) {
+			d, err := openJSONC(text)
+			if err != nil {
+				return nil, err
+			}
+			if d.get("version") == nil {
+				if _, err := d.set(1, "version"); err != nil {
+					return nil, err
+				}
+			}
+			arr := d.get("hooks", CursorHookEvent)
+			switch {
+			case arr == nil:
+				_, err = d.set([]orderedObject{entry}, "hooks", CursorHookEvent)
+			case arr.kind != '[':
+				err = fmt.Errorf("hooks.%s is not a list", CursorHookEvent)
+			default:
+				if i := ours(d, arr); i >= 0 {
+					if cur, _ := d.decode(arr.elems[i]); !jsonEqual(cur, entry) {
+						err = d.replaceNode(arr.elems[i], entry)
+					}
+				} else {
+					err = d.appendElem(arr, entry)
+				}
+			}
+			if err != nil {
+				return nil, err
+			}
+			return d.text, nil
+		},
+		remove: func(text []byte) ([]byte, error) {
+			d, err := openJSONC(text)
+			if err != nil {
+				return nil, err
+			}
+			arr := d.get("hooks", CursorHookEvent)
+			if arr == nil || arr.kind != '[' {
+				return d.text, nil
+			}
+			if i := ours(d, arr); i >= 0 {
+				if err := d.removeElem(arr, i); err != nil {
+					return nil, err
+				}
+				if arr = d.get("hooks", CursorHookEvent); arr != nil && len(arr.elems) == 0 {
+					if _, err := d.removeMember(d.get("hooks"), CursorHookEvent); err != nil {
+						return nil, err
+					}
+				}
+			}
+			return d.text, nil
+		},
+	}
 }
 
 func geminiEdits(e *Env, o *Options) ([]edit, error) {

@@ -120,6 +120,13 @@ args = []
 [profiles.fast]
 model = "o4-mini"
 `,
+	".cursor/hooks.json": `{
+  "version": 1,
+  "hooks": {
+    "afterFileEdit": [{ "command": "./format.sh" }]
+  }
+}
+`,
 	".gemini/settings.json": `{"theme": "Dracula"}`,
 	".config/Code/User/mcp.json": `{
   // VS Code user servers
@@ -150,8 +157,8 @@ func TestRun_everyClientKeepsTheRestAndUninstallsByteForByte(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(rep.Changes) != 7 {
-				t.Fatalf("%d changes, want 7 (six servers and Claude's hooks): %+v", len(rep.Changes), rep.Changes)
+			if len(rep.Changes) != 8 {
+				t.Fatalf("%d changes, want 8 (six servers, Claude Code's and Cursor's hooks): %+v", len(rep.Changes), rep.Changes)
 			}
 			for _, c := range rep.Changes {
 				if c.Action != "added" {
@@ -171,6 +178,7 @@ func TestRun_everyClientKeepsTheRestAndUninstallsByteForByte(t *testing.T) {
 					{".claude.json", `"numStartups": 3`}, {".claude.json", `"command": "gh-mcp"`},
 					{".claude/settings.json", `~/bin/guard.sh`}, {".claude/settings.json", `"model": "opus"`},
 					{".cursor/mcp.json", "// Cursor servers"}, {".cursor/mcp.json", "// read only"},
+					{".cursor/hooks.json", `"command": "./format.sh"`},
 					{".codex/config.toml", "# profiles below\n[profiles.fast]"}, {".codex/config.toml", `model = "o3"  # the default`},
 					{".gemini/settings.json", `"theme": "Dracula"`},
 					{".config/Code/User/mcp.json", "// VS Code user servers"},
@@ -251,6 +259,18 @@ func checkRegistered(t *testing.T, e *Env, o Options) {
 		if m["command"] != o.Binary || len(m["args"].([]any)) != 1 || m["args"].([]any)[0] != "serve" {
 			t.Errorf("%s: entry %v", c.rel, m)
 		}
+	}
+	var cursorHooks struct {
+		Version int `json:"version"`
+		Hooks   map[string][]struct {
+			Command string `json:"command"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(read(t, filepath.Join(e.Home, ".cursor/hooks.json"))), &cursorHooks); err != nil {
+		t.Fatal(err)
+	}
+	if hs := cursorHooks.Hooks[CursorHookEvent]; cursorHooks.Version != 1 || len(hs) != 1 || hs[0].Command != o.Binary+" hook "+CursorHookEvent {
+		t.Errorf("Cursor hooks: %+v", cursorHooks)
 	}
 	toml := read(t, filepath.Join(e.Home, ".codex/config.toml"))
 	if !strings.Contains(toml, "[mcp_servers.innate]\ncommand = \"/opt/innate/bin/innate-mcp\"\nargs = [\"serve\"]\n") {
@@ -360,7 +380,7 @@ func TestRun_allSetsUpOnlyInstalledClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Changes) != 1 || rep.Changes[0].Client != "cursor" || len(rep.Skipped) != 5 {
+	if len(rep.Changes) != 2 || rep.Changes[0].Client != "cursor" || rep.Changes[1].What != "hooks" || len(rep.Skipped) != 5 {
 		t.Errorf("changes %+v, skipped %v", rep.Changes, rep.Skipped)
 	}
 	e2 := testEnv(t)

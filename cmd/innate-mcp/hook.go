@@ -32,7 +32,7 @@ const hookTimeout = 8 * time.Second
 // when none runs starts one and answers in-process. Every hook fails open:
 // on any error of ours it prints nothing, logs, and exits 0.
 func (m *Main) runHook(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("hook", g, stderr, "EVENT   (one of "+strings.Join(hook.Events, ", ")+"; the event's JSON on stdin)")
+	fs := newFlagSet("hook", g, stderr, "EVENT   (Claude Code's "+strings.Join(hook.Events, ", ")+", or Cursor's "+hook.CursorShellEvent+"; the event's JSON on stdin)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -43,11 +43,17 @@ func (m *Main) runHook(ctx context.Context, g *globals, args []string, stdin io.
 	}
 	defer closeLog()
 	event := fs.Arg(0)
-	if fs.NArg() != 1 || !slices.Contains(hook.Events, event) {
-		log.Warn("hook: name one event", "events", hook.Events, "args", fs.Args())
+	cursor := event == hook.CursorShellEvent
+	if fs.NArg() != 1 || !slices.Contains(hook.Events, event) && !cursor {
+		log.Warn("hook: name one event", "events", hook.Events, "cursor", hook.CursorShellEvent, "args", fs.Args())
 		return nil
 	}
-	in, err := hook.ReadInput(stdin, event)
+	var in hook.Input
+	if cursor {
+		in, err = hook.ReadCursorInput(stdin)
+	} else {
+		in, err = hook.ReadInput(stdin, event)
+	}
 	if err != nil {
 		log.Warn("hook: read the event", "err", err)
 		return nil
@@ -59,10 +65,17 @@ func (m *Main) runHook(ctx context.Context, g *globals, args []string, stdin io.
 		log.Warn("hook", "event", event, "err", err)
 		return nil
 	}
-	if out.Empty() {
+	var answer any = out
+	if cursor {
+		ans, ok := hook.CursorOutput(out)
+		if !ok {
+			return nil
+		}
+		answer = ans
+	} else if out.Empty() {
 		return nil
 	}
-	if err := json.NewEncoder(stdout).Encode(out); err != nil {
+	if err := json.NewEncoder(stdout).Encode(answer); err != nil {
 		log.Warn("hook: write the answer", "err", err)
 	}
 	return nil

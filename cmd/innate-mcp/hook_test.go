@@ -113,7 +113,13 @@ func TestHook_endToEnd(t *testing.T) {
 			waitForSocket(t, filepath.Join(e.dir, "run", "innate-mcp"))
 		}
 	}
-	out, code, _ := e.run(t, "SessionStart", e.payload(t, "session-start.json", "transcript-untested.jsonl"))
+	// Cursor's shell hook: its own payload and answer.
+	out, code, _ := e.run(t, "beforeShellExecution", e.payload(t, "cursor-before-shell.json", "transcript-untested.jsonl"))
+	var ca hook.CursorAnswer
+	if code != 0 || json.Unmarshal(out, &ca) != nil || ca.Permission != "ask" || !strings.Contains(ca.AgentMessage, "Use pnpm") {
+		t.Errorf("Cursor beforeShellExecution: exit %d, %s", code, out)
+	}
+	out, code, _ = e.run(t, "SessionStart", e.payload(t, "session-start.json", "transcript-untested.jsonl"))
 	if code != 0 || !bytes.Contains(out, []byte("Never push directly to main")) {
 		t.Errorf("SessionStart: exit %d, %s", code, out)
 	}
