@@ -208,6 +208,8 @@ func (m *Main) startHookServer(g *globals) error {
 	defer logf.Close()
 	cmd := exec.Command(exe, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
+	// Not the project's directory, which the server would keep busy.
+	cmd.Dir = logDir
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return err
