@@ -192,11 +192,16 @@ func (m *Main) startHookServer(g *globals) error {
 	if err != nil {
 		return err
 	}
-	args := []string{}
-	if g.db != "" {
-		args = append(args, "--db", g.db)
+	// The database as this hook resolved it, absolute: the server runs in
+	// another directory.
+	path, err := m.dbPath(g)
+	if err != nil {
+		return err
 	}
-	args = append(args, "hook-server")
+	if path, err = filepath.Abs(path); err != nil {
+		return err
+	}
+	args := []string{"--db", path, "hook-server"}
 	logDir, err := m.hookDir("log")
 	if err != nil {
 		return err
