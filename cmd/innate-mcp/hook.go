@@ -88,6 +88,14 @@ func (m *Main) askHook(ctx context.Context, g *globals, in hook.Input, stderr io
 	if err != nil {
 		return hook.Output{}, err
 	}
+	// The server runs in another directory: paths go to it absolute.
+	for _, p := range []*string{&in.TranscriptPath, &in.Cwd} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			if abs, err := filepath.Abs(*p); err == nil {
+				*p = abs
+			}
+		}
+	}
 	out, err := hook.Ask(ctx, socket, in)
 	if !errors.Is(err, hook.ErrNoServer) {
 		return out, err
