@@ -14,7 +14,8 @@
 // with the variants they need named side by side rather than copied: the
 // one scanner that splits text into words, CJK characters and punctuation
 // with byte offsets (Scanner, whose options hold each package's real
-// differences), the offset-preserving ASCII case fold (FoldASCII, LowerASCII), the light
+// differences), the offset-preserving ASCII case fold (FoldASCII, LowerASCII) and the
+// diacritic fold (FoldDiacritics), the light
 // stemmer contradiction keys use (StemLight) beside Porter's (Stem), the
 // identifier splitter (SplitIdentifier), number masking (MaskNumbers) and
 // the classes of characters written without spaces (IsCJK, IsHanKana,
