@@ -37,8 +37,8 @@ type Scanner struct {
 	// tokens, for instance, may add '-', '.' or '/'.
 	Word func(r rune) bool
 	// CJK reports whether r is written without spaces and so makes tokens of
-	// its own (IsCJK, IsHanKana, …); it is asked before Word. nil means no
-	// character is.
+	// its own (IsCJK, IsHanKana, …); it is asked before Word, and only about
+	// characters outside ASCII. nil means no character is.
 	CJK func(r rune) bool
 	// CJKRuns makes a run of CJK characters one token instead of one token
 	// per character.
@@ -98,9 +98,12 @@ func (s Scanner) scan(text string, yield func(Token) bool) {
 		return true
 	}
 	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
 		switch {
-		case s.CJK != nil && s.CJK(r):
+		case s.CJK != nil && r >= utf8.RuneSelf && s.CJK(r):
 			if word >= 0 && !flush(i) {
 				return
 			}
@@ -119,7 +122,21 @@ func (s Scanner) scan(text string, yield func(Token) bool) {
 			if word < 0 {
 				word = i
 			}
-			wordEnd = i + size
+			// The rest of the run of word characters, without the switch.
+			for i += size; i < len(text); i += size {
+				r, size = rune(text[i]), 1
+				if r >= utf8.RuneSelf {
+					r, size = utf8.DecodeRuneInString(text[i:])
+					if s.CJK != nil && s.CJK(r) {
+						break
+					}
+				}
+				if !isWord(r) {
+					break
+				}
+			}
+			wordEnd = i
+			continue
 		case word >= 0 && s.Joiner != nil && s.Joiner(r):
 			// inside a word, or trailing and dropped at its end
 		default:
