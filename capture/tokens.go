@@ -5,8 +5,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
@@ -46,66 +44,70 @@ func tokenize(text string) []token {
 		text = clipRunes(text, maxScan)
 	}
 	out := make([]token, 0, len(text)/5+2)
-	var word strings.Builder
-	wordStart := -1
-	flush := func(end int) {
-		if wordStart < 0 {
-			return
-		}
-		w := word.String()
-		word.Reset()
-		start := wordStart
-		wordStart = -1
-		out = appendWord(out, w, start, end)
-	}
 	inFence := false
-	lineStart := true
-	for i := 0; i < len(text); {
-		if lineStart {
-			lineStart = false
-			if strings.HasPrefix(text[i:], "```") || strings.HasPrefix(text[i:], "~~~") {
-				inFence = !inFence
-				i = skipLine(text, i)
-				continue
-			}
-			if inFence || strings.HasPrefix(text[i:], "    ") || strings.HasPrefix(text[i:], "\t") {
-				i = skipLine(text, i)
-				continue
-			}
-		}
-		r, size := utf8.DecodeRuneInString(text[i:])
+	for start := 0; start < len(text); {
+		end := skipLine(text, start)
 		switch {
-		case isCJK(r):
-			flush(i)
-			out = append(out, token{norm: string(r), start: i, end: i + size, kind: kindCJK})
-		case isLetterOrDigit(r):
-			if wordStart < 0 {
-				wordStart = i
-			}
-			word.WriteString(fold(r))
-		case isApostrophe(r) && wordStart >= 0 && i+size < len(text):
-			next, _ := utf8.DecodeRuneInString(text[i+size:])
-			if !unicode.IsLetter(next) || isCJK(next) {
-				flush(i)
-				break
-			}
-			if elides(word.String()) {
-				flush(i)
-				break
-			}
-			// A contraction: the apostrophe is dropped and the word goes on.
+		case strings.HasPrefix(text[start:], "```") || strings.HasPrefix(text[start:], "~~~"):
+			inFence = !inFence
+		case inFence || strings.HasPrefix(text[start:], "    ") || strings.HasPrefix(text[start:], "\t"):
 		default:
-			flush(i)
-			if r == '\n' {
-				lineStart = true
+			out = appendLine(out, text, start, end)
+		}
+		if end < len(text) { // the line break ends a sentence
+			out = appendBreak(out, kindStop, end, end+1)
+		}
+		start = end + 1
+	}
+	return out
+}
+
+// scanner reads a message's words (letters, digits, underscores and
+// combining marks) and its Han, kana and Hangul characters one by one.
+var scanner = terms.Scanner{Word: isLetterOrDigit, CJK: isCJK}
+
+// appendLine appends the tokens of the line text[start:end].
+func appendLine(out []token, text string, start, end int) []token {
+	var word strings.Builder
+	wordStart, wordEnd := -1, 0
+	join := false // the last token was an apostrophe inside a contraction
+	flush := func() {
+		if wordStart >= 0 {
+			out = appendWord(out, word.String(), wordStart, wordEnd)
+			word.Reset()
+			wordStart = -1
+		}
+	}
+	for tok := range scanner.Tokens(text[start:end]) {
+		a, b := start+tok.Start, start+tok.End
+		switch tok.Kind {
+		case terms.KindWord:
+			if !join {
+				flush()
+				wordStart = a
 			}
-			if k, ok := punctKind(r); ok && !inWord(text, i, size) {
-				out = appendBreak(out, k, i, i+size)
+			join = false
+			word.WriteString(terms.FoldDiacritics(text[a:b]))
+			wordEnd = b
+		case terms.KindCJK:
+			flush()
+			out = append(out, token{norm: text[a:b], start: a, end: b, kind: kindCJK})
+		case terms.KindPunct:
+			r, size := utf8.DecodeRuneInString(text[a:])
+			if isApostrophe(r) && wordStart >= 0 && wordEnd == a && b < len(text) {
+				next, _ := utf8.DecodeRuneInString(text[b:])
+				if unicode.IsLetter(next) && !isCJK(next) && !elides(word.String()) {
+					join = true // a contraction: the apostrophe is dropped and the word goes on
+					continue
+				}
+			}
+			flush()
+			if k, ok := punctKind(r); ok && !inWord(text, a, size) {
+				out = appendBreak(out, k, a, b)
 			}
 		}
-		i += size
 	}
-	flush(len(text))
+	flush()
 	return out
 }
 
@@ -199,44 +201,9 @@ func isLetterOrDigit(r rune) bool {
 // isApostrophe reports whether r is an apostrophe as people type them.
 func isApostrophe(r rune) bool { return r == '\'' || r == '’' || r == 'ʼ' }
 
-// isCJK reports whether r is a Han, Hiragana, Katakana or Hangul character.
-func isCJK(r rune) bool {
-	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) || r == 'ー')
-}
-
-// folded maps the Latin letters with diacritics to their base letters,
-// built once from their canonical decompositions.
-var folded = func() map[rune]string {
-	m := make(map[rune]string)
-	for r := rune(0xC0); r <= 0x24F; r++ {
-		d := norm.NFD.String(string(r))
-		base, _ := utf8.DecodeRuneInString(d)
-		if len(d) > 1 && base < utf8.RuneSelf && unicode.IsLetter(base) {
-			m[r] = string(unicode.ToLower(base))
-		}
-	}
-	m['ß'], m['æ'], m['œ'], m['ø'], m['đ'], m['ł'] = "ss", "ae", "oe", "o", "d", "l"
-	return m
-}()
-
-// fold lower-cases r and strips its diacritics; combining marks vanish.
-func fold(r rune) string {
-	if r < utf8.RuneSelf {
-		if 'A' <= r && r <= 'Z' {
-			r += 'a' - 'A'
-		}
-		return string(r)
-	}
-	if unicode.Is(unicode.Mn, r) {
-		return ""
-	}
-	r = unicode.ToLower(r)
-	if f, ok := folded[r]; ok {
-		return f
-	}
-	return string(r)
-}
+// isCJK reports whether r is a Han, Hiragana, Katakana or Hangul character,
+// or the prolonged sound mark ー.
+func isCJK(r rune) bool { return terms.IsCJK(r) || r == 'ー' }
 
 // clipRunes cuts s to at most n bytes on a rune boundary.
 func clipRunes(s string, n int) string {

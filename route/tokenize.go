@@ -93,6 +93,16 @@ func isWordRune(r rune) bool {
 	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !terms.IsHanKana(r)
 }
 
+// scanner reads the router's words: letters, digits and underscores that are
+// not Han or kana, with inner apostrophes (don't); Han and kana characters
+// come in runs.
+var scanner = terms.Scanner{
+	Word:    isWordRune,
+	CJK:     terms.IsHanKana,
+	CJKRuns: true,
+	Joiner:  func(r rune) bool { return r == '\'' },
+}
+
 // tokenize lowers s and splits it. s must already be clipped.
 func tokenize(s string) tokens {
 	text := strings.ToLower(s)
@@ -102,29 +112,7 @@ func tokenize(s string) tokens {
 	est := len(text)/5 + 1
 	t := tokens{text: text, words: make([]string, 0, est), clause: make([]bool, 0, est)}
 	cur := sentence{}
-	wordStart := -1
-	run := 0
 	afterComma := false
-	flushWord := func(end int) {
-		if wordStart >= 0 {
-			w := text[wordStart:end]
-			for len(w) > 0 && w[len(w)-1] == '\'' {
-				w = w[:len(w)-1]
-			}
-			if w != "" {
-				t.words = append(t.words, w)
-				t.clause = append(t.clause, afterComma)
-				afterComma = false
-			}
-			wordStart = -1
-		}
-	}
-	flushRun := func() {
-		if run > 0 {
-			t.cjkRuns = append(t.cjkRuns, run)
-			run = 0
-		}
-	}
 	endSentence := func(end int, q, stop bool) {
 		cur.to = len(t.words)
 		cur.end = end
@@ -135,25 +123,24 @@ func tokenize(s string) tokens {
 		}
 		cur = sentence{from: len(t.words), start: end}
 	}
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		switch {
-		case isWordRune(r):
-			flushRun()
-			if wordStart < 0 {
-				wordStart = i
+	skip := 0 // the end of a run of question marks already read
+	for tok := range scanner.Tokens(text) {
+		switch tok.Kind {
+		case terms.KindWord:
+			t.words = append(t.words, text[tok.Start:tok.End])
+			t.clause = append(t.clause, afterComma)
+			afterComma = false
+		case terms.KindCJK:
+			n := utf8.RuneCountInString(text[tok.Start:tok.End])
+			cur.cjkRunes += n
+			t.cjkRunes += n
+			t.cjkRuns = append(t.cjkRuns, n)
+		case terms.KindPunct:
+			if tok.Start < skip {
+				continue
 			}
-		case r == '\'' && wordStart >= 0:
-			// inner apostrophe: "don't"; a trailing one is trimmed in flushWord
-		case terms.IsHanKana(r):
-			flushWord(i)
-			cur.cjkRunes++
-			t.cjkRunes++
-			run++
-		default:
-			flushWord(i)
-			flushRun()
-			next, _ := utf8.DecodeRuneInString(text[i+size:])
+			r, size := utf8.DecodeRuneInString(text[tok.Start:])
+			next, _ := utf8.DecodeRuneInString(text[tok.End:])
 			switch r {
 			case ',', ':', '，', '：', '—', '–':
 				afterComma = true
@@ -162,19 +149,16 @@ func tokenize(s string) tokens {
 			case isQuestionMark(r):
 				// A run of question marks glued to a word ("B?i") or longer
 				// than three ("?????") is mis-decoded text, not a question.
-				run, end := questionRun(text, i)
+				run, end := questionRun(text, tok.Start)
 				if n, _ := utf8.DecodeRuneInString(text[end:]); run <= maxQuestionRun && !isWordRune(n) && !terms.IsHanKana(n) {
 					endSentence(end, true, false)
 				}
-				size = end - i
+				skip = end
 			case isSentenceEnd(r), r == '.' && !isWordRune(next):
-				endSentence(i+size, false, r == '.' || r == '!' || r == '。' || r == '！')
+				endSentence(tok.Start+size, false, r == '.' || r == '!' || r == '。' || r == '！')
 			}
 		}
-		i += size
 	}
-	flushWord(len(text))
-	flushRun()
 	endSentence(len(text), false, false)
 	return t
 }

@@ -3,6 +3,8 @@ package sanitize
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // The intent screen reads what a text asks its reader to do. A lesson is
@@ -67,6 +69,10 @@ const (
 	stripTrail = "\"'`)]}>*_,.;:!?|"
 )
 
+// fields reads the words of normalised text: runs of anything but spaces and
+// line breaks, which are the only separators it has left.
+var fields = terms.Scanner{Word: func(r rune) bool { return r != ' ' && r != '\n' }}
+
 // tokenize splits normalised text into words with sentence and clause
 // ends. A line break ends a sentence unless the line looks wrapped: it is
 // long, ends inside a sentence, and the next line does not start a list
@@ -74,20 +80,14 @@ const (
 func tokenize(s string) []itok {
 	toks := make([]itok, 0, len(s)/6+1)
 	lineStart := 0
-	for i := 0; i < len(s); {
-		if s[i] == ' ' || s[i] == '\n' {
-			if s[i] == '\n' {
-				if len(toks) > 0 && !wrapped(s, lineStart, i) {
-					toks[len(toks)-1].endSent = true
-				}
-				lineStart = i + 1
+	for f := range fields.Tokens(s) {
+		i, j := f.Start, f.End
+		if f.Kind != terms.KindWord { // a line break
+			if len(toks) > 0 && !wrapped(s, lineStart, i) {
+				toks[len(toks)-1].endSent = true
 			}
-			i++
+			lineStart = j
 			continue
-		}
-		j := i
-		for j < len(s) && s[j] != ' ' && s[j] != '\n' {
-			j++
 		}
 		field := s[i:j]
 		a, b := 0, len(field)
@@ -104,7 +104,6 @@ func tokenize(s string) []itok {
 			if len(toks) > 0 {
 				toks[len(toks)-1].endClause = true
 			}
-			i = j
 			continue
 		case strings.ContainsAny(tail, ".!?;") && !abbreviation(t.core):
 			t.endSent = true
@@ -116,7 +115,6 @@ func tokenize(s string) []itok {
 		} else if t.endSent && len(toks) > 0 {
 			toks[len(toks)-1].endSent = true
 		}
-		i = j
 	}
 	if len(toks) > 0 {
 		toks[len(toks)-1].endSent = true

@@ -64,3 +64,20 @@ func FuzzFoldASCII(f *testing.F) {
 		}
 	})
 }
+
+func TestFoldDiacritics(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"Plain ASCII", "plain ascii"},
+		{"Café Ř Straße", "cafe r strasse"},
+		{"ÆØŁđœ", "aeoldoe"},
+		{"e\u0301te\u0301", "ete"}, // combining marks vanish
+		{"ΑΒΓ Добрый", "αβγ добрый"},
+		{"中文", "中文"},
+	}
+	for _, tt := range tests {
+		if got := FoldDiacritics(tt.in); got != tt.want {
+			t.Errorf("FoldDiacritics(%q): got=%q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -21,14 +21,14 @@ func MaskNumbers(text string) string {
 	last := 0 // text[last:] is not yet written
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isWordRune(r) {
+		if !IsWordRune(r) {
 			i += size
 			continue
 		}
 		j, digits := i, true
 		for j < len(text) {
 			r2, s2 := utf8.DecodeRuneInString(text[j:])
-			if !isWordRune(r2) {
+			if !IsWordRune(r2) {
 				break
 			}
 			digits = digits && unicode.IsDigit(r2)

@@ -11,13 +11,15 @@
 // the terms of a query, so both sides always agree.
 //
 // terms is also where the other packages get the text primitives they share,
-// with the variants they need named side by side rather than copied: the
-// offset-preserving ASCII case fold (FoldASCII, LowerASCII), the light
-// stemmer contradiction keys use (StemLight) beside Porter's (Stem), the
-// identifier splitter (SplitIdentifier), number masking (MaskNumbers) and
-// the classes of characters written without spaces (IsCJK, IsHanKana,
-// IsHanKanaBlock). Everything here is pure, deterministic and safe for
-// concurrent use.
+// with the variants they need named side by side rather than copied: the one
+// scanner that splits text into words, CJK characters and punctuation with
+// byte offsets (Scanner, whose options hold each package's real differences),
+// the offset-preserving ASCII case fold (FoldASCII, LowerASCII) and the
+// diacritic fold (FoldDiacritics), the light stemmer contradiction keys use
+// (StemLight) beside Porter's (Stem), the identifier splitter
+// (SplitIdentifier), number masking (MaskNumbers) and the classes of
+// characters written without spaces (IsCJK, IsHanKana, IsHanKanaBlock).
+// Everything here is pure, deterministic and safe for concurrent use.
 package terms
 
 import (
@@ -64,45 +66,19 @@ func Join(text string) string {
 	return b.String()
 }
 
+// scanner reads the words and CJK runs that Tokens turns into terms.
+var scanner = Scanner{CJK: IsCJK, CJKRuns: true}
+
 // each scans text once and calls emit for every term.
 func each(text string, emit func(string)) {
-	i := 0
-	for i < len(text) {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		switch {
-		case IsCJK(r):
-			j := i
-			var runes []rune
-			for j < len(text) {
-				r2, s2 := utf8.DecodeRuneInString(text[j:])
-				if !IsCJK(r2) {
-					break
-				}
-				runes = append(runes, r2)
-				j += s2
-			}
-			emitCJK(runes, emit)
-			i = j
-		case isWordRune(r):
-			j := i
-			for j < len(text) {
-				r2, s2 := utf8.DecodeRuneInString(text[j:])
-				if !isWordRune(r2) || IsCJK(r2) {
-					break
-				}
-				j += s2
-			}
-			emitWord(text[i:j], emit)
-			i = j
-		default:
-			i += size
+	for t := range scanner.Tokens(text) {
+		switch t.Kind {
+		case KindWord:
+			emitWord(text[t.Start:t.End], emit)
+		case KindCJK:
+			emitCJK([]rune(text[t.Start:t.End]), emit)
 		}
 	}
-}
-
-// isWordRune reports whether r belongs to an identifier-like word.
-func isWordRune(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // emitCJK emits overlapping bigrams of a CJK run, or the lone character.
