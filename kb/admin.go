@@ -34,6 +34,30 @@ type Admin interface {
 	// VerdictFooting returns the footing the verdict log holds for the
 	// verdict of an appraise trace; ErrNotFound when there is none.
 	VerdictFooting(ctx context.Context, traceID string) (VerdictFooting, error)
+
+	// CreateToken stores a team-server token by the hash of its secret
+	// (the secret itself is never stored); ErrExists when its name is
+	// taken.
+	CreateToken(ctx context.Context, t Token, hash string) error
+	// Tokens returns every token, revoked ones included, oldest first.
+	Tokens(ctx context.Context) ([]Token, error)
+	// TokenByHash returns the token whose secret hashes to hash, revoked
+	// or not; ErrNotFound when there is none.
+	TokenByHash(ctx context.Context, hash string) (Token, error)
+	// RevokeToken marks the token of that name or id revoked at a time;
+	// ErrNotFound when there is none.
+	RevokeToken(ctx context.Context, nameOrID string, at time.Time) error
+}
+
+// Token is a team-server bearer token as stored: never its secret.
+type Token struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Scope string `json:"scope"`
+	// Projects limits the token to these projects; empty: every project.
+	Projects  []string   `json:"projects,omitempty"`
+	CreatedAt time.Time  `json:"created_at"`
+	RevokedAt *time.Time `json:"revoked_at,omitempty"`
 }
 
 // RegulatorStore is the part of a store the regulator (package tuning)

@@ -18,6 +18,9 @@ var (
 	// read-only (a read-only database file or directory); the message says
 	// which and what to do.
 	ErrReadOnly = errors.New("read-only knowledge base")
+	// ErrExists is returned when a name that must be unique (a token's)
+	// is taken.
+	ErrExists = errors.New("already exists")
 )
 
 // InputError is input that the caller (usually an agent) can correct: the

@@ -40,6 +40,12 @@ var secretRuleTable = []secretRule{
 		check:   tokenCheck(0),
 	},
 	{
+		// innate-mcp's own team-server tokens (package auth).
+		kind: "innate-token", edge: true, maxLen: 68,
+		anchors: []string{"inn_"},
+		pattern: `inn_[0-9a-f]{64}`,
+	},
+	{
 		kind: "github-token", edge: true, maxLen: 300,
 		anchors: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 		pattern: `gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255}`,

@@ -221,7 +221,7 @@ var writeMethods = []string{
 	"InsertTrace", "InsertVerdict", "LinkLessons", "LogHesitation", "PutEvidence", "PutPattern",
 	"ReviewHesitation", "SetDirectives", "SetMisroute", "SetTraceOutcome", "SetVerdictOutcome", "UpdateLesson",
 	// *DB
-	"DB.DeletePattern", "DB.Regulate", "DB.SetEmbedderInfo", "DB.SetMeta", "DB.SetMetaDefault", "DB.SetVectors",
+	"DB.CreateToken", "DB.DeletePattern", "DB.Regulate", "DB.RevokeToken", "DB.SetEmbedderInfo", "DB.SetMeta", "DB.SetMetaDefault", "DB.SetVectors",
 }
 
 // TestWrites_redactEveryText calls every method of the store's write
@@ -242,6 +242,9 @@ func TestWrites_redactEveryText(t *testing.T) {
 		"ReviewHesitation": {2: "confirmed"},
 		"SetTraceOutcome":  {2: kb.OutcomeSuccess},       // InsertTrace stored failure
 		"SetMetaDefault":   {1: "default " + secretText}, // a key SetMeta did not set
+		"CreateToken": {1: kb.Token{ID: "tok " + secretText, Name: "ci " + secretText, Scope: "write",
+			Projects: []string{secretText}, CreatedAt: time.Now()}, 2: "hash " + secretText},
+		"RevokeToken": {1: "ci " + secretText}, // found by its name, stored redacted
 	}
 	skip := map[string]bool{"DB.Close": true}
 

@@ -87,6 +87,7 @@ func commands() []command {
 		{"reembed", "re-embed every lesson with the configured embedder", (*Main).runReembed},
 		{"setup", "register innate-mcp (and its hooks) with Claude Code, Cursor, Codex, Gemini CLI, VS Code, Windsurf", (*Main).runSetup},
 		{"hook", "answer a Claude Code hook event (JSON on stdin): SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop", (*Main).runHook},
+		{"token", "team server tokens: create (printed once), list, revoke", (*Main).runToken},
 		{"hook-server", "serve hook events for the database (the hooks start it; exits when idle)", (*Main).runHookServer},
 		{"version", "print the version", (*Main).runVersion},
 	}
