@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/innate-mcp/innate-mcp/mcpserver"
 	"github.com/innate-mcp/innate-mcp/stats"
@@ -19,9 +22,20 @@ import (
 // SIGINT); either way the calls already read finish first (see
 // mcpserver.ServeStdio), and it returns nil.
 func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", g, stderr, "")
+	fs := newFlagSet("serve", g, stderr, "[--http ADDR [--tls-cert F --tls-key F] [--allow-origin O]...]")
+	httpAddr := fs.String("http", "", "serve MCP's Streamable HTTP transport on ADDR (e.g. 127.0.0.1:8765), endpoint /mcp, bearer tokens required (innate-mcp token create), instead of stdio")
+	tlsCert := fs.String("tls-cert", "", "TLS certificate file (with --tls-key); without them --http serves plain HTTP, for loopback or behind a TLS proxy")
+	tlsKey := fs.String("tls-key", "", "TLS key file")
+	var origins stringList
+	fs.Var(&origins, "allow-origin", "a browser origin allowed to call /mcp (repeatable); requests with another Origin header are refused")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if (*tlsCert == "") != (*tlsKey == "") {
+		return fmt.Errorf("%w: --tls-cert and --tls-key go together", errUsage)
+	}
+	if *httpAddr == "" && (*tlsCert != "" || len(origins) > 0) {
+		return fmt.Errorf("%w: --tls-cert, --tls-key and --allow-origin need --http", errUsage)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: serve takes no arguments", errUsage)
@@ -69,9 +83,54 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 	sigpipe := make(chan os.Signal, 1)
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
+	if *httpAddr != "" {
+		err = serveHTTP(ctx, *httpAddr, *tlsCert, *tlsKey, mcpserver.NewHTTPHandler(s, mcpserver.HTTPOptions{
+			Tokens: a.store, Lessons: a.kb, AllowOrigins: origins, Log: a.log.With("component", "http"), Version: version,
+		}), a, warm)
+		cancel()
+		wg.Wait()
+		return err
+	}
 	a.log.Info("serving MCP on stdio", "db", a.path, "embedder", a.emb.Name())
 	err = mcpserver.ServeStdio(ctx, s, a.log.With("component", "stdio"), stdin, stdout)
 	cancel()
 	wg.Wait()
 	return err
+}
+
+// httpDrain bounds how long a stopping HTTP server waits for the requests
+// in flight.
+const httpDrain = 10 * time.Second
+
+// serveHTTP serves h on addr until ctx ends or SIGTERM/SIGINT, then stops
+// accepting and lets the requests in flight finish (httpDrain at most).
+func serveHTTP(ctx context.Context, addr, cert, key string, h http.Handler, a *app, warm func()) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	warm()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() {
+		if cert != "" {
+			errc <- srv.ServeTLS(ln, cert, key)
+		} else {
+			errc <- srv.Serve(ln)
+		}
+	}()
+	a.log.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "endpoint", "/mcp", "tls", cert != "", "db", a.path)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), httpDrain)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		a.log.Warn("HTTP shutdown", "err", err)
+	}
+	return nil
 }
