@@ -89,6 +89,7 @@ func TestHTTP_realClientConnects(t *testing.T) {
 			bad = line
 		}
 	}
+	t.Logf("claude mcp list:\n%s", list)
 	if !strings.Contains(good, "Connected") {
 		t.Errorf("claude mcp list with a valid token:\n%s\nserver log:\n%s", list, logs.String())
 	}
