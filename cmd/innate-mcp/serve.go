@@ -22,10 +22,13 @@ import (
 // SIGINT); either way the calls already read finish first (see
 // mcpserver.ServeStdio), and it returns nil.
 func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", g, stderr, "[--http ADDR [--tls-cert F --tls-key F] [--allow-origin O]...]")
+	fs := newFlagSet("serve", g, stderr, "[--http ADDR [--tls-cert F --tls-key F] [--allow-origin O]... [--rate R] [--burst N] [--max-body BYTES]]")
 	httpAddr := fs.String("http", "", "serve MCP's Streamable HTTP transport on ADDR (e.g. 127.0.0.1:8765), endpoint /mcp, bearer tokens required (innate-mcp token create), instead of stdio")
 	tlsCert := fs.String("tls-cert", "", "TLS certificate file (with --tls-key); without them --http serves plain HTTP, for loopback or behind a TLS proxy")
 	tlsKey := fs.String("tls-key", "", "TLS key file")
+	rate := fs.Float64("rate", mcpserver.DefaultRate, "with --http: requests a second each token may make")
+	burst := fs.Int("burst", mcpserver.DefaultBurst, "with --http: requests a token may make at once beyond the rate")
+	maxBody := fs.Int64("max-body", mcpserver.DefaultMaxBodyBytes, "with --http: the largest request body, in bytes")
 	var origins stringList
 	fs.Var(&origins, "allow-origin", "a browser origin allowed to call /mcp (repeatable); requests with another Origin header are refused")
 	if err := fs.Parse(args); err != nil {
@@ -33,6 +36,9 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 	}
 	if (*tlsCert == "") != (*tlsKey == "") {
 		return fmt.Errorf("%w: --tls-cert and --tls-key go together", errUsage)
+	}
+	if *rate <= 0 || *burst < 1 || *maxBody < 1024 {
+		return fmt.Errorf("%w: --rate must be above 0, --burst at least 1, --max-body at least 1024", errUsage)
 	}
 	if *httpAddr == "" && (*tlsCert != "" || len(origins) > 0) {
 		return fmt.Errorf("%w: --tls-cert, --tls-key and --allow-origin need --http", errUsage)
@@ -86,6 +92,7 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 	if *httpAddr != "" {
 		err = serveHTTP(ctx, *httpAddr, *tlsCert, *tlsKey, mcpserver.NewHTTPHandler(s, mcpserver.HTTPOptions{
 			Tokens: a.store, Lessons: a.kb, AllowOrigins: origins, Log: a.log.With("component", "http"), Version: version,
+			Rate: *rate, Burst: *burst, MaxBodyBytes: *maxBody,
 		}), a, warm)
 		cancel()
 		wg.Wait()
