@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/internal/atomicfile"
 )
 
 // SessionState is what one hook call leaves for a later one of the same
@@ -83,20 +86,8 @@ func (d *StateDir) Update(session string, fn func(*SessionState)) error {
 	if err := os.MkdirAll(d.Dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(d.Dir, ".state-*")
-	if err != nil {
+	if err := atomicfile.Write(d.path(session), 0o600, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
 		return err
-	}
-	_, werr := f.Write(b)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), d.path(session))
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-		return werr
 	}
 	d.expire()
 	return nil

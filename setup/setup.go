@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/internal/atomicfile"
 	"github.com/innate-mcp/innate-mcp/internal/linediff"
 )
 
@@ -428,27 +429,8 @@ func writeAtomic(path string, text []byte, exists bool) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(text)
-	if werr == nil {
-		werr = f.Chmod(mode)
-	}
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, werr)
+	if err := atomicfile.Write(path, mode, func(w io.Writer) error { _, err := w.Write(text); return err }); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }

@@ -6,7 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
+
+	"github.com/innate-mcp/innate-mcp/internal/atomicfile"
 )
 
 // checkTarget refuses to write path when it is a symbolic link (writing
@@ -28,33 +29,13 @@ func checkTarget(path string) error {
 	return nil
 }
 
-// writeFileAtomic writes path with write: into a new file of mode 0600
-// beside it, synced, then renamed over path, so that path holds either
-// its old content or the whole new one, never a part, and is never
-// written through a symbolic link (checkTarget refuses one; rename
-// replaces a link put there meanwhile instead of following it).
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+// writeFileAtomic writes path with write into a new file of mode 0600
+// (package atomicfile), never through a symbolic link: checkTarget refuses
+// one, and the rename replaces a link put there meanwhile instead of
+// following it.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
 	if err := checkTarget(path); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*") // mode 0600
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := write(f); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.Write(path, 0o600, write)
 }
