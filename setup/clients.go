@@ -3,6 +3,7 @@ package setup
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -150,75 +151,21 @@ const CursorHookEvent = "beforeShellExecution"
 // removes exactly it.
 func cursorHooksEdit(path string, o *Options) edit {
 	entry := orderedObject{{"command", hookCommand(o, CursorHookEvent)}}
-	ours := func(d *jdoc, arr *jnode) int {
-		for i, e := range arr.elems {
-			v, err := d.decode(e)
-			if err != nil {
-				continue
-			}
-			m, _ := v.(map[string]any)
-			if cmd, _ := m["command"].(string); isOurHook(o, cmd, CursorHookEvent) {
-				return i
-			}
-		}
-		return -1
+	ours := func(m map[string]any) bool {
+		cmd, _ := m["command"].(string)
+		return isOurHook(o, cmd, CursorHookEvent)
 	}
-	return edit{
-		path:  path,
-		what:  "hooks",
-		check: checkJSON,
-		apply: func(text []byte) ([]byte, error) {
-			d, err := openJSONC(text)
-			if err != nil {
-				return nil, err
-			}
+	list := []string{"hooks", CursorHookEvent}
+	return jsonEdit(path, "hooks",
+		func(d *jdoc) error {
 			if d.get("version") == nil {
 				if _, err := d.set(1, "version"); err != nil {
-					return nil, err
+					return err
 				}
 			}
-			arr := d.get("hooks", CursorHookEvent)
-			switch {
-			case arr == nil:
-				_, err = d.set([]orderedObject{entry}, "hooks", CursorHookEvent)
-			case arr.kind != '[':
-				err = fmt.Errorf("hooks.%s is not a list", CursorHookEvent)
-			default:
-				if i := ours(d, arr); i >= 0 {
-					if cur, _ := d.decode(arr.elems[i]); !jsonEqual(cur, entry) {
-						err = d.replaceNode(arr.elems[i], entry)
-					}
-				} else {
-					err = d.appendElem(arr, entry)
-				}
-			}
-			if err != nil {
-				return nil, err
-			}
-			return d.text, nil
+			return setListEntry(d, list, entry, ours)
 		},
-		remove: func(text []byte) ([]byte, error) {
-			d, err := openJSONC(text)
-			if err != nil {
-				return nil, err
-			}
-			arr := d.get("hooks", CursorHookEvent)
-			if arr == nil || arr.kind != '[' {
-				return d.text, nil
-			}
-			if i := ours(d, arr); i >= 0 {
-				if err := d.removeElem(arr, i); err != nil {
-					return nil, err
-				}
-				if arr = d.get("hooks", CursorHookEvent); arr != nil && len(arr.elems) == 0 {
-					if _, err := d.removeMember(d.get("hooks"), CursorHookEvent); err != nil {
-						return nil, err
-					}
-				}
-			}
-			return d.text, nil
-		},
-	}
+		func(d *jdoc) error { return removeListEntry(d, list, ours) })
 }
 
 func geminiEdits(e *Env, o *Options) ([]edit, error) {
@@ -289,31 +236,9 @@ func codexEdits(e *Env, o *Options) ([]edit, error) {
 
 // jsonServerEdit sets KEY.innate to entry in the JSON file at path.
 func jsonServerEdit(path, key string, entry orderedObject) edit {
-	return edit{
-		path:  path,
-		what:  "MCP server " + ServerName,
-		check: checkJSON,
-		apply: func(text []byte) ([]byte, error) {
-			d, err := openJSONC(text)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := d.set(entry, key, ServerName); err != nil {
-				return nil, err
-			}
-			return d.text, nil
-		},
-		remove: func(text []byte) ([]byte, error) {
-			d, err := openJSONC(text)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := d.removeMember(d.get(key), ServerName); err != nil {
-				return nil, err
-			}
-			return d.text, nil
-		},
-	}
+	return jsonEdit(path, "MCP server "+ServerName,
+		func(d *jdoc) error { _, err := d.set(entry, key, ServerName); return err },
+		func(d *jdoc) error { _, err := d.removeMember(d.get(key), ServerName); return err })
 }
 
 func checkJSON(text []byte) error {
@@ -352,88 +277,112 @@ func claudeHooksEdit(path string, o *Options) edit {
 		return append(g, kv{"hooks", []orderedObject{{
 			{"type", "command"}, {"command", hookCommand(o, ev.Event)}, {"timeout", hookTimeout}}}})
 	}
-	// ours returns the index of the group of event that setup wrote.
-	ours := func(d *jdoc, arr *jnode, event string) int {
-		for i, g := range arr.elems {
-			v, err := d.decode(g)
-			if err != nil {
-				continue
-			}
-			m, _ := v.(map[string]any)
+	// ours finds the group of event that setup wrote.
+	ours := func(event string) func(map[string]any) bool {
+		return func(m map[string]any) bool {
 			hs, _ := m["hooks"].([]any)
-			for _, h := range hs {
+			return slices.ContainsFunc(hs, func(h any) bool {
 				hm, _ := h.(map[string]any)
-				if cmd, _ := hm["command"].(string); isOurHook(o, cmd, event) {
-					return i
-				}
-			}
+				cmd, _ := hm["command"].(string)
+				return isOurHook(o, cmd, event)
+			})
 		}
-		return -1
 	}
-	return edit{
-		path:  path,
-		what:  "hooks",
-		check: checkJSON,
-		apply: func(text []byte) ([]byte, error) {
-			d, err := openJSONC(text)
-			if err != nil {
-				return nil, err
-			}
+	return jsonEdit(path, "hooks",
+		func(d *jdoc) error {
 			for _, ev := range HookEvents {
-				arr := d.get("hooks", ev.Event)
-				if arr == nil {
-					if _, err := d.set([]orderedObject{group(ev)}, "hooks", ev.Event); err != nil {
-						return nil, err
-					}
-					continue
-				}
-				if arr.kind != '[' {
-					return nil, fmt.Errorf("hooks.%s is not a list", ev.Event)
-				}
-				if i := ours(d, arr, ev.Event); i >= 0 {
-					cur, _ := d.decode(arr.elems[i])
-					if !jsonEqual(cur, group(ev)) {
-						if err := d.replaceNode(arr.elems[i], group(ev)); err != nil {
-							return nil, err
-						}
-					}
-					continue
-				}
-				if err := d.appendElem(arr, group(ev)); err != nil {
-					return nil, err
+				if err := setListEntry(d, []string{"hooks", ev.Event}, group(ev), ours(ev.Event)); err != nil {
+					return err
 				}
 			}
-			return d.text, nil
+			return nil
 		},
-		remove: func(text []byte) ([]byte, error) {
-			d, err := openJSONC(text)
-			if err != nil {
-				return nil, err
-			}
+		func(d *jdoc) error {
 			for _, ev := range HookEvents {
-				arr := d.get("hooks", ev.Event)
-				if arr == nil || arr.kind != '[' {
-					continue
-				}
-				if i := ours(d, arr, ev.Event); i >= 0 {
-					if err := d.removeElem(arr, i); err != nil {
-						return nil, err
-					}
-					if arr = d.get("hooks", ev.Event); arr != nil && len(arr.elems) == 0 {
-						if _, err := d.removeMember(d.get("hooks"), ev.Event); err != nil {
-							return nil, err
-						}
-					}
+				if err := removeListEntry(d, []string{"hooks", ev.Event}, ours(ev.Event)); err != nil {
+					return err
 				}
 			}
+			// An emptied hooks object goes with what setup added.
 			if h := d.get("hooks"); h != nil && h.kind == '{' && len(h.members) == 0 {
-				if _, err := d.removeMember(d.root, "hooks"); err != nil {
-					return nil, err
-				}
+				_, err := d.removeMember(d.root, "hooks")
+				return err
+			}
+			return nil
+		})
+}
+
+// jsonEdit is an edit of a JSON file by apply and remove functions over
+// its parsed text.
+func jsonEdit(path, what string, apply, remove func(d *jdoc) error) edit {
+	run := func(fn func(d *jdoc) error) func([]byte) ([]byte, error) {
+		return func(text []byte) ([]byte, error) {
+			d, err := openJSONC(text)
+			if err != nil {
+				return nil, err
+			}
+			if err := fn(d); err != nil {
+				return nil, err
 			}
 			return d.text, nil
-		},
+		}
 	}
+	return edit{path: path, what: what, check: checkJSON, apply: run(apply), remove: run(remove)}
+}
+
+// findEntry returns the index of the element of list arr that ours
+// recognises, or -1.
+func findEntry(d *jdoc, arr *jnode, ours func(map[string]any) bool) int {
+	for i, e := range arr.elems {
+		v, err := d.decode(e)
+		if m, ok := v.(map[string]any); err == nil && ok && ours(m) {
+			return i
+		}
+	}
+	return -1
+}
+
+// setListEntry makes the list at path hold entry: in place of the element
+// ours recognises (left as written when equal), else appended; the list
+// and the objects on the way are created when missing.
+func setListEntry(d *jdoc, path []string, entry orderedObject, ours func(map[string]any) bool) error {
+	arr := d.get(path...)
+	switch {
+	case arr == nil:
+		_, err := d.set([]orderedObject{entry}, path...)
+		return err
+	case arr.kind != '[':
+		return fmt.Errorf("%s is not a list", strings.Join(path, "."))
+	}
+	i := findEntry(d, arr, ours)
+	if i < 0 {
+		return d.appendElem(arr, entry)
+	}
+	if cur, _ := d.decode(arr.elems[i]); jsonEqual(cur, entry) {
+		return nil
+	}
+	return d.replaceNode(arr.elems[i], entry)
+}
+
+// removeListEntry cuts the element ours recognises out of the list at
+// path; a list left empty is removed with its key.
+func removeListEntry(d *jdoc, path []string, ours func(map[string]any) bool) error {
+	arr := d.get(path...)
+	if arr == nil || arr.kind != '[' {
+		return nil
+	}
+	i := findEntry(d, arr, ours)
+	if i < 0 {
+		return nil
+	}
+	if err := d.removeElem(arr, i); err != nil {
+		return err
+	}
+	if arr = d.get(path...); arr != nil && len(arr.elems) == 0 {
+		_, err := d.removeMember(d.get(path[:len(path)-1]...), path[len(path)-1])
+		return err
+	}
+	return nil
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
