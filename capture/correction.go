@@ -30,6 +30,13 @@ const (
 	questionFactor = 0.7 // every sentence a question, with no outright cue
 )
 
+// plainWeight is the weight of the cue classes that count wherever they
+// stand, with no condition on their neighbours.
+var plainWeight = map[string]float64{
+	clsReject: wReject, clsBlame: wBlame, clsSame: wSame, clsReverse: wReverse,
+	clsRepeat: wRepeat, clsClarify: wClarify, clsDislike: wDislike,
+}
+
 // correction scores message as a correction of the agent's previous turn.
 func correction(message, previousAgent string, toks []token, ms []match) (float64, []string) {
 	if strings.TrimSpace(previousAgent) == "" {
@@ -58,21 +65,11 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 	}
 	for _, m := range ms {
 		text := span(message, toks, m.from, m.to)
+		if w, ok := plainWeight[m.cue.class]; ok {
+			ev.add(m.cue.class, w, text)
+			continue
+		}
 		switch m.cue.class {
-		case clsReject:
-			ev.add(clsReject, wReject, text)
-		case clsBlame:
-			ev.add(clsBlame, wBlame, text)
-		case clsSame:
-			ev.add(clsSame, wSame, text)
-		case clsReverse:
-			ev.add(clsReverse, wReverse, text)
-		case clsRepeat:
-			ev.add(clsRepeat, wRepeat, text)
-		case clsClarify:
-			ev.add(clsClarify, wClarify, text)
-		case clsDislike:
-			ev.add(clsDislike, wDislike, text)
 		case clsOpener:
 			if m.from == 0 && !joined(message, toks[m.to-1].end) {
 				ev.add(clsOpener, wOpener, text)
