@@ -201,13 +201,10 @@ func contextOutput(event, text string) Output {
 // maxCorrections is the most corrections SessionStart reads.
 const maxCorrections = 20
 
-// charsPerToken is the size of a token the budgets count in.
-const charsPerToken = 4
-
 // sessionStart gives the project's core rules and the corrections of the
 // last weeks, within the token budget.
 func (h *Handler) sessionStart(ctx context.Context, project string) (Output, error) {
-	budget := h.Config.SessionStart.BudgetTokens * charsPerToken
+	budget := h.Config.SessionStart.BudgetTokens * kb.BytesPerToken
 	if budget == 0 {
 		return Output{}, nil
 	}

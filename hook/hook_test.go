@@ -86,7 +86,7 @@ func TestSessionStart_givesTheProjectsRules(t *testing.T) {
 	if strings.Contains(ctxText, "corrected") {
 		t.Errorf("corrections shown although there are none:\n%s", ctxText)
 	}
-	if len(ctxText) > h.Config.SessionStart.BudgetTokens*charsPerToken {
+	if len(ctxText) > h.Config.SessionStart.BudgetTokens*kb.BytesPerToken {
 		t.Errorf("context is %d bytes, over the budget", len(ctxText))
 	}
 	// A correction made in the project is shown; one of another project is not.

@@ -156,7 +156,7 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 				if len(res.Lessons) > 0 {
 					break
 				}
-				rl.excerpt(s.Lesson.Content, max(0, budget-lessonOverheadTokens-approxTokens(rl.Trigger))*bytesPerToken, info)
+				rl.excerpt(s.Lesson.Content, max(0, budget-lessonOverheadTokens-approxTokens(rl.Trigger))*BytesPerToken, info)
 				cost = budget
 			}
 			budget -= cost
@@ -418,13 +418,14 @@ func (b Breakdown) rounded() Breakdown {
 }
 
 // approxTokens estimates the tokens of text at four bytes a token.
-func approxTokens(s string) int { return (len(s) + bytesPerToken - 1) / bytesPerToken }
+func approxTokens(s string) int { return (len(s) + BytesPerToken - 1) / BytesPerToken }
 
-// bytesPerToken is the size of a token that recall's budget assumes: about
+// BytesPerToken is the size of a token that token budgets assume (recall's,
+// the hooks'): about
 // four bytes of English or code per token, the usual rule of thumb for
 // the tokenizers of current models. No tokenizer is run: the budget is an
 // estimate the agent gives, and an estimate is what it gets back.
-const bytesPerToken = 4
+const BytesPerToken = 4
 
 // lessonOverheadTokens is what a returned lesson costs a token budget
 // beyond its content and trigger: its id, score, breakdown, state, origin
