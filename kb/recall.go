@@ -421,9 +421,8 @@ func (b Breakdown) rounded() Breakdown {
 func approxTokens(s string) int { return (len(s) + BytesPerToken - 1) / BytesPerToken }
 
 // BytesPerToken is the size of a token that token budgets assume (recall's,
-// the hooks'): about
-// four bytes of English or code per token, the usual rule of thumb for
-// the tokenizers of current models. No tokenizer is run: the budget is an
+// the hooks'): about four bytes of English or code per token, the usual
+// rule of thumb for the tokenizers of current models. No tokenizer is run: the budget is an
 // estimate the agent gives, and an estimate is what it gets back.
 const BytesPerToken = 4
 
