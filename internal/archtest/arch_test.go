@@ -1,7 +1,7 @@
 // Package archtest checks that the packages import each other the way
 // ARCHITECTURE.md says: each package sits in a layer and imports only
 // packages of its own layer or the layers below; only the command opens
-// the SQLite store; nothing imports the command.
+// a store (SQLite or PostgreSQL); nothing imports the command.
 package archtest
 
 import (
@@ -30,7 +30,7 @@ var layers = [][]string{
 	{"kb"},
 	// 3: what stands on the knowledge base: its store, its front ends,
 	// reports and evaluations; setup edits the clients' files.
-	{"storage", "mcpserver", "hook", "stats", "tuning", "eval", "setup", "internal/storetest"},
+	{"storage", "pgstore", "mcpserver", "hook", "stats", "tuning", "eval", "setup", "internal/storetest"},
 	// 4: the command, which wires them.
 	{"cmd/innate-mcp"},
 }
@@ -95,8 +95,8 @@ func TestImports_followTheLayers(t *testing.T) {
 				t.Errorf("%s (layer %d) imports %s (layer %d): a layer imports only its own and lower layers", rel, li, dep, lj)
 			case strings.HasPrefix(dep, "cmd/"):
 				t.Errorf("%s imports the command %s", rel, dep)
-			case dep == "storage" && rel != "cmd/innate-mcp":
-				t.Errorf("%s imports storage: only the command opens the store; the rest work through kb.Store", rel)
+			case (dep == "storage" || dep == "pgstore") && rel != "cmd/innate-mcp":
+				t.Errorf("%s imports %s: only the command opens the store; the rest work through kb.Store", rel, dep)
 			}
 		}
 	}

@@ -1,0 +1,194 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// DB is an open PostgreSQL knowledge base. It is safe for concurrent use,
+// and several processes (instances of the team server) may open the same
+// database.
+type DB struct {
+	pool *pgxpool.Pool
+	log  *slog.Logger
+}
+
+// Options configure Open.
+type Options struct {
+	// MaxConns bounds the connection pool; pgxpool's default (the larger
+	// of 4 and the number of CPUs) when zero.
+	MaxConns int32
+	// Logger receives diagnostics; slog.Default() when nil.
+	Logger *slog.Logger
+}
+
+// Open connects to the PostgreSQL database of dsn (a postgres:// URL or a
+// key=value connection string, as pgx reads them) and migrates it to this
+// build's schema. Instances that open the same database at once are safe:
+// the migrations run under an advisory lock.
+func Open(ctx context.Context, dsn string, opts Options) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("parse PostgreSQL connection string: %w", err)
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	db := &DB{pool: pool, log: log.With("component", "pgstore")}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	return db, nil
+}
+
+// Close closes the pool, waiting for connections in use to be returned.
+func (db *DB) Close() error {
+	db.pool.Close()
+	return nil
+}
+
+// writeLock is the key of the transaction-scoped advisory lock every write
+// transaction takes first: writers are serialised, as SQLite's BEGIN
+// IMMEDIATE serialises them, so that a transaction's reads and writes act
+// on a state no other writer changes meanwhile and fn runs exactly once
+// (a SERIALIZABLE transaction could fail at commit and need fn run again).
+// Readers are not blocked.
+const writeLock int64 = 0x696e6e61746557 // "innateW"
+
+// update runs fn in a write transaction and commits it, or rolls it back
+// and returns fn's error unchanged when fn fails. Every write goes through
+// it: the transaction redacts the text its statements bind (see redactTx).
+func (db *DB) update(ctx context.Context, fn func(*redactTx) error) error {
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	// Rollback after Commit is a no-op; on every early return it ends the
+	// transaction (with a fresh context, so a cancelled ctx still rolls
+	// back and returns the connection clean).
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		tx.Rollback(rctx)
+	}()
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, writeLock); err != nil {
+		return fmt.Errorf("take the write lock: %w", err)
+	}
+	if err := fn(&redactTx{tx: tx}); err != nil {
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// Meta returns the value stored under key in the meta table; ok is false
+// when there is none.
+func (db *DB) Meta(ctx context.Context, key string) (value string, ok bool, err error) {
+	err = db.pool.QueryRow(ctx, `SELECT value FROM meta WHERE key = $1`, key).Scan(&value)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read meta %s: %w", key, err)
+	}
+	return value, true, nil
+}
+
+// SetMeta stores value, its secrets redacted, under key in the meta table.
+func (db *DB) SetMeta(ctx context.Context, key, value string) error {
+	return db.update(ctx, func(tx *redactTx) error {
+		return setMeta(ctx, tx, key, value)
+	})
+}
+
+func setMeta(ctx context.Context, tx *redactTx, key, value string) error {
+	_, err := tx.Exec(ctx, `INSERT INTO meta (key, value) VALUES ($1, $2)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	if err != nil {
+		return fmt.Errorf("write meta %s: %w", key, err)
+	}
+	return nil
+}
+
+// SetMetaDefault implements kb.MetaStore: it stores value (its secrets
+// redacted) under key unless a value is already there, and returns the
+// value in force.
+func (db *DB) SetMetaDefault(ctx context.Context, key, value string) (string, error) {
+	var v string
+	err := db.update(ctx, func(tx *redactTx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, key, value); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `SELECT value FROM meta WHERE key = $1`, key).Scan(&v)
+	})
+	if err != nil {
+		return "", fmt.Errorf("write meta %s: %w", key, err)
+	}
+	return v, nil
+}
+
+// EmbedderInfo implements kb.Store. A stored dimension that is not a
+// whole number is an error (it would otherwise read as 0, the value that
+// turns the dimension check off); a missing one reads as 0, unknown.
+func (db *DB) EmbedderInfo(ctx context.Context) (string, int, bool, error) {
+	model, ok, err := db.Meta(ctx, "embedder_model")
+	if err != nil || !ok {
+		return "", 0, false, err
+	}
+	dimS, ok, err := db.Meta(ctx, "embedder_dim")
+	if err != nil {
+		return "", 0, false, err
+	}
+	var dim int
+	if ok {
+		if _, err := fmt.Sscan(dimS, &dim); err != nil {
+			return "", 0, false, fmt.Errorf("stored embedder dimension %q is not a number (%v): run `innate-mcp reembed` to record the embedder again", dimS, err)
+		}
+	}
+	return model, dim, true, nil
+}
+
+// SetEmbedderInfo implements kb.Store.
+func (db *DB) SetEmbedderInfo(ctx context.Context, model string, dim int) error {
+	return db.update(ctx, func(tx *redactTx) error {
+		if err := setMeta(ctx, tx, "embedder_model", model); err != nil {
+			return err
+		}
+		return setMeta(ctx, tx, "embedder_dim", fmt.Sprint(dim))
+	})
+}
+
+// timeFormat is how times are stored: sortable UTC text, storage's format
+// (see the schema's comment for why not TIMESTAMPTZ).
+const timeFormat = "2006-01-02T15:04:05.000000000Z"
+
+func fmtTime(t time.Time) string { return t.UTC().Format(timeFormat) }
+
+func parseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}

@@ -1,0 +1,315 @@
+package pgstore
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/directive"
+	"github.com/innate-mcp/innate-mcp/internal/randid"
+	"github.com/innate-mcp/innate-mcp/kb"
+)
+
+// lessonColumns is the column list scanLesson reads, in order.
+const lessonColumns = `l.seq, l.id, l.content, l.trigger, l.anti_trigger, l.tags, l.project, l.origin, l.kind, l.state,
+	l.confidence, l.recalls, l.uses, l.successes, l.failures, l.approvals, l.rejects, l.observed, l.source,
+	l.created_at, l.updated_at, l.last_used_at, l.content_hash, l.conf_state, l.tier, l.directive`
+
+// scanLesson reads one row of lessonColumns; kb.ErrNotFound when there is
+// none.
+func scanLesson(r pgx.Row) (kb.Lesson, int64, error) {
+	var (
+		l                      kb.Lesson
+		seq                    int64
+		tags, created, updated string
+		lastUsed               *string
+		origin, kind, state    string
+		confState, tier, dir   string
+	)
+	c := &l.Counters
+	err := r.Scan(&seq, &l.ID, &l.Content, &l.Trigger, &l.AntiTrigger, &tags, &l.Project, &origin, &kind, &state,
+		&l.Confidence, &c.Recalls, &c.Uses, &c.Successes, &c.Failures, &c.Approvals, &c.Rejects, &c.Observed, &l.Source,
+		&created, &updated, &lastUsed, &l.Hash, &confState, &tier, &dir)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return kb.Lesson{}, 0, kb.ErrNotFound
+	}
+	if err != nil {
+		return kb.Lesson{}, 0, fmt.Errorf("scan lesson: %w", err)
+	}
+	l.Origin, l.Kind, l.State = kb.Origin(origin), kb.Kind(kind), kb.State(state)
+	if err := json.Unmarshal([]byte(tags), &l.Tags); err != nil {
+		l.Tags = nil
+	}
+	l.CreatedAt, l.UpdatedAt = parseTime(created), parseTime(updated)
+	l.Tier = confidence.Tier(tier)
+	if confState != "" {
+		if err := json.Unmarshal([]byte(confState), &l.Conf); err != nil {
+			return kb.Lesson{}, 0, fmt.Errorf("lesson %s: bad confidence state: %w", l.ID, err)
+		}
+	}
+	if lastUsed != nil {
+		t := parseTime(*lastUsed)
+		l.LastUsedAt = &t
+	}
+	if dir != "" {
+		var d directive.Directive
+		if err := json.Unmarshal([]byte(dir), &d); err == nil {
+			l.Directive = &d
+		}
+		// A directive that does not decode is derived again, like one of
+		// an older parser version (as in storage).
+	}
+	return l, seq, nil
+}
+
+// querier is the pool or a redactTx.
+type querier interface {
+	QueryRow(ctx context.Context, query string, args ...any) pgx.Row
+	Query(ctx context.Context, query string, args ...any) (pgx.Rows, error)
+}
+
+// Lesson implements kb.Store.
+func (db *DB) Lesson(ctx context.Context, id string) (kb.Lesson, error) {
+	l, _, err := scanLesson(db.pool.QueryRow(ctx, `SELECT `+lessonColumns+` FROM lessons l WHERE l.id = $1`, id))
+	return l, err
+}
+
+// Lessons implements kb.Store. The rows are read before fn is first
+// called, so that fn holds no connection of the pool while it runs.
+func (db *DB) Lessons(ctx context.Context, f kb.LessonFilter, fn func(kb.Lesson) error) error {
+	return eachLesson(ctx, db.pool, f, fn)
+}
+
+// eachLesson reads every lesson matching f, in the order they were stored
+// (seq), then calls fn for each.
+func eachLesson(ctx context.Context, q querier, f kb.LessonFilter, fn func(kb.Lesson) error) error {
+	query := `SELECT ` + lessonColumns + ` FROM lessons l WHERE true`
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	if len(f.States) > 0 {
+		states := make([]string, len(f.States))
+		for i, s := range f.States {
+			states[i] = string(s)
+		}
+		query += ` AND l.state = ANY(` + arg(states) + `)`
+	}
+	switch {
+	case f.Global:
+		query += ` AND l.project = ''`
+	case f.Project != "":
+		query += ` AND l.project = ` + arg(f.Project)
+	}
+	if f.Origin != "" {
+		query += ` AND l.origin = ` + arg(string(f.Origin))
+	}
+	rows, err := q.Query(ctx, query+` ORDER BY l.seq`, args...)
+	if err != nil {
+		return fmt.Errorf("list lessons: %w", err)
+	}
+	var ls []kb.Lesson
+	for rows.Next() {
+		l, _, err := scanLesson(rows)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		ls = append(ls, l)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("list lessons: %w", err)
+	}
+	for _, l := range ls {
+		if err := fn(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Update runs fn in one write transaction (see DB.update): all of fn's
+// writes land together or not at all, and fn's error is returned
+// unchanged after a rollback.
+//
+// It takes a *Tx, not a kb.Tx: Tx does not implement all of kb.Tx yet (see
+// the package comment), and Update takes kb.Tx once it does.
+func (db *DB) Update(ctx context.Context, fn func(*Tx) error) error {
+	return db.update(ctx, func(t *redactTx) error { return fn(&Tx{tx: t}) })
+}
+
+// Tx is a write transaction, valid only inside the fn given to Update. Its
+// reads see its own writes. It is used by one goroutine at a time.
+type Tx struct {
+	tx *redactTx
+}
+
+// Lesson returns a lesson by id as the transaction sees it; kb.ErrNotFound
+// when there is none.
+func (t *Tx) Lesson(ctx context.Context, id string) (kb.Lesson, error) {
+	l, _, err := scanLesson(t.tx.QueryRow(ctx, `SELECT `+lessonColumns+` FROM lessons l WHERE l.id = $1`, id))
+	return l, err
+}
+
+// Lessons calls fn for every lesson matching f, in the order stored, as
+// the transaction sees them; fn may use the transaction (the rows are
+// read before fn is first called).
+func (t *Tx) Lessons(ctx context.Context, f kb.LessonFilter, fn func(kb.Lesson) error) error {
+	return eachLesson(ctx, t.tx, f, fn)
+}
+
+// bumpVecRev advances the vector revision and returns the new value.
+func (t *Tx) bumpVecRev(ctx context.Context) (int64, error) {
+	var rev int64
+	err := t.tx.QueryRow(ctx, `UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'vec_rev'
+		RETURNING value::bigint`).Scan(&rev)
+	if err != nil {
+		return 0, fmt.Errorf("bump vector revision: %w", err)
+	}
+	return rev, nil
+}
+
+// InsertLesson stores a new lesson with its vectors and, unless it is
+// archived, its lexical term statistics; it keeps the requested id when
+// free and generates one otherwise, and returns the lesson as stored.
+func (t *Tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (kb.Lesson, error) {
+	// The text is redacted before anything derives from it: the terms are
+	// lower-cased, which would hide a secret from the redaction of the
+	// statement's arguments.
+	nl.Content, nl.Trigger, nl.AntiTrigger = redactText(nl.Content), redactText(nl.Trigger), redactText(nl.AntiTrigger)
+	if len(nl.ContentVec) == 0 {
+		return kb.Lesson{}, errors.New("insert lesson: no content vector")
+	}
+	id := nl.ID
+	if id != "" {
+		var taken bool
+		if err := t.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM lessons WHERE id = $1)`, id).Scan(&taken); err != nil {
+			return kb.Lesson{}, fmt.Errorf("check lesson id: %w", err)
+		}
+		if taken {
+			id = ""
+		}
+	}
+	if id == "" {
+		id = randid.New("L", 6)
+	}
+	rev, err := t.bumpVecRev(ctx)
+	if err != nil {
+		return kb.Lesson{}, err
+	}
+	tags, err := json.Marshal(nonNil(nl.Tags))
+	if err != nil {
+		return kb.Lesson{}, fmt.Errorf("encode tags: %w", err)
+	}
+	created, updated := nl.CreatedAt, nl.UpdatedAt
+	if created.IsZero() {
+		created = now
+	}
+	if updated.IsZero() {
+		updated = now
+	}
+	var lastUsed *string
+	if nl.LastUsedAt != nil {
+		s := fmtTime(*nl.LastUsedAt)
+		lastUsed = &s
+	}
+	var confState, tier string
+	if nl.Conf != nil {
+		b, err := json.Marshal(nl.Conf)
+		if err != nil {
+			return kb.Lesson{}, fmt.Errorf("encode confidence state: %w", err)
+		}
+		confState, tier = string(b), string(nl.Conf.Tier)
+	}
+	dir := ""
+	if nl.Directive != nil {
+		b, err := json.Marshal(nl.Directive)
+		if err != nil {
+			return kb.Lesson{}, fmt.Errorf("encode directive: %w", err)
+		}
+		dir = string(b)
+	}
+	c := nl.Counters
+	var seq int64
+	err = t.tx.QueryRow(ctx, `INSERT INTO lessons (id, content, trigger, anti_trigger, tags, project, origin, kind,
+		state, confidence, recalls, uses, successes, failures, approvals, rejects, observed, source, created_at,
+		updated_at, last_used_at, content_hash, shape_hash, vec_rev, conf_state, tier, directive)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
+		RETURNING seq`,
+		id, nl.Content, nl.Trigger, nl.AntiTrigger, string(tags), nl.Project, string(nl.Origin), string(nl.Kind),
+		string(nl.State), clampConf(nl.Confidence), c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed,
+		nl.Source, fmtTime(created), fmtTime(updated), lastUsed, kb.ContentHash(nl.Content, nl.Trigger), kb.ShapeHash(nl.Content, nl.Trigger),
+		rev, confState, tier, dir).Scan(&seq)
+	if err != nil {
+		return kb.Lesson{}, fmt.Errorf("insert lesson: %w", err)
+	}
+	var trig []byte
+	if nl.TriggerVec != nil {
+		trig = encodeVec(nl.TriggerVec)
+	}
+	if _, err := t.tx.Exec(ctx, `INSERT INTO lesson_vectors (seq, content, trigger) VALUES ($1, $2, $3)`,
+		seq, encodeVec(nl.ContentVec), trig); err != nil {
+		return kb.Lesson{}, fmt.Errorf("insert lesson vectors: %w", err)
+	}
+	if nl.State != kb.StateArchived {
+		if err := addStats(ctx, t.tx, seq, lessonStats(nl.Content, nl.Trigger), +1); err != nil {
+			return kb.Lesson{}, err
+		}
+	}
+	return t.Lesson(ctx, id)
+}
+
+// encodeVec stores a vector as little-endian float32s, as storage does.
+func encodeVec(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// decodeVec is the inverse of encodeVec; nil for an empty value.
+func decodeVec(b []byte) []float32 {
+	if len(b) == 0 {
+		return nil
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func clampConf(c float64) float64 {
+	return math.Max(0, math.Min(1, c))
+}
+
+// Vectors implements kb.Store.
+func (db *DB) Vectors(ctx context.Context, id string) ([]float32, []float32, error) {
+	var c, t []byte
+	err := db.pool.QueryRow(ctx, `SELECT v.content, v.trigger FROM lesson_vectors v JOIN lessons l ON l.seq = v.seq WHERE l.id = $1`, id).Scan(&c, &t)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil, kb.ErrNotFound
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read vectors of %s: %w", id, err)
+	}
+	return decodeVec(c), decodeVec(t), nil
+}
