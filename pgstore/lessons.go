@@ -138,13 +138,10 @@ func eachLesson(ctx context.Context, q querier, f kb.LessonFilter, fn func(kb.Le
 	return nil
 }
 
-// Update runs fn in one write transaction (see DB.update): all of fn's
-// writes land together or not at all, and fn's error is returned
-// unchanged after a rollback.
-//
-// It takes a *Tx, not a kb.Tx: Tx does not implement all of kb.Tx yet (see
-// the package comment), and Update takes kb.Tx once it does.
-func (db *DB) Update(ctx context.Context, fn func(*Tx) error) error {
+// Update implements kb.Store: fn runs in one write transaction (see
+// DB.update): all of fn's writes land together or not at all, and fn's
+// error is returned unchanged after a rollback.
+func (db *DB) Update(ctx context.Context, fn func(kb.Tx) error) error {
 	return db.update(ctx, func(t *redactTx) error { return fn(&Tx{tx: t}) })
 }
 

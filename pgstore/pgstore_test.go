@@ -74,7 +74,7 @@ func newLesson(content, project string) kb.NewLesson {
 func insert(t *testing.T, db *DB, nl kb.NewLesson) kb.Lesson {
 	t.Helper()
 	var l kb.Lesson
-	err := db.Update(context.Background(), func(tx *Tx) error {
+	err := db.Update(context.Background(), func(tx kb.Tx) error {
 		var err error
 		l, err = tx.InsertLesson(context.Background(), nl, time.Now())
 		return err
@@ -248,7 +248,7 @@ func TestDB(t *testing.T) {
 			t.Errorf("fn's error: %v", err)
 		}
 		// Inside a transaction fn may use the transaction.
-		err := db.Update(ctx, func(tx *Tx) error {
+		err := db.Update(ctx, func(tx kb.Tx) error {
 			return tx.Lessons(ctx, kb.LessonFilter{Global: true}, func(l kb.Lesson) error {
 				_, err := tx.Lesson(ctx, l.ID)
 				return err
@@ -262,7 +262,7 @@ func TestDB(t *testing.T) {
 	t.Run("UpdateRollsBackOnError", func(t *testing.T) {
 		db, _ := newDB(t)
 		var id string
-		err := db.Update(ctx, func(tx *Tx) error {
+		err := db.Update(ctx, func(tx kb.Tx) error {
 			l, err := tx.InsertLesson(ctx, newLesson("Never kept.", ""), time.Now())
 			if err != nil {
 				return err
@@ -287,7 +287,7 @@ func TestDB(t *testing.T) {
 	t.Run("CancelledUpdateRollsBack", func(t *testing.T) {
 		db, _ := newDB(t)
 		cctx, cancel := context.WithCancel(ctx)
-		err := db.Update(cctx, func(tx *Tx) error {
+		err := db.Update(cctx, func(tx kb.Tx) error {
 			if err := tx.InsertTrace(cctx, kb.Trace{ID: "t_cancel", Tool: "recall", CreatedAt: time.Now(), Request: []byte(`{}`), Response: []byte(`{}`)}); err != nil {
 				return err
 			}
@@ -326,7 +326,7 @@ func TestDB(t *testing.T) {
 		tr := kb.Trace{ID: "t_1", Tool: "recall", Session: "s", Project: "/p", SituationKey: "k", CreatedAt: time.Now(),
 			Request: []byte(`{"query":"q"}`), Response: []byte(`{"empty":true}`),
 			Returned: []kb.ReturnedEntry{{LessonID: b.ID, Rank: 2, Score: 0.5}, {LessonID: a.ID, Rank: 1, Score: 0.9}}}
-		err := db.Update(ctx, func(tx *Tx) error {
+		err := db.Update(ctx, func(tx kb.Tx) error {
 			if err := tx.InsertTrace(ctx, tr); err != nil {
 				return err
 			}
@@ -344,7 +344,7 @@ func TestDB(t *testing.T) {
 		if !slices.Equal(got.Returned, want) {
 			t.Errorf("returned %v, want %v in rank order", got.Returned, want)
 		}
-		err = db.Update(ctx, func(tx *Tx) error {
+		err = db.Update(ctx, func(tx kb.Tx) error {
 			if err := tx.SetTraceOutcome(ctx, tr.ID, ""); err != nil {
 				return err
 			}
@@ -362,7 +362,7 @@ func TestDB(t *testing.T) {
 		}
 		// A statement that fails aborts a PostgreSQL transaction: Update
 		// then fails too, even when fn goes on.
-		err = db.Update(ctx, func(tx *Tx) error {
+		err = db.Update(ctx, func(tx kb.Tx) error {
 			if err := tx.InsertTrace(ctx, kb.Trace{ID: tr.ID, Tool: "recall", CreatedAt: time.Now()}); err == nil {
 				t.Error("a trace id stored twice")
 			}
@@ -384,7 +384,7 @@ func TestDB(t *testing.T) {
 			{Project: "/p", Text: "too old", CreatedAt: base.Add(-time.Hour)},
 		} {
 			c.Session = fmt.Sprint(i)
-			if err := db.Update(ctx, func(tx *Tx) error { return tx.InsertCorrection(ctx, c) }); err != nil {
+			if err := db.Update(ctx, func(tx kb.Tx) error { return tx.InsertCorrection(ctx, c) }); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -414,7 +414,7 @@ func TestDB(t *testing.T) {
 		tr := kb.Trace{ID: "t_secret", Tool: "record", CreatedAt: time.Now(),
 			Request: []byte(`{"message":"the token is ` + secret + `"}`), Response: []byte(`{}`)}
 		var l kb.Lesson
-		if err := db.Update(ctx, func(tx *Tx) error {
+		if err := db.Update(ctx, func(tx kb.Tx) error {
 			if err := tx.InsertTrace(ctx, tr); err != nil {
 				return err
 			}
@@ -470,7 +470,7 @@ func TestDB(t *testing.T) {
 				defer wg.Done()
 				st := stores[w%len(stores)]
 				for i := range each {
-					err := st.Update(ctx, func(tx *Tx) error {
+					err := st.Update(ctx, func(tx kb.Tx) error {
 						if err := tx.InsertTrace(ctx, kb.Trace{ID: fmt.Sprintf("t_c%d_%d", w, i), Tool: "recall", CreatedAt: time.Now(),
 							Request: []byte(`{}`), Response: []byte(`{}`)}); err != nil {
 							return err

@@ -57,13 +57,27 @@ func findBin() string {
 	return ""
 }
 
+// RequireEnv names the environment variable that turns a skip into a
+// failure: CI sets it where PostgreSQL is installed, so that its tests can
+// never be skipped there unnoticed.
+const RequireEnv = "INNATE_REQUIRE_POSTGRES"
+
+// skip skips t saying why, or fails it when RequireEnv is set.
+func skip(t testing.TB, why string) {
+	t.Helper()
+	if os.Getenv(RequireEnv) != "" {
+		t.Fatalf("%s is set but PostgreSQL cannot run: %s", RequireEnv, why)
+	}
+	t.Skip(why)
+}
+
 // Start starts a cluster for t and stops it when t ends. It skips t when
 // PostgreSQL is not installed, and fails it when the cluster cannot start.
 func Start(t testing.TB) *Cluster {
 	t.Helper()
 	bin := findBin()
 	if bin == "" {
-		t.Skip("PostgreSQL is not installed (Debian: apt-get install postgresql-15)")
+		skip(t, "PostgreSQL is not installed (Debian: apt-get install postgresql-15)")
 	}
 	dir, err := os.MkdirTemp("", "innate-pg-*")
 	if err != nil {
@@ -72,7 +86,7 @@ func Start(t testing.TB) *Cluster {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	run, owner, err := asUser(dir)
 	if err != nil {
-		t.Skip(err.Error())
+		skip(t, err.Error())
 	}
 	data := filepath.Join(dir, "data")
 	if out, err := run(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C").CombinedOutput(); err != nil {
@@ -178,4 +192,15 @@ func (c *Cluster) Psql(sql string) (string, error) {
 		return string(out), errors.New("psql: no answer in 30 s")
 	}
 	return strings.TrimSpace(string(out)), err
+}
+
+// NewDatabase creates an empty database of that name in the cluster and
+// returns its DSN. Tests that need several independent stores create one
+// each.
+func (c *Cluster) NewDatabase(t testing.TB, name string) string {
+	t.Helper()
+	if out, err := c.Psql(`CREATE DATABASE ` + name); err != nil {
+		t.Fatalf("create database %s: %v\n%s", name, err, out)
+	}
+	return strings.Replace(c.DSN, "/postgres?", "/"+name+"?", 1)
 }
