@@ -16,6 +16,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/internal/randid"
 	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/sanitize"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
@@ -253,7 +254,7 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	// The text is redacted before anything derives from it: the full-text
 	// terms are lower-cased, which would hide a secret from the
 	// redaction of the statement's arguments.
-	nl.Content, nl.Trigger, nl.AntiTrigger = redactText(nl.Content), redactText(nl.Trigger), redactText(nl.AntiTrigger)
+	nl.Content, nl.Trigger, nl.AntiTrigger = sanitize.RedactValue(nl.Content), sanitize.RedactValue(nl.Trigger), sanitize.RedactValue(nl.AntiTrigger)
 	id := nl.ID
 	if id != "" {
 		var n int

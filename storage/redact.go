@@ -3,11 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"fmt"
-	"reflect"
-	"slices"
-	"strings"
 
 	"github.com/innate-mcp/innate-mcp/sanitize"
 )
@@ -21,63 +17,6 @@ import (
 // makes are redacted too, so that a lookup by a value that was stored
 // redacted finds it.
 
-// redactText returns s with the secrets sanitize recognises replaced by
-// placeholders: a JSON object or array with sanitize.RedactJSON, which
-// keeps it valid JSON, any other text with sanitize.Redact.
-func redactText(s string) string {
-	if t := strings.TrimLeft(s, " \t\r\n"); t != "" && (t[0] == '{' || t[0] == '[') {
-		out, _ := sanitize.RedactJSON(s) // plain redaction when s is not JSON
-		return out
-	}
-	out, _ := sanitize.Redact(s)
-	return out
-}
-
-// redactArgs returns statement arguments with every text argument passed
-// through redactText: strings, values of string types, and driver.Valuers
-// whose value is a string (sql.NullString). Byte slices are blobs (vectors,
-// term statistics) and pass unchanged, as do numbers, booleans and nil:
-// storage always binds text as a string. args itself is never modified.
-func redactArgs(args []any) []any {
-	var out []any
-	for i, a := range args {
-		s, ok := textArg(a)
-		if !ok {
-			continue
-		}
-		if r := redactText(s); r != s {
-			if out == nil {
-				out = slices.Clone(args)
-			}
-			out[i] = r
-		}
-	}
-	if out == nil {
-		return args
-	}
-	return out
-}
-
-// textArg returns the text an argument binds, if it binds text.
-func textArg(a any) (string, bool) {
-	switch v := a.(type) {
-	case string:
-		return v, true
-	case []byte, nil:
-		return "", false
-	case driver.Valuer:
-		x, err := v.Value()
-		if s, ok := x.(string); ok && err == nil {
-			return s, true
-		}
-		return "", false
-	}
-	if rv := reflect.ValueOf(a); rv.Kind() == reflect.String {
-		return rv.String(), true
-	}
-	return "", false
-}
-
 // redactTx is a write transaction whose statements bind redacted text. It
 // has only the statement methods storage needs, so that no statement can
 // reach the *sql.Tx underneath without redaction.
@@ -87,18 +26,18 @@ type redactTx struct {
 
 // ExecContext runs a statement with its text arguments redacted.
 func (t *redactTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return t.tx.ExecContext(ctx, query, redactArgs(args)...)
+	return t.tx.ExecContext(ctx, query, sanitize.RedactArgs(args)...)
 }
 
 // QueryRowContext runs a query (or an INSERT ... RETURNING) with its text
 // arguments redacted.
 func (t *redactTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return t.tx.QueryRowContext(ctx, query, redactArgs(args)...)
+	return t.tx.QueryRowContext(ctx, query, sanitize.RedactArgs(args)...)
 }
 
 // QueryContext runs a query with its text arguments redacted.
 func (t *redactTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return t.tx.QueryContext(ctx, query, redactArgs(args)...)
+	return t.tx.QueryContext(ctx, query, sanitize.RedactArgs(args)...)
 }
 
 // PrepareContext prepares a statement whose executions redact their text
@@ -118,7 +57,7 @@ type redactStmt struct {
 
 // ExecContext runs the statement with its text arguments redacted.
 func (s *redactStmt) ExecContext(ctx context.Context, args ...any) (sql.Result, error) {
-	return s.st.ExecContext(ctx, redactArgs(args)...)
+	return s.st.ExecContext(ctx, sanitize.RedactArgs(args)...)
 }
 
 // Close releases the statement.
@@ -168,7 +107,7 @@ func redactStored(ctx context.Context, tx *redactTx) error {
 				}
 				n++
 				after = id
-				if r := redactText(v); r != v {
+				if r := sanitize.RedactValue(v); r != v {
 					changes = append(changes, change{id, r})
 				}
 			}

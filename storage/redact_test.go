@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -329,32 +328,6 @@ func TestWrites_redactEveryText(t *testing.T) {
 	}
 	if dump := dumpTables(t, db); !strings.Contains(dump, "[REDACTED:github-token]") || !strings.Contains(dump, "[REDACTED:password]") {
 		t.Errorf("no placeholder stored: the secrets were dropped, not redacted")
-	}
-}
-
-func TestRedactArgs(t *testing.T) {
-	blob := []byte(secretText)
-	in := []any{secretText, kb.Outcome(secretText), sql.NullString{String: secretText, Valid: true}, blob, 7, nil,
-		`{"q":"` + secretGitHub + `"}`, "no secret here"}
-	got := redactArgs(in)
-	want := []any{"keep [REDACTED:github-token] and [REDACTED:aws-access-key-id] out; password=[REDACTED:password]\nslack [REDACTED:slack-token]"}
-	if got[0] != want[0] || got[1] != want[0] || got[2] != want[0] {
-		t.Errorf("text arguments: got %q, %q, %q, want %q", got[0], got[1], got[2], want[0])
-	}
-	if b, ok := got[3].([]byte); !ok || string(b) != secretText {
-		t.Errorf("blob: got %v, want it unchanged", got[3])
-	}
-	if got[4] != 7 || got[5] != nil || got[7] != "no secret here" {
-		t.Errorf("other arguments changed: %v", got[4:])
-	}
-	if got[6] != `{"q":"[REDACTED:github-token]"}` {
-		t.Errorf("JSON argument: got %v", got[6])
-	}
-	if in[0] != secretText {
-		t.Error("redactArgs modified its input")
-	}
-	if clean := []any{"a", 1}; &redactArgs(clean)[0] != &clean[0] {
-		t.Error("arguments without secrets were copied")
 	}
 }
 
