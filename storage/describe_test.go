@@ -7,73 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
-
-func TestDescribe(t *testing.T) {
-	for _, tc := range []struct {
-		name, content string
-		want          []string // parts, in order
-		not           []string // text that must not be described
-	}{
-		{"python one-line docstring",
-			"def paste(xsel=False):\n    \"\"\"Returns system clipboard contents.\"\"\"\n    selection = \"primary\"",
-			[]string{"def paste(xsel=False):", "Returns system clipboard contents."}, []string{"selection"}},
-		{"python multi-line docstring",
-			"def create_path(path):\n    \"\"\"Creates a absolute path.\n\n    :param path: The path\n    \"\"\"\n    import os\n    os.makedirs(path)",
-			[]string{"def create_path(path):", "Creates a absolute path.", ":param path: The path"}, []string{"import", "makedirs"}},
-		{"single-quoted docstring and comments",
-			"def f():\n    '''Sum the row.'''\n    # skip the header\n    x = 1  # not a line comment\n    return x",
-			[]string{"def f():", "Sum the row.", " skip the header"}, []string{"not a line comment", "return"}},
-		{"markdown headings",
-			"# Go rules\n\nUse gofmt.\n\n## Errors\n\nWrap errors with context.",
-			[]string{"# Go rules", " Errors"}, []string{"gofmt", "Wrap"}},
-		{"C-family comments",
-			"func main() {\n\t// start the server\n\t/* block\n\t   comment */\n\tlisten()\n}",
-			[]string{"func main() {", " start the server", " block", "comment "}, []string{"listen"}},
-		{"plain prose: first line only",
-			"Close HTTP response bodies.\nOtherwise connections leak.",
-			[]string{"Close HTTP response bodies."}, []string{"leak"}},
-		{"a URL is not a comment", "Read the docs.\nSee https://example.com/x // y",
-			[]string{"Read the docs."}, []string{"example"}},
-		{"unclosed block runs to the end", "x\n/* open\nstill open",
-			[]string{"x", " open", "still open"}, nil},
-		{"empty", "", nil, []string{"x"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := describe(tc.content)
-			var parts []string
-			if got != "" {
-				parts = strings.Split(got, "\n")
-			}
-			if strings.Join(parts, "|") != strings.Join(tc.want, "|") {
-				t.Errorf("describe = %q, want parts %q", parts, tc.want)
-			}
-			for _, n := range tc.not {
-				if strings.Contains(got, n) {
-					t.Errorf("describe = %q holds %q", got, n)
-				}
-			}
-		})
-	}
-}
-
-// FuzzDescribe: any text an agent sends is described without panic, and
-// the description only ever holds text taken from the content.
-func FuzzDescribe(f *testing.F) {
-	for _, s := range []string{"", "#", "\"\"\"", "'''x'''\n'''", "/* a */ b /* c", "line\n// c\n# h", "\"\"\"\"\"\"\"\""} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got := describe(s)
-		for _, part := range strings.Split(got, "\n") {
-			if !strings.Contains(s, part) {
-				t.Fatalf("describe(%q) holds %q, which the content does not", s, part)
-			}
-		}
-	})
-}
 
 // TestBM25MatchesFTS5_descriptive checks the Go BM25 against FTS5 on code
 // lessons whose docstrings and comments fill the descriptive column.
@@ -91,8 +28,13 @@ func TestBM25MatchesFTS5_descriptive(t *testing.T) {
 		if err != nil || lq == nil {
 			t.Fatalf("prepare %q: %v", q, err)
 		}
-		want := fts5Scores(t, db, qt, lq.ref)
-		got, err := lq.exact(ctx, db, []int64{1, 2, 3})
+		want := fts5Scores(t, db, qt, lq.Ref())
+		got := map[int64]float64{}
+		err = db.termStats(ctx, []int64{1, 2, 3}, func(seq int64, length int, blob []byte) error {
+			var err error
+			got[seq], err = lq.ScoreStats(seq, blob, length)
+			return err
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,11 +96,11 @@ func TestMigrate_descriptiveColumn(t *testing.T) {
 			terms.Join("def paste():"), terms.Join(content)); err != nil {
 			return err
 		}
-		ds := docStats{tf: map[string]int{}}
+		ds := bm25.Doc{TF: map[string]int{}}
 		for _, text := range []string{"def paste():", content} {
 			for _, tok := range terms.Tokens(text) {
-				ds.tf[tok]++
-				ds.length++
+				ds.TF[tok]++
+				ds.Length++
 			}
 		}
 		return addStats(ctx, sqlTx, 1, ds, +1)
@@ -185,7 +127,7 @@ func TestMigrate_descriptiveColumn(t *testing.T) {
 		(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'lex_len')`).Scan(&docs, &length); err != nil {
 		t.Fatal(err)
 	}
-	if want := lessonStats(content, ""); docs != 1 || length != want.length {
-		t.Errorf("collection statistics after migration: %d lessons, length %d; want 1, %d", docs, length, want.length)
+	if want := bm25.LessonDoc(content, ""); docs != 1 || length != want.Length {
+		t.Errorf("collection statistics after migration: %d lessons, length %d; want 1, %d", docs, length, want.Length)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
+	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/internal/randid"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/sanitize"
@@ -334,11 +335,11 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 // statistics to the collection's.
 func (t *tx) indexText(ctx context.Context, seq int64, content, trigger string) error {
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO lessons_fts (rowid, title_terms, content_terms, trigger_terms) VALUES (?, ?, ?, ?)`,
-		seq, terms.Join(describe(content)), terms.Join(content), terms.Join(trigger))
+		seq, terms.Join(bm25.Describe(content)), terms.Join(content), terms.Join(trigger))
 	if err != nil {
 		return fmt.Errorf("index lesson text: %w", err)
 	}
-	return addStats(ctx, t.tx, seq, lessonStats(content, trigger), +1)
+	return addStats(ctx, t.tx, seq, bm25.LessonDoc(content, trigger), +1)
 }
 
 // unindexText removes a lesson from the full-text index and its term
@@ -347,7 +348,7 @@ func (t *tx) unindexText(ctx context.Context, seq int64, content, trigger string
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM lessons_fts WHERE rowid = ?`, seq); err != nil {
 		return fmt.Errorf("unindex lesson: %w", err)
 	}
-	if err := addStats(ctx, t.tx, seq, lessonStats(content, trigger), -1); err != nil {
+	if err := addStats(ctx, t.tx, seq, bm25.LessonDoc(content, trigger), -1); err != nil {
 		return err
 	}
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM lesson_terms WHERE seq = ?`, seq); err != nil {

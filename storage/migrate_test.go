@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
@@ -36,10 +37,10 @@ func TestMigrate_shortStems(t *testing.T) {
 			strings.Join(old, " "), strings.Join(old, " ")); err != nil {
 			return err
 		}
-		ds := docStats{tf: map[string]int{}}
+		ds := bm25.Doc{TF: map[string]int{}}
 		for _, tok := range append(slices.Clone(old), old...) {
-			ds.tf[tok]++
-			ds.length++
+			ds.TF[tok]++
+			ds.Length++
 		}
 		return addStats(ctx, sqlTx, 1, ds, +1)
 	}); err != nil {
@@ -70,7 +71,7 @@ func TestMigrate_shortStems(t *testing.T) {
 	if err := db.sql.QueryRowContext(ctx, `SELECT len FROM lesson_terms WHERE seq = 1`).Scan(&length); err != nil {
 		t.Fatal(err)
 	}
-	if want := lessonStats(content, "").length; length != want {
+	if want := bm25.LessonDoc(content, "").Length; length != want {
 		t.Errorf("lesson length after migration = %d, want %d", length, want)
 	}
 }

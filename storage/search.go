@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
-
-// bm25K1 is the k1 parameter of SQLite FTS5's bm25() function.
-const bm25K1 = 1.2
 
 // Search implements kb.Store: candidates from the dense index (by key
 // vector) and from the full-text index, each with its exact content and
@@ -30,7 +28,7 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 	// runs while chromem-go scans the vectors; the dense candidates that
 	// the lexical path did not already load are loaded afterwards.
 	type lexResult struct {
-		lq    *lexQuery
+		lq    *bm25.Query
 		cands []kb.Candidate
 		seen  map[int64]bool
 		err   error
@@ -45,7 +43,7 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 		r.lq, r.err = db.prepareLexical(ctx, p.Terms, p.DocFreqs)
 		if r.err == nil {
 			var seqs []int64
-			seqs, r.err = r.lq.candidates(ctx, db, lexPool)
+			seqs, r.err = db.lexicalCandidates(ctx, r.lq, lexPool)
 			r.seen = make(map[int64]bool, len(seqs))
 			for _, s := range seqs {
 				r.seen[s] = true
@@ -129,7 +127,7 @@ func (db *DB) projectSeqs(ctx context.Context, project string) ([]int64, error) 
 
 // candidates loads the lessons and vectors of seqs and fills in every
 // channel's value.
-func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lq *lexQuery) ([]kb.Candidate, error) {
+func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lq *bm25.Query) ([]kb.Candidate, error) {
 	args := make([]any, len(seqs))
 	for i, s := range seqs {
 		args[i] = s
@@ -147,10 +145,6 @@ func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lq *lexQ
 	}
 	qc, qt := centred(p.Vector, centre.content), centred(p.Vector, centre.trigger)
 	out := make([]kb.Candidate, 0, len(seqs))
-	var tf []int
-	if lq != nil {
-		tf = make([]int, len(lq.terms))
-	}
 	for rows.Next() {
 		var cb, tb, stats []byte
 		var length sql.NullInt64
@@ -159,14 +153,8 @@ func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lq *lexQ
 			return nil, err
 		}
 		c := kb.Candidate{Lesson: l}
-		if v, ok := lq.scoredAlready(seq); ok {
-			c.Lexical = v
-		} else if lq != nil && stats != nil {
-			clear(tf)
-			if err := statsTF(stats, lq.index, tf); err != nil {
-				return nil, fmt.Errorf("lesson %s: %w", l.ID, err)
-			}
-			c.Lexical = lq.score(tf, int(length.Int64))
+		if c.Lexical, err = lq.ScoreStats(seq, stats, int(length.Int64)); err != nil {
+			return nil, fmt.Errorf("lesson %s: %w", l.ID, err)
 		}
 		cv := decodeVec(cb)
 		c.RawContent = dot(p.Vector, cv)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
@@ -84,7 +85,7 @@ func TestBM25MatchesFTS5(t *testing.T) {
 		if err != nil || lq == nil {
 			t.Fatalf("prepare %q: %v", q, err)
 		}
-		want := fts5Scores(t, db, qt, lq.ref)
+		want := fts5Scores(t, db, qt, lq.Ref())
 		cands, err := db.candidates(ctx, []int64{1, 2, 3, 4}, kb.Probe{Vector: vec(0)}, lq)
 		if err != nil {
 			t.Fatal(err)
@@ -170,9 +171,9 @@ func TestStats_followArchive(t *testing.T) {
 		wantDF := map[string]int{}
 		wantLen := 0
 		for _, d := range active {
-			st := lessonStats(d.Content, d.Trigger)
-			wantLen += st.length
-			for term := range st.tf {
+			st := bm25.LessonDoc(d.Content, d.Trigger)
+			wantLen += st.Length
+			for term := range st.TF {
 				wantDF[term]++
 			}
 		}
@@ -256,7 +257,7 @@ func TestMigrate_fromOldSchema(t *testing.T) {
 		}
 		if from >= 3 { // the schema keeps lexical statistics: fill them as InsertLesson does
 			err := db.update(ctx, func(tx *redactTx) error {
-				return addStats(ctx, tx, 1, lessonStats("Close HTTP response bodies.", "http clients"), +1)
+				return addStats(ctx, tx, 1, bm25.LessonDoc("Close HTTP response bodies.", "http clients"), +1)
 			})
 			if err != nil {
 				t.Fatal(err)
