@@ -9,14 +9,23 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/innate-mcp/innate-mcp/internal/vecindex"
+	"github.com/innate-mcp/innate-mcp/kb"
 )
 
 // DB is an open PostgreSQL knowledge base. It is safe for concurrent use,
 // and several processes (instances of the team server) may open the same
 // database.
 type DB struct {
-	pool *pgxpool.Pool
-	log  *slog.Logger
+	pool     *pgxpool.Pool
+	log      *slog.Logger
+	readOnly bool
+	index    *vecindex.Index
+	// stopListen ends the change feed (DB.listen), which closes
+	// listenDone when it has returned.
+	stopListen context.CancelFunc
+	listenDone chan struct{}
 }
 
 // Options configure Open.
@@ -26,6 +35,9 @@ type Options struct {
 	MaxConns int32
 	// Logger receives diagnostics; slog.Default() when nil.
 	Logger *slog.Logger
+	// ReadOnly makes every write fail with kb.ErrReadOnly before anything
+	// is written (the database is still migrated when it is behind).
+	ReadOnly bool
 }
 
 // Open connects to the PostgreSQL database of dsn (a postgres:// URL or a
@@ -48,7 +60,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*DB, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	db := &DB{pool: pool, log: log.With("component", "pgstore")}
+	db := &DB{pool: pool, log: log.With("component", "pgstore"), listenDone: make(chan struct{})}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
@@ -57,14 +69,25 @@ func Open(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
+	db.readOnly = opts.ReadOnly
+	db.index = vecindex.New(vectorSource{db}, db.log)
+	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	db.stopListen = cancel
+	go db.listen(lctx)
 	return db, nil
 }
 
-// Close closes the pool, waiting for connections in use to be returned.
+// Close stops the change feed and closes the pool, waiting for
+// connections in use to be returned.
 func (db *DB) Close() error {
+	db.stopListen()
+	<-db.listenDone
 	db.pool.Close()
 	return nil
 }
+
+// ReadOnly implements kb.Admin: whether the store was opened read-only.
+func (db *DB) ReadOnly() bool { return db.readOnly }
 
 // writeLock is the key of the transaction-scoped advisory lock every write
 // transaction takes first: writers are serialised, as SQLite's BEGIN
@@ -78,6 +101,9 @@ const writeLock int64 = 0x696e6e61746557 // "innateW"
 // and returns fn's error unchanged when fn fails. Every write goes through
 // it: the transaction redacts the text its statements bind (see redactTx).
 func (db *DB) update(ctx context.Context, fn func(*redactTx) error) error {
+	if db.readOnly {
+		return fmt.Errorf("write: %w", kb.ErrReadOnly)
+	}
 	tx, err := db.pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)

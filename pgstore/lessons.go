@@ -2,7 +2,6 @@ package pgstore
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +13,9 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
+	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/internal/randid"
+	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/sanitize"
 )
@@ -174,6 +175,11 @@ func (t *Tx) bumpVecRev(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("bump vector revision: %w", err)
 	}
+	// Delivered to every listening instance when the transaction commits
+	// (see DB.listen); nothing is delivered on a rollback.
+	if _, err := t.tx.Exec(ctx, `SELECT pg_notify($1, $2)`, vecChannel, strconv.FormatInt(rev, 10)); err != nil {
+		return 0, fmt.Errorf("notify vector revision: %w", err)
+	}
 	return rev, nil
 }
 
@@ -253,39 +259,18 @@ func (t *Tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	}
 	var trig []byte
 	if nl.TriggerVec != nil {
-		trig = encodeVec(nl.TriggerVec)
+		trig = vecindex.Encode(nl.TriggerVec)
 	}
 	if _, err := t.tx.Exec(ctx, `INSERT INTO lesson_vectors (seq, content, trigger) VALUES ($1, $2, $3)`,
-		seq, encodeVec(nl.ContentVec), trig); err != nil {
+		seq, vecindex.Encode(nl.ContentVec), trig); err != nil {
 		return kb.Lesson{}, fmt.Errorf("insert lesson vectors: %w", err)
 	}
 	if nl.State != kb.StateArchived {
-		if err := addStats(ctx, t.tx, seq, lessonStats(nl.Content, nl.Trigger), +1); err != nil {
+		if err := addStats(ctx, t.tx, seq, bm25.LessonDoc(nl.Content, nl.Trigger), +1); err != nil {
 			return kb.Lesson{}, err
 		}
 	}
 	return t.Lesson(ctx, id)
-}
-
-// encodeVec stores a vector as little-endian float32s, as storage does.
-func encodeVec(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-// decodeVec is the inverse of encodeVec; nil for an empty value.
-func decodeVec(b []byte) []float32 {
-	if len(b) == 0 {
-		return nil
-	}
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v
 }
 
 func nonNil(s []string) []string {
@@ -309,5 +294,5 @@ func (db *DB) Vectors(ctx context.Context, id string) ([]float32, []float32, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("read vectors of %s: %w", id, err)
 	}
-	return decodeVec(c), decodeVec(t), nil
+	return vecindex.Decode(c), vecindex.Decode(t), nil
 }

@@ -2,141 +2,35 @@ package pgstore
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
-	"sort"
-	"strings"
 
-	"github.com/innate-mcp/innate-mcp/terms"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/innate-mcp/innate-mcp/internal/bm25"
 )
 
-// The lexical channel's statistics, kept as storage keeps them
-// (storage/lexical.go) so that BM25 computed from them ranks as the SQLite
-// store does. lessonStats, describe, blockMark and encodeStats duplicate
-// storage's: the next session moves them to one package both stores import.
-// The search itself (BM25 over term_postings, lesson_terms and term_df) is
-// not written yet.
-
-// docStats are one lesson's term frequencies and length.
-type docStats struct {
-	length int
-	tf     map[string]int
-}
-
-// lessonStats computes the term statistics of a lesson's text over the
-// three indexed columns: title (the lesson's descriptive text, see
-// describe), content and trigger. A descriptive term thus counts twice, as
-// in the full-text index.
-func lessonStats(content, trigger string) docStats {
-	ds := docStats{tf: map[string]int{}}
-	for _, text := range []string{describe(content), content, trigger} {
-		for _, t := range terms.Tokens(text) {
-			ds.tf[t]++
-			ds.length++
-		}
-	}
-	return ds
-}
-
-// describe returns the parts of a lesson's content that say what the rest
-// is about, which BM25 weighs twice as BM25F weighs a title field: the first
-// non-empty line (a rule file's heading, a function's signature), lines
-// starting with '#' (Markdown headings; shell, Python, YAML and Ruby
-// comments) or "//" (C-family comments), block comments (/* … */) and
-// Python docstrings (in triple double or triple single quotes). Prose
-// without such marks describes itself: only its first line counts.
-func describe(content string) string {
-	var parts []string
-	first := true
-	closing := "" // inside a block: the mark that ends it
-	for _, raw := range strings.Split(content, "\n") {
-		line := strings.TrimSpace(raw)
-		if closing != "" {
-			body, _, found := strings.Cut(line, closing)
-			if body != "" {
-				parts = append(parts, body)
-			}
-			if found {
-				closing = ""
-			}
-			continue
-		}
-		if line == "" {
-			continue
-		}
-		if first {
-			first = false
-			parts = append(parts, line)
-		} else if strings.HasPrefix(line, "#") {
-			parts = append(parts, strings.TrimLeft(line, "#"))
-			continue
-		} else if c, ok := strings.CutPrefix(line, "//"); ok {
-			parts = append(parts, c)
-			continue
-		}
-		open, end := blockMark(line)
-		if open < 0 {
-			continue
-		}
-		body, _, found := strings.Cut(line[open:], end)
-		parts = append(parts, body)
-		if !found {
-			closing = end
-		}
-	}
-	return strings.Join(parts, "\n")
-}
-
-// blockMarks are the marks that open a block of descriptive text, each with
-// the mark that closes it.
-var blockMarks = [...][2]string{{`"""`, `"""`}, {"'''", "'''"}, {"/*", "*/"}}
-
-// blockMark returns where the text after the first block-opening mark in
-// line starts, and the mark that closes that block; open is −1 when line
-// opens no block.
-func blockMark(line string) (open int, end string) {
-	open = -1
-	at := -1
-	for _, m := range blockMarks {
-		if i := strings.Index(line, m[0]); i >= 0 && (at < 0 || i < at) {
-			at, open, end = i, i+len(m[0]), m[1]
-		}
-	}
-	return open, end
-}
-
-// encodeStats packs term frequencies as varint count, then per term a
-// varint length, the bytes and a varint frequency, in sorted term order.
-func encodeStats(ds docStats) []byte {
-	keys := make([]string, 0, len(ds.tf))
-	for t := range ds.tf {
-		keys = append(keys, t)
-	}
-	sort.Strings(keys)
-	b := binary.AppendUvarint(nil, uint64(len(keys)))
-	for _, t := range keys {
-		b = binary.AppendUvarint(b, uint64(len(t)))
-		b = append(b, t...)
-		b = binary.AppendUvarint(b, uint64(ds.tf[t]))
-	}
-	return b
-}
+// The lexical channel is package bm25's, as in storage: BM25 computed in
+// Go from the term statistics kept here (lesson_terms, term_df, the
+// collection's size and length in meta), the lessons holding a term found
+// in term_postings, which stands in for SQLite's FTS5 index. The same
+// statistics and the same computation give the same ranking as storage's.
 
 // addStats records (sign +1) or withdraws (sign −1) a lesson's terms from
 // the collection statistics, inside a write transaction: its lesson_terms
 // row and postings (written on +1; withdrawn on −1), the terms' document
 // frequencies, and the collection's size and total length in meta.
-func addStats(ctx context.Context, tx *redactTx, seq int64, ds docStats, sign int) error {
-	keys := make([]string, 0, len(ds.tf))
-	tfs := make([]int64, 0, len(ds.tf))
-	for t, n := range ds.tf {
-		keys = append(keys, t)
-		tfs = append(tfs, int64(n))
+func addStats(ctx context.Context, tx *redactTx, seq int64, ds bm25.Doc, sign int) error {
+	// Sorted, so that concurrent writers (serialised anyway by the write
+	// lock) would lock term rows in one order.
+	keys := ds.Terms()
+	tfs := make([]int64, len(keys))
+	for i, t := range keys {
+		tfs[i] = int64(ds.TF[t])
 	}
 	if sign > 0 {
 		if _, err := tx.Exec(ctx, `INSERT INTO lesson_terms (seq, len, tf) VALUES ($1, $2, $3)
 			ON CONFLICT (seq) DO UPDATE SET len = excluded.len, tf = excluded.tf`,
-			seq, ds.length, encodeStats(ds)); err != nil {
+			seq, ds.Length, ds.Encode()); err != nil {
 			return fmt.Errorf("write term statistics: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO term_postings (term, seq, tf) SELECT u.term, $1, u.tf FROM unnest($2::text[], $3::bigint[]) AS u(term, tf)
@@ -151,9 +45,7 @@ func addStats(ctx context.Context, tx *redactTx, seq int64, ds docStats, sign in
 			return fmt.Errorf("withdraw term statistics: %w", err)
 		}
 	}
-	// One statement for every term; sorted, so that concurrent writers
-	// (serialised anyway by the write lock) would lock rows in one order.
-	sort.Strings(keys)
+	// One statement for every term.
 	if _, err := tx.Exec(ctx, `INSERT INTO term_df (term, df) SELECT u.term, $2 FROM unnest($1::text[]) AS u(term)
 		ON CONFLICT (term) DO UPDATE SET df = greatest(term_df.df + excluded.df, 0)`, keys, sign); err != nil {
 		return fmt.Errorf("update document frequencies: %w", err)
@@ -161,8 +53,95 @@ func addStats(ctx context.Context, tx *redactTx, seq int64, ds docStats, sign in
 	if _, err := tx.Exec(ctx, `UPDATE meta SET value = (value::bigint + $1)::text WHERE key = 'lex_docs'`, sign); err != nil {
 		return fmt.Errorf("update collection statistics: %w", err)
 	}
-	if _, err := tx.Exec(ctx, `UPDATE meta SET value = (value::bigint + $1)::text WHERE key = 'lex_len'`, sign*ds.length); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE meta SET value = (value::bigint + $1)::text WHERE key = 'lex_len'`, sign*ds.Length); err != nil {
 		return fmt.Errorf("update collection statistics: %w", err)
 	}
 	return nil
+}
+
+// DocFreqs implements kb.Store: the number of recallable lessons holding
+// each of the terms; a term no lesson holds is absent from the map.
+func (db *DB) DocFreqs(ctx context.Context, ts []string) (map[string]int, error) {
+	out := make(map[string]int, len(ts))
+	if len(ts) == 0 {
+		return out, nil
+	}
+	rows, err := db.pool.Query(ctx, `SELECT term, df FROM term_df WHERE df > 0 AND term = ANY($1)`, ts)
+	if err != nil {
+		return nil, fmt.Errorf("read document frequencies: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t string
+		var df int
+		if err := rows.Scan(&t, &df); err != nil {
+			return nil, fmt.Errorf("read document frequencies: %w", err)
+		}
+		out[t] = df
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read document frequencies: %w", err)
+	}
+	return out, nil
+}
+
+// prepareLexical reads the collection statistics a query's terms need;
+// known, when not nil, holds the terms' document frequencies already read.
+// The query is nil when there is nothing to score.
+func (db *DB) prepareLexical(ctx context.Context, qterms []string, known map[string]int) (*bm25.Query, error) {
+	if len(qterms) == 0 {
+		return nil, nil
+	}
+	var docs, total int64
+	if err := db.pool.QueryRow(ctx, `SELECT
+		(SELECT value::bigint FROM meta WHERE key = 'lex_docs'),
+		(SELECT value::bigint FROM meta WHERE key = 'lex_len')`).Scan(&docs, &total); err != nil {
+		return nil, fmt.Errorf("read collection statistics: %w", err)
+	}
+	if docs <= 0 {
+		return nil, nil
+	}
+	if known == nil {
+		var err error
+		if known, err = db.DocFreqs(ctx, qterms); err != nil {
+			return nil, err
+		}
+	}
+	return bm25.NewQuery(qterms, known, docs, total), nil
+}
+
+// lexicalCandidates finds up to pool lessons for q (see
+// bm25.Query.Candidates): term_postings gives each term's postings.
+func (db *DB) lexicalCandidates(ctx context.Context, q *bm25.Query, pool int) ([]int64, error) {
+	if q == nil {
+		return nil, nil
+	}
+	postings := func(ctx context.Context, term string) ([]int64, error) {
+		rows, err := db.pool.Query(ctx, `SELECT seq FROM term_postings WHERE term = $1`, term)
+		if err != nil {
+			return nil, err
+		}
+		return pgx.CollectRows(rows, pgx.RowTo[int64])
+	}
+	return q.Candidates(ctx, postings, db.termStats, pool)
+}
+
+// termStats reads the term statistics of seqs (a bm25.StatsReader).
+func (db *DB) termStats(ctx context.Context, seqs []int64, fn func(seq int64, length int, blob []byte) error) error {
+	rows, err := db.pool.Query(ctx, `SELECT seq, len, tf FROM lesson_terms WHERE seq = ANY($1)`, seqs)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seq, length int64
+		var blob []byte
+		if err := rows.Scan(&seq, &length, &blob); err != nil {
+			return err
+		}
+		if err := fn(seq, int(length), blob); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }

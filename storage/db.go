@@ -17,6 +17,7 @@ import (
 	"modernc.org/sqlite" // the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -31,7 +32,7 @@ type DB struct {
 	w        *writer
 	path     string
 	log      *slog.Logger
-	index    *index
+	index    *vecindex.Index
 	readOnly bool
 	// retention bounds the traces Prune keeps.
 	retention Retention
@@ -144,7 +145,7 @@ func openTo(ctx context.Context, path string, opts Options, target int) (*DB, er
 		wdb.SetMaxIdleConns(1)
 		db.w = newWriter(wdb, opts.BusyTimeout)
 	}
-	db.index = newIndex(db)
+	db.index = vecindex.New(vectorSource{db}, db.log)
 	db.ftsMatch = &lazyStmt{db: sdb, query: `SELECT rowid FROM lessons_fts WHERE lessons_fts MATCH ?`}
 	if opts.ReadOnly {
 		if err := db.checkSchema(ctx); err != nil {

@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/internal/randid"
+	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/sanitize"
 	"github.com/innate-mcp/innate-mcp/terms"
@@ -158,7 +158,7 @@ func (db *DB) Vectors(ctx context.Context, id string) ([]float32, []float32, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("read vectors of %s: %w", id, err)
 	}
-	return decodeVec(c), decodeVec(t), nil
+	return vecindex.Decode(c), vecindex.Decode(t), nil
 }
 
 // Update implements kb.Store.
@@ -314,13 +314,13 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	}
 	var trig any
 	if nl.TriggerVec != nil {
-		trig = encodeVec(nl.TriggerVec)
+		trig = vecindex.Encode(nl.TriggerVec)
 	}
 	if len(nl.ContentVec) == 0 {
 		return kb.Lesson{}, errors.New("insert lesson: no content vector")
 	}
 	if _, err := t.tx.ExecContext(ctx, `INSERT INTO lesson_vectors (seq, content, trigger) VALUES (?, ?, ?)`,
-		seq, encodeVec(nl.ContentVec), trig); err != nil {
+		seq, vecindex.Encode(nl.ContentVec), trig); err != nil {
 		return kb.Lesson{}, fmt.Errorf("insert lesson vectors: %w", err)
 	}
 	if nl.State != kb.StateArchived {
@@ -459,27 +459,6 @@ func (db *DB) DirectiveVersion(ctx context.Context) (int, error) {
 // newLessonID returns a fresh lesson id such as "L3f2a9c01b2d4".
 func newLessonID() string { return randid.New("L", 6) }
 
-// encodeVec stores a vector as little-endian float32s.
-func encodeVec(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-// decodeVec is the inverse of encodeVec; nil for an empty blob.
-func decodeVec(b []byte) []float32 {
-	if len(b) == 0 {
-		return nil
-	}
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v
-}
-
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
@@ -513,9 +492,9 @@ func (db *DB) SetVectors(ctx context.Context, id string, content, trigger []floa
 		}
 		var trig any
 		if trigger != nil {
-			trig = encodeVec(trigger)
+			trig = vecindex.Encode(trigger)
 		}
-		if _, err := sqlTx.ExecContext(ctx, `UPDATE lesson_vectors SET content = ?, trigger = ? WHERE seq = ?`, encodeVec(content), trig, seq); err != nil {
+		if _, err := sqlTx.ExecContext(ctx, `UPDATE lesson_vectors SET content = ?, trigger = ? WHERE seq = ?`, vecindex.Encode(content), trig, seq); err != nil {
 			return fmt.Errorf("write vectors of %s: %w", id, err)
 		}
 		if _, err := sqlTx.ExecContext(ctx, `UPDATE lessons SET vec_rev = ? WHERE seq = ?`, rev, seq); err != nil {

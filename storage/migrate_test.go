@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
+	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
@@ -27,7 +28,7 @@ func TestMigrate_shortStems(t *testing.T) {
 		VALUES ('old1', ?, '', 'imported', 'active', 0.5, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z', 'h1')`, content); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.sql.ExecContext(ctx, `INSERT INTO lesson_vectors (seq, content) VALUES (1, ?)`, encodeVec(vec(0))); err != nil {
+	if _, err := db.sql.ExecContext(ctx, `INSERT INTO lesson_vectors (seq, content) VALUES (1, ?)`, vecindex.Encode(vec(0))); err != nil {
 		t.Fatal(err)
 	}
 	// Version 9 stemmed going to go.

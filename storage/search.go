@@ -4,9 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math"
 
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
+	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -16,7 +16,7 @@ import (
 // situation bucket.
 func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 	if !p.LexicalOnly {
-		if err := db.index.ensure(ctx); err != nil {
+		if err := db.index.Ensure(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -57,7 +57,7 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 	var dense []int64
 	var derr error
 	if !p.LexicalOnly {
-		dense, derr = db.index.query(ctx, p.Vector, pool)
+		dense, derr = db.index.Query(ctx, p.Vector, pool)
 	}
 	lr := <-lexc
 	if derr != nil {
@@ -139,11 +139,7 @@ func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lq *bm25
 		return nil, fmt.Errorf("load candidates: %w", err)
 	}
 	defer rows.Close()
-	centre := db.index.centre.Load()
-	if centre == nil {
-		centre = &centring{}
-	}
-	qc, qt := centred(p.Vector, centre.content), centred(p.Vector, centre.trigger)
+	scorer := db.index.Centre().Scorer(p.Vector)
 	out := make([]kb.Candidate, 0, len(seqs))
 	for rows.Next() {
 		var cb, tb, stats []byte
@@ -156,13 +152,8 @@ func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lq *bm25
 		if c.Lexical, err = lq.ScoreStats(seq, stats, int(length.Int64)); err != nil {
 			return nil, fmt.Errorf("lesson %s: %w", l.ID, err)
 		}
-		cv := decodeVec(cb)
-		c.RawContent = dot(p.Vector, cv)
-		c.Content = cosine(qc, centred(cv, centre.content))
-		if t := decodeVec(tb); t != nil {
-			c.RawTrigger = dot(p.Vector, t)
-			c.Trigger, c.HasTrigger = cosine(qt, centred(t, centre.trigger)), true
-		}
+		sc := scorer.Score(vecindex.Decode(cb), vecindex.Decode(tb))
+		c.Content, c.RawContent, c.Trigger, c.RawTrigger, c.HasTrigger = sc.Content, sc.RawContent, sc.Trigger, sc.RawTrigger, sc.HasTrigger
 		out = append(out, c)
 	}
 	if err := rows.Err(); err != nil {
@@ -214,48 +205,4 @@ type extendedScanner struct {
 
 func (e extendedScanner) Scan(dest ...any) error {
 	return e.r.Scan(append(dest, e.extra...)...)
-}
-
-// centred returns v minus mean (v itself when there is no mean).
-func centred(v, mean []float32) []float32 {
-	if len(mean) != len(v) {
-		return v
-	}
-	out := make([]float32, len(v))
-	for i, x := range v {
-		out[i] = x - mean[i]
-	}
-	return out
-}
-
-// cosine is the cosine of two vectors of any norm; 0 when either is zero
-// or their lengths differ.
-func cosine(a, b []float32) float64 {
-	d := dot(a, b)
-	na, nb := dot(a, a), dot(b, b)
-	if na <= 0 || nb <= 0 {
-		return 0
-	}
-	return d / math.Sqrt(na*nb)
-}
-
-// dot is the dot product of two vectors: their cosine when both are
-// L2-normalised, as stored and query vectors are. 0 when their lengths
-// differ.
-func dot(a, b []float32) float64 {
-	if len(a) != len(b) || len(a) == 0 {
-		return 0
-	}
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return float64(s0 + s1 + s2 + s3)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
+	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
@@ -241,7 +242,7 @@ func TestMigrate_fromOldSchema(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.sql.ExecContext(ctx, `INSERT INTO lesson_vectors (seq, content) VALUES (1, ?)`, encodeVec(vec(0))); err != nil {
+		if _, err := db.sql.ExecContext(ctx, `INSERT INTO lesson_vectors (seq, content) VALUES (1, ?)`, vecindex.Encode(vec(0))); err != nil {
 			t.Fatal(err)
 		}
 		if from < 3 {

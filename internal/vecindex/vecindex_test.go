@@ -1,0 +1,143 @@
+package vecindex
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// fakeSource is a store of rows in memory.
+type fakeSource struct {
+	mu    sync.Mutex
+	rev   int64
+	rows  map[int64]Row
+	reads int
+}
+
+func (f *fakeSource) Revision(context.Context) (int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.rev, nil
+}
+
+func (f *fakeSource) Changes(_ context.Context, from int64, fn func(Row) error) error {
+	f.mu.Lock()
+	var rows []Row
+	for _, seq := range slicesSorted(f.rows) {
+		r := f.rows[seq]
+		if (from < 0 && !r.Archived) || (from >= 0 && r.Rev > from) {
+			rows = append(rows, r)
+		}
+	}
+	f.reads++
+	f.mu.Unlock()
+	for _, r := range rows {
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func slicesSorted(m map[int64]Row) []int64 {
+	var ks []int64
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+func (f *fakeSource) put(seq int64, archived bool, content ...float32) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.rev++
+	f.rows[seq] = Row{Seq: seq, Rev: f.rev, Archived: archived, Content: norm(content)}
+}
+
+func norm(v []float32) []float32 {
+	var n float64
+	for _, x := range v {
+		n += float64(x * x)
+	}
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(float64(x) / math.Sqrt(n))
+	}
+	return out
+}
+
+func TestIndex_followsTheRevision(t *testing.T) {
+	ctx := context.Background()
+	src := &fakeSource{rows: map[int64]Row{}}
+	src.put(1, false, 1, 0, 0)
+	src.put(2, false, 0, 1, 0)
+	ix := New(src, nil)
+	if ix.Revision() != -1 {
+		t.Fatal("an index not built reports a revision")
+	}
+	if err := ix.Ensure(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := ix.Query(ctx, norm([]float32{0.9, 0.1, 0}), 1); !slices.Equal(got, []int64{1}) {
+		t.Errorf("nearest to x: %v, want [1]", got)
+	}
+	// Nothing changed: no read.
+	reads := src.reads
+	if err := ix.Ensure(ctx); err != nil || src.reads != reads {
+		t.Errorf("a current index read the source again (%d reads, %v)", src.reads-reads, err)
+	}
+	// A new lesson and an archived one: only the change is read.
+	src.put(3, false, 0, 0, 1)
+	src.put(1, true, 1, 0, 0)
+	if err := ix.Ensure(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := ix.Query(ctx, norm([]float32{1, 0, 0.2}), 3); !slices.Equal(got, []int64{3, 2}) {
+		t.Errorf("after the changes: %v, want [3 2] (1 archived)", got)
+	}
+	if ix.Revision() != 4 {
+		t.Errorf("revision %d, want 4", ix.Revision())
+	}
+	// Re-embedded with another dimension: the index starts over.
+	src.mu.Lock()
+	for seq, r := range src.rows {
+		src.rev++
+		r.Rev, r.Content = src.rev, norm([]float32{float32(seq), 1})
+		src.rows[seq] = r
+	}
+	src.mu.Unlock()
+	if err := ix.Ensure(ctx); err != nil {
+		t.Fatalf("after re-embedding: %v", err)
+	}
+	if _, err := ix.Query(ctx, norm([]float32{1, 0, 0}), 2); !errors.Is(err, ErrDimMismatch) {
+		t.Errorf("a query of the old dimension: %v, want ErrDimMismatch", err)
+	}
+	if got, err := ix.Query(ctx, norm([]float32{3, 1}), 5); err != nil || len(got) != 2 {
+		t.Errorf("rebuilt index holds %v (%v), want the 2 recallable lessons", got, err)
+	}
+}
+
+func TestScorer(t *testing.T) {
+	c := &Centring{}
+	q := norm([]float32{1, 1})
+	s := c.Scorer(q).Score(norm([]float32{1, 0}), nil)
+	if math.Abs(s.RawContent-math.Sqrt(0.5)) > 1e-6 || s.HasTrigger {
+		t.Errorf("scores %+v", s)
+	}
+	// With a mean removed, a lesson along the mean scores lower than its raw cosine.
+	c = &Centring{content: []float32{0.5, 0}}
+	s = c.Scorer(q).Score(norm([]float32{1, 0}), norm([]float32{0, 1}))
+	if !s.HasTrigger || s.Content >= s.RawContent {
+		t.Errorf("centred scores %+v", s)
+	}
+	if Dot([]float32{1}, []float32{1, 2}) != 0 || Cosine([]float32{0, 0}, []float32{1, 0}) != 0 {
+		t.Error("mismatched or zero vectors must score 0")
+	}
+	if v := []float32{1.5, -2, 0}; !slices.Equal(Decode(Encode(v)), v) || Decode(nil) != nil {
+		t.Error("Encode/Decode round trip")
+	}
+}
