@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 // fakeSource is a store of rows in memory.
@@ -139,5 +141,50 @@ func TestScorer(t *testing.T) {
 	}
 	if v := []float32{1.5, -2, 0}; !slices.Equal(Decode(Encode(v)), v) || Decode(nil) != nil {
 		t.Error("Encode/Decode round trip")
+	}
+}
+
+// BenchmarkIndex_memory reports the heap an index holds per lesson at the
+// built-in encoder's dimension (512), with n lessons of content and
+// trigger vectors, and the time of a query over them. The README's memory
+// figures for 100k and 1M lessons scale bytes/lesson.
+// Run: go test ./internal/vecindex -run X -bench Index_memory -benchtime 1x
+func BenchmarkIndex_memory(b *testing.B) {
+	const n, dim = 20_000, 512
+	for b.Loop() {
+		src := &fakeSource{rows: make(map[int64]Row, n)}
+		x := uint32(1)
+		rnd := func() []float32 {
+			v := make([]float32, dim)
+			for i := range v {
+				x = x*1664525 + 1013904223
+				v[i] = float32(x>>8)/float32(1<<24) - 0.5
+			}
+			return norm(v)
+		}
+		for seq := range int64(n) {
+			src.rev++
+			src.rows[seq] = Row{Seq: seq, Rev: src.rev, Content: rnd(), Trigger: rnd()}
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		ix := New(src, nil)
+		if err := ix.Ensure(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		q := rnd()
+		start := time.Now()
+		const queries = 20
+		for range queries {
+			if _, err := ix.Query(context.Background(), q, 32); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "bytes/lesson")
+		b.ReportMetric(float64(time.Since(start).Microseconds())/queries/1000, "ms/query")
+		runtime.KeepAlive(ix)
 	}
 }
