@@ -9,6 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/innate-mcp/innate-mcp/kb"
 )
 
 // DB is an open PostgreSQL knowledge base. It is safe for concurrent use,
@@ -17,6 +19,11 @@ import (
 type DB struct {
 	pool *pgxpool.Pool
 	log  *slog.Logger
+	// retention bounds the traces Prune keeps.
+	retention kb.Retention
+	// stopPrune ends the background prune loop and waits for it; nil
+	// without one.
+	stopPrune func()
 }
 
 // Options configure Open.
@@ -26,6 +33,13 @@ type Options struct {
 	MaxConns int32
 	// Logger receives diagnostics; slog.Default() when nil.
 	Logger *slog.Logger
+	// Retention bounds the traces Prune keeps; the zero value keeps them
+	// all. Open refuses a retention that kb.Retention.Validate refuses.
+	Retention kb.Retention
+	// PruneInterval, when positive, runs Prune in the background: soon
+	// after Open, then every interval until Close. Zero runs no
+	// background loop.
+	PruneInterval time.Duration
 }
 
 // Open connects to the PostgreSQL database of dsn (a postgres:// URL or a
@@ -33,6 +47,9 @@ type Options struct {
 // build's schema. Instances that open the same database at once are safe:
 // the migrations run under an advisory lock.
 func Open(ctx context.Context, dsn string, opts Options) (*DB, error) {
+	if err := opts.Retention.Validate(); err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("parse PostgreSQL connection string: %w", err)
@@ -48,7 +65,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*DB, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	db := &DB{pool: pool, log: log.With("component", "pgstore")}
+	db := &DB{pool: pool, log: log.With("component", "pgstore"), retention: opts.Retention}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
@@ -57,11 +74,18 @@ func Open(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
+	if opts.PruneInterval > 0 {
+		db.startPruning(opts.PruneInterval)
+	}
 	return db, nil
 }
 
-// Close closes the pool, waiting for connections in use to be returned.
+// Close stops the background pruning, if any, and closes the pool,
+// waiting for connections in use to be returned.
 func (db *DB) Close() error {
+	if db.stopPrune != nil {
+		db.stopPrune()
+	}
 	db.pool.Close()
 	return nil
 }
