@@ -19,7 +19,7 @@ func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) (kb.Admin, func() kb.Admin) {
 		dsn := c.NewDatabase(t, fmt.Sprintf("conf_%d", n.Add(1)))
 		openOne := func() kb.Admin {
-			db, err := Open(context.Background(), dsn, Options{})
+			db, err := Open(context.Background(), dsn, Options{Retention: kb.DefaultRetention()})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,6 +22,11 @@ type DB struct {
 	log      *slog.Logger
 	readOnly bool
 	index    *vecindex.Index
+	// retention bounds the traces Prune keeps.
+	retention kb.Retention
+	// stopPrune ends the background prune loop and waits for it; nil
+	// without one.
+	stopPrune func()
 	// stopListen ends the change feed (DB.listen), which closes
 	// listenDone when it has returned.
 	stopListen context.CancelFunc
@@ -38,6 +43,13 @@ type Options struct {
 	// ReadOnly makes every write fail with kb.ErrReadOnly before anything
 	// is written (the database is still migrated when it is behind).
 	ReadOnly bool
+	// Retention bounds the traces Prune keeps; the zero value keeps them
+	// all. Open refuses a retention that kb.Retention.Validate refuses.
+	Retention kb.Retention
+	// PruneInterval, when positive, runs Prune in the background: soon
+	// after Open, then every interval until Close. Zero runs no
+	// background loop.
+	PruneInterval time.Duration
 }
 
 // Open connects to the PostgreSQL database of dsn (a postgres:// URL or a
@@ -45,6 +57,9 @@ type Options struct {
 // build's schema. Instances that open the same database at once are safe:
 // the migrations run under an advisory lock.
 func Open(ctx context.Context, dsn string, opts Options) (*DB, error) {
+	if err := opts.Retention.Validate(); err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("parse PostgreSQL connection string: %w", err)
@@ -60,7 +75,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*DB, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	db := &DB{pool: pool, log: log.With("component", "pgstore"), listenDone: make(chan struct{})}
+	db := &DB{pool: pool, log: log.With("component", "pgstore"), retention: opts.Retention, listenDone: make(chan struct{})}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
@@ -74,12 +89,18 @@ func Open(ctx context.Context, dsn string, opts Options) (*DB, error) {
 	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	db.stopListen = cancel
 	go db.listen(lctx)
+	if opts.PruneInterval > 0 && !opts.ReadOnly {
+		db.startPruning(opts.PruneInterval)
+	}
 	return db, nil
 }
 
-// Close stops the change feed and closes the pool, waiting for
-// connections in use to be returned.
+// Close stops the background pruning, if any, and the change feed, and
+// closes the pool, waiting for connections in use to be returned.
 func (db *DB) Close() error {
+	if db.stopPrune != nil {
+		db.stopPrune()
+	}
 	db.stopListen()
 	<-db.listenDone
 	db.pool.Close()

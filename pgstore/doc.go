@@ -23,15 +23,16 @@
 // Tx.Lessons, Tx.InsertLesson (with the term statistics),
 // Tx.InsertTrace, Tx.Trace, Tx.SetTraceOutcome, Tx.InsertCorrection;
 // DB.Trace, Corrections; the tokens (CreateToken, Tokens, TokenByHash,
-// RevokeToken). Not done: the rest of kb.Tx (UpdateLesson, evidence,
+// RevokeToken); the StatsReader and RegulatorStore methods (on kb's
+// shared tallies); retention (Options.Retention, PruneInterval, Prune).
+// Not done: the rest of kb.Tx (UpdateLesson, evidence,
 // links, patterns, the logs, directives, context tallies), SetVectors,
 // Search and DocFreqs (BM25 from the statistics, matching storage's
 // figures), the vector index and its LISTEN/NOTIFY change feed with a
 // revision, the remaining kb.Store and kb.Admin reads (AppraiseState,
-// CalibrationPoints, ErrorPatterns, DirectiveVersion, the StatsReader and
-// RegulatorStore methods, History, Links, VerdictFooting), read-only
-// opening, retention. Unlike SQLite, a failed statement aborts a
-// PostgreSQL transaction (Update then fails at commit): before kb runs on
+// CalibrationPoints, ErrorPatterns, DirectiveVersion, History, Links,
+// VerdictFooting), read-only opening. Unlike SQLite, a failed statement
+// aborts a PostgreSQL transaction (Update then fails at commit): before kb runs on
 // it, check whether kb goes on after a Tx write error, and use savepoints
 // there if so. redactText and the lexical statistics duplicate
 // storage's code and should move to one shared package.

@@ -14,7 +14,7 @@ func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) (kb.Admin, func() kb.Admin) {
 		path := filepath.Join(t.TempDir(), "kb.db")
 		open := func() kb.Admin {
-			db, err := Open(context.Background(), path, Options{})
+			db, err := Open(context.Background(), path, Options{Retention: kb.DefaultRetention()})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -35,7 +35,7 @@ type DB struct {
 	index    *vecindex.Index
 	readOnly bool
 	// retention bounds the traces Prune keeps.
-	retention Retention
+	retention kb.Retention
 	// ftsMatch is the full-text lookup of one term, prepared once: the
 	// lexical search runs it for every query term.
 	ftsMatch *lazyStmt
@@ -70,8 +70,8 @@ type Options struct {
 	// and may fail a read until it is opened again.
 	ReadOnly bool
 	// Retention bounds the traces Prune keeps; the zero value keeps them
-	// all. Open refuses a retention that Retention.Validate refuses.
-	Retention Retention
+	// all. Open refuses a retention that kb.Retention.Validate refuses.
+	Retention kb.Retention
 	// PruneInterval, when positive and the database is writable, runs
 	// Prune in the background: once right after Open, then every interval
 	// until Close. Zero runs no background loop.

@@ -123,31 +123,24 @@ type HesitationStats = kb.HesitationStats
 // covers every hesitate call ever made, the pruned ones included (from
 // their tally); with another it covers the calls still held.
 func (db *DB) HesitationStats(ctx context.Context, since time.Time) (HesitationStats, error) {
-	t := hesitationTally{Signals: map[string]int{}}
+	t := kb.HesitationTally{Signals: map[string]int{}}
 	if since.IsZero() {
-		if err := readTally(ctx, db.sql, tallyHesitation, &t); err != nil {
+		if err := readTally(ctx, db.sql, kb.TallyHesitation, &t); err != nil {
 			return HesitationStats{Signals: map[string]int{}}, err
 		}
 	}
 	if err := addHesitations(ctx, db.sql, &t, `created_at >= ?`, fmtTime(since)); err != nil {
 		return HesitationStats{Signals: map[string]int{}}, err
 	}
-	st := HesitationStats{Calls: t.Calls, Triggered: t.Triggered, Held: t.Held, Confirmed: t.Confirmed,
-		Rejected: t.Rejected, Signals: t.Signals}
-	if st.Signals == nil {
-		st.Signals = map[string]int{}
+	var patterns int
+	if err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM error_patterns`).Scan(&patterns); err != nil {
+		return t.Stats(0), fmt.Errorf("count error patterns: %w", err)
 	}
-	if st.Calls > 0 {
-		st.TriggerRate = float64(st.Triggered) / float64(st.Calls)
-	}
-	if err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM error_patterns`).Scan(&st.Patterns); err != nil {
-		return st, fmt.Errorf("count error patterns: %w", err)
-	}
-	return st, nil
+	return t.Stats(patterns), nil
 }
 
 // addHesitations adds the hesitation_log rows matching where to t.
-func addHesitations(ctx context.Context, q queryer, t *hesitationTally, where string, args ...any) error {
+func addHesitations(ctx context.Context, q queryer, t *kb.HesitationTally, where string, args ...any) error {
 	rows, err := q.QueryContext(ctx, `SELECT confident, held, signals, review FROM hesitation_log WHERE `+where, args...)
 	if err != nil {
 		return fmt.Errorf("read hesitation log: %w", err)
@@ -160,7 +153,7 @@ func addHesitations(ctx context.Context, q queryer, t *hesitationTally, where st
 		if err := rows.Scan(&confident, &held, &signals, &review); err != nil {
 			return fmt.Errorf("read hesitation log: %w", err)
 		}
-		t.add(confident, held, signals, review)
+		t.Add(confident, held, signals, review.String)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("read hesitation log: %w", err)

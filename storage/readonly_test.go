@@ -50,7 +50,7 @@ func TestOpen_readOnly(t *testing.T) {
 	l := insert(t, db, docs[0])[0]
 	db.Close()
 
-	ro, err := Open(ctx, path, Options{ReadOnly: true, Retention: DefaultRetention(), PruneInterval: time.Millisecond})
+	ro, err := Open(ctx, path, Options{ReadOnly: true, Retention: kb.DefaultRetention(), PruneInterval: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,77 +7,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/kb"
 )
-
-// Retention bounds the traces a database keeps: every tool call writes one
-// (with its request and response) and appraise, hesitate and recall write
-// log rows beside it, so without a bound the file grows with every call.
-// Prune deletes the traces older than MaxAge and those beyond the newest
-// MaxTraces, with their log rows, after folding what the stats report
-// counts of them into tallies (stats keeps counting every call ever made)
-// and keeping the strength and hit of each verdict the calibration is
-// fitted on (the calibration does not change). A pruned trace is gone:
-// Trace returns kb.ErrNotFound, and record refuses its id as unknown. A
-// zero field sets no bound of its kind. Retention is a plain value.
-type Retention struct {
-	// MaxAge is how long a trace is kept; at least MinRetentionAge.
-	MaxAge time.Duration
-	// MaxTraces is how many traces are kept, the newest; at least
-	// MinRetentionTraces.
-	MaxTraces int
-}
-
-// The smallest bounds Retention.Validate accepts: the regulator reads the
-// logs of the last 24 hours and judges a change 48 hours after it, and it
-// needs samples to judge on.
-const (
-	MinRetentionAge    = 48 * time.Hour
-	MinRetentionTraces = 1000
-)
-
-// DefaultRetention is the retention a server and the CLI prune by unless
-// configured otherwise: 30 days and 5,000 traces.
-func DefaultRetention() Retention {
-	return Retention{MaxAge: 30 * 24 * time.Hour, MaxTraces: 5_000}
-}
-
-// Validate refuses a bound below the minimum (and a negative one), saying
-// why.
-func (r Retention) Validate() error {
-	switch {
-	case r.MaxAge < 0 || (r.MaxAge > 0 && r.MaxAge < MinRetentionAge):
-		return fmt.Errorf("a trace retention of %v is too short: the regulator reads the logs of the last 24 hours and judges a change after 48; "+
-			"keep traces at least %d days, or set no age limit (0)", r.MaxAge, int(MinRetentionAge.Hours()/24))
-	case r.MaxTraces < 0 || (r.MaxTraces > 0 && r.MaxTraces < MinRetentionTraces):
-		return fmt.Errorf("a trace retention of %d traces is too small: the regulator needs a day of logs to judge on; "+
-			"keep at least %d, or set no count limit (0)", r.MaxTraces, MinRetentionTraces)
-	}
-	return nil
-}
-
-// keepsAll reports whether r sets no bound.
-func (r Retention) keepsAll() bool { return r.MaxAge <= 0 && r.MaxTraces <= 0 }
-
-// PruneReport says what one Prune did. A plain value.
-type PruneReport struct {
-	// Deleted counts the traces deleted, their figures folded into the
-	// tallies the stats read.
-	Deleted int `json:"deleted"`
-	// Batches counts the write transactions pruning took.
-	Batches int `json:"batches"`
-	// More is true when Prune stopped at its batch limit: traces may be
-	// left to prune.
-	More bool `json:"more"`
-	// ReclaimedBytes is what the file gave back to the file system.
-	ReclaimedBytes int64 `json:"reclaimed_bytes"`
-	// Converted is true when this Prune switched a database created before
-	// retention to incremental auto-vacuum (one VACUUM).
-	Converted bool `json:"converted"`
-}
-
-// pruneBatch is how many traces one prune transaction deletes: a few
-// milliseconds of write lock.
-const pruneBatch = 200
 
 // Reclaiming gives free pages back to the file system once they exceed
 // both reclaimMinPages and a reclaimShare of the file: freed pages that new
@@ -89,26 +21,26 @@ const (
 )
 
 // Prune applies the database's retention (Options.Retention) at time now:
-// traces beyond it are deleted (see Retention) in transactions of
-// pruneBatch traces, at most maxBatches of them (all when maxBatches <= 0),
+// traces beyond it are deleted (see kb.Retention) in transactions of
+// kb.PruneBatch traces, at most maxBatches of them (all when maxBatches <= 0),
 // then the freed space is handed back to the file system by incremental
 // vacuum in small steps. A database created before
 // retention existed is switched to incremental auto-vacuum once, by one
 // VACUUM, after a Prune that left nothing to prune. Prune is safe for
 // concurrent use, also by several processes; on a read-only database it
 // returns an error wrapping kb.ErrReadOnly.
-func (db *DB) Prune(ctx context.Context, now time.Time, maxBatches int) (PruneReport, error) {
+func (db *DB) Prune(ctx context.Context, now time.Time, maxBatches int) (kb.PruneReport, error) {
 	return db.prune(ctx, now, db.retention, maxBatches)
 }
 
 // prune is Prune with a retention of the caller's, not validated (tests
 // prune to a handful of traces).
-func (db *DB) prune(ctx context.Context, now time.Time, r Retention, maxBatches int) (PruneReport, error) {
-	var rep PruneReport
+func (db *DB) prune(ctx context.Context, now time.Time, r kb.Retention, maxBatches int) (kb.PruneReport, error) {
+	var rep kb.PruneReport
 	if db.readOnly {
 		return rep, db.errReadOnly()
 	}
-	if r.keepsAll() {
+	if r.KeepsAll() {
 		return rep, nil
 	}
 	cutoff, err := db.pruneCutoff(ctx, now, r)
@@ -128,7 +60,7 @@ func (db *DB) prune(ctx context.Context, now time.Time, r Retention, maxBatches 
 			rep.Batches++
 			rep.Deleted += n
 		}
-		if n < pruneBatch {
+		if n < kb.PruneBatch {
 			break // that was the last batch
 		}
 	}
@@ -142,7 +74,7 @@ func (db *DB) prune(ctx context.Context, now time.Time, r Retention, maxBatches 
 // later of now - MaxAge and the creation time of the MaxTraces-th newest
 // trace ("" when nothing is to be pruned). Traces written after it is
 // computed are newer, so it errs on the side of keeping.
-func (db *DB) pruneCutoff(ctx context.Context, now time.Time, r Retention) (string, error) {
+func (db *DB) pruneCutoff(ctx context.Context, now time.Time, r kb.Retention) (string, error) {
 	cutoff := ""
 	if r.MaxAge > 0 {
 		cutoff = fmtTime(now.Add(-r.MaxAge))
@@ -162,7 +94,7 @@ func (db *DB) pruneCutoff(ctx context.Context, now time.Time, r Retention) (stri
 	return cutoff, nil
 }
 
-// pruneOnce deletes, in one transaction, up to pruneBatch of the oldest
+// pruneOnce deletes, in one transaction, up to kb.PruneBatch of the oldest
 // traces created before cutoff, with their log rows, once their figures
 // are folded into the tallies; it returns how many it deleted.
 func (db *DB) pruneOnce(ctx context.Context, cutoff string) (int, error) {
@@ -171,7 +103,7 @@ func (db *DB) pruneOnce(ctx context.Context, cutoff string) (int, error) {
 	}
 	var n int
 	err := db.update(ctx, func(tx *redactTx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM traces WHERE created_at < ? ORDER BY created_at LIMIT ?`, cutoff, pruneBatch)
+		rows, err := tx.QueryContext(ctx, `SELECT id FROM traces WHERE created_at < ? ORDER BY created_at LIMIT ?`, cutoff, kb.PruneBatch)
 		if err != nil {
 			return fmt.Errorf("prune traces: %w", err)
 		}
@@ -244,7 +176,7 @@ func trimCalibration(ctx context.Context, tx *redactTx) error {
 // their log rows, to the pruned tallies.
 func foldTraces(ctx context.Context, tx *redactTx, ids []any) error {
 	in := `(` + placeholders(len(ids)) + `)`
-	var rt recallTally
+	var rt kb.RecallTally
 	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(json_extract(response, '$.empty') = 1), 0)
 		FROM traces WHERE tool = 'recall' AND id IN `+in, ids...).Scan(&rt.Calls, &rt.Empty); err != nil {
 		return fmt.Errorf("tally recall traces: %w", err)
@@ -276,34 +208,34 @@ func foldTraces(ctx context.Context, tx *redactTx, ids []any) error {
 				return fmt.Errorf("tally recall selections: %w", err)
 			}
 		}
-		if err := addTally(ctx, tx, tallyRecall, (*recallTally).merge, rt); err != nil {
+		if err := addTally(ctx, tx, kb.TallyRecall, (*kb.RecallTally).Merge, rt); err != nil {
 			return err
 		}
 	}
-	var vt verdictTally
+	var vt kb.VerdictTally
 	if err := addVerdicts(ctx, tx, &vt, `trace_id IN `+in, ids...); err != nil {
 		return err
 	}
 	if vt.Verdicts > 0 {
-		if err := addTally(ctx, tx, tallyVerdicts, (*verdictTally).merge, vt); err != nil {
+		if err := addTally(ctx, tx, kb.TallyVerdicts, (*kb.VerdictTally).Merge, vt); err != nil {
 			return err
 		}
 	}
-	mt := routingTally{}
+	mt := kb.RoutingTally{}
 	if err := addModes(ctx, tx, mt, `trace_id IN `+in, ids...); err != nil {
 		return err
 	}
 	if len(mt) > 0 {
-		if err := addTally(ctx, tx, tallyRouting, (*routingTally).merge, mt); err != nil {
+		if err := addTally(ctx, tx, kb.TallyRouting, (*kb.RoutingTally).Merge, mt); err != nil {
 			return err
 		}
 	}
-	var ht hesitationTally
+	var ht kb.HesitationTally
 	if err := addHesitations(ctx, tx, &ht, `trace_id IN `+in, ids...); err != nil {
 		return err
 	}
 	if ht.Calls > 0 {
-		if err := addTally(ctx, tx, tallyHesitation, (*hesitationTally).merge, ht); err != nil {
+		if err := addTally(ctx, tx, kb.TallyHesitation, (*kb.HesitationTally).Merge, ht); err != nil {
 			return err
 		}
 	}
@@ -314,7 +246,7 @@ func foldTraces(ctx context.Context, tx *redactTx, ids []any) error {
 // tenth of the file, in incremental_vacuum steps of reclaimChunk pages,
 // each its own short transaction. A database without auto-vacuum (created
 // before retention) is converted by one VACUUM when convert is set.
-func (db *DB) reclaim(ctx context.Context, convert bool, rep *PruneReport) error {
+func (db *DB) reclaim(ctx context.Context, convert bool, rep *kb.PruneReport) error {
 	var mode, pageSize int64
 	if err := db.sql.QueryRowContext(ctx, `PRAGMA auto_vacuum`).Scan(&mode); err != nil {
 		return fmt.Errorf("reclaim space: %w", err)
@@ -374,7 +306,7 @@ func (db *DB) reclaim(ctx context.Context, convert bool, rep *PruneReport) error
 // convertAutoVacuum switches a database without auto-vacuum to incremental
 // auto-vacuum, which takes one VACUUM: the whole file is rewritten under the
 // write lock, once.
-func (db *DB) convertAutoVacuum(ctx context.Context, before, pageSize int64, rep *PruneReport) error {
+func (db *DB) convertAutoVacuum(ctx context.Context, before, pageSize int64, rep *kb.PruneReport) error {
 	conn, err := db.sql.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("switch to incremental auto-vacuum: %w", err)
@@ -414,7 +346,7 @@ const firstPrune = 10 * time.Second
 // startPruning runs Prune in the background, soon after Open and then every
 // interval, until Close; errors are logged.
 func (db *DB) startPruning(every time.Duration) {
-	if db.retention.keepsAll() {
+	if db.retention.KeepsAll() {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())

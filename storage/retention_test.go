@@ -32,7 +32,7 @@ func TestPrune_keepsStatsAndCalibration(t *testing.T) {
 		t.Fatalf("the workload leaves too little to compare: %+v", before)
 	}
 	const keep = 50
-	rep, err := w.db.prune(ctx, w.clock(), Retention{MaxTraces: keep}, 0)
+	rep, err := w.db.prune(ctx, w.clock(), kb.Retention{MaxTraces: keep}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestPrune_calibrationArchive(t *testing.T) {
 	if err != nil || len(before) != maxCalibrationPoints {
 		t.Fatalf("%d calibration points before pruning (%v), want %d", len(before), err, maxCalibrationPoints)
 	}
-	if _, err := db.prune(ctx, time.Now(), Retention{MaxTraces: 10}, 0); err != nil {
+	if _, err := db.prune(ctx, time.Now(), kb.Retention{MaxTraces: 10}, 0); err != nil {
 		t.Fatal(err)
 	}
 	var archived int
@@ -120,7 +120,7 @@ func TestPrune_byAge(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Two days after start, a retention of 48 h keeps what came after it.
-	rep, err := w.db.prune(ctx, start.Add(48*time.Hour), Retention{MaxAge: 48 * time.Hour}, 0)
+	rep, err := w.db.prune(ctx, start.Add(48*time.Hour), kb.Retention{MaxAge: 48 * time.Hour}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,19 +130,19 @@ func TestPrune_byAge(t *testing.T) {
 }
 
 // TestPrune_batchLimit: a Prune limited to one batch prunes one batch of
-// at most pruneBatch traces and says that more may be left.
+// at most kb.PruneBatch traces and says that more may be left.
 func TestPrune_batchLimit(t *testing.T) {
 	db := openTest(t)
 	insertTraces(t, db, 600, 100, time.Now())
-	rep, err := db.prune(context.Background(), time.Now(), Retention{MaxTraces: 10}, 1)
+	rep, err := db.prune(context.Background(), time.Now(), kb.Retention{MaxTraces: 10}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Batches != 1 || rep.Deleted != pruneBatch || !rep.More {
-		t.Fatalf("report %+v; want one batch of %d, more left", rep, pruneBatch)
+	if rep.Batches != 1 || rep.Deleted != kb.PruneBatch || !rep.More {
+		t.Fatalf("report %+v; want one batch of %d, more left", rep, kb.PruneBatch)
 	}
-	if n := traceCount(t, db); n != 600-pruneBatch {
-		t.Fatalf("%d traces left, want %d", n, 600-pruneBatch)
+	if n := traceCount(t, db); n != 600-kb.PruneBatch {
+		t.Fatalf("%d traces left, want %d", n, 600-kb.PruneBatch)
 	}
 }
 
@@ -162,7 +162,7 @@ func TestPrune_reclaimsSpace(t *testing.T) {
 		return pages, free
 	}
 	before, _ := size()
-	rep, err := db.prune(context.Background(), time.Now(), Retention{MaxTraces: 100}, 0)
+	rep, err := db.prune(context.Background(), time.Now(), kb.Retention{MaxTraces: 100}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,10 +202,10 @@ func TestPrune_convertsOldDatabase(t *testing.T) {
 		t.Fatalf("auto_vacuum = %d before pruning; the test needs an old database (0)", m)
 	}
 	insertTraces(t, db, 600, 2000, time.Now())
-	if rep, err := db.prune(ctx, time.Now(), Retention{MaxTraces: 10}, 1); err != nil || rep.Converted || autoVacuum() != 0 {
+	if rep, err := db.prune(ctx, time.Now(), kb.Retention{MaxTraces: 10}, 1); err != nil || rep.Converted || autoVacuum() != 0 {
 		t.Fatalf("unfinished prune: report %+v, err %v, auto_vacuum %d; want no conversion", rep, err, autoVacuum())
 	}
-	rep, err := db.prune(ctx, time.Now(), Retention{MaxTraces: 10}, 0)
+	rep, err := db.prune(ctx, time.Now(), kb.Retention{MaxTraces: 10}, 0)
 	if err != nil || !rep.Converted || autoVacuum() != 2 || rep.ReclaimedBytes <= 0 {
 		t.Fatalf("finished prune: report %+v, err %v, auto_vacuum %d; want converted to 2", rep, err, autoVacuum())
 	}
@@ -224,22 +224,22 @@ func TestOpen_newDatabaseIsIncremental(t *testing.T) {
 // TestOpen_backgroundPrune: with a PruneInterval the database keeps itself
 // within its retention while calls go on, and Close stops the loop.
 func TestOpen_backgroundPrune(t *testing.T) {
-	w := newWorkload(t, Options{Retention: Retention{MaxTraces: MinRetentionTraces}, PruneInterval: 20 * time.Millisecond})
-	insertTraces(t, w.db, MinRetentionTraces+300, 100, w.clock()) // older than the workload's
-	w.run(100)                                                    // while the loop prunes
+	w := newWorkload(t, Options{Retention: kb.Retention{MaxTraces: kb.MinRetentionTraces}, PruneInterval: 20 * time.Millisecond})
+	insertTraces(t, w.db, kb.MinRetentionTraces+300, 100, w.clock()) // older than the workload's
+	w.run(100)                                                       // while the loop prunes
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		n := traceCount(t, w.db)
-		if n <= MinRetentionTraces {
+		if n <= kb.MinRetentionTraces {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d traces after 20 s, want at most %d", n, MinRetentionTraces)
+			t.Fatalf("%d traces after 20 s, want at most %d", n, kb.MinRetentionTraces)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if f := readFigures(t, w.db); f.Recall.Calls != w.recalls+MinRetentionTraces+300 {
-		t.Fatalf("stats count %d recalls, want %d", f.Recall.Calls, w.recalls+MinRetentionTraces+300)
+	if f := readFigures(t, w.db); f.Recall.Calls != w.recalls+kb.MinRetentionTraces+300 {
+		t.Fatalf("stats count %d recalls, want %d", f.Recall.Calls, w.recalls+kb.MinRetentionTraces+300)
 	}
 	start := time.Now()
 	if err := w.db.Close(); err != nil {
@@ -254,21 +254,21 @@ func TestOpen_backgroundPrune(t *testing.T) {
 // refused with the reason; zero means no bound.
 func TestRetention_Validate(t *testing.T) {
 	for _, tc := range []struct {
-		r    Retention
+		r    kb.Retention
 		want string
 	}{
-		{Retention{}, ""},
-		{DefaultRetention(), ""},
-		{Retention{MaxAge: 24 * time.Hour}, "keep traces at least 2 days"},
-		{Retention{MaxTraces: 10}, "keep at least 1000"},
-		{Retention{MaxTraces: -1}, "too small"},
+		{kb.Retention{}, ""},
+		{kb.DefaultRetention(), ""},
+		{kb.Retention{MaxAge: 24 * time.Hour}, "keep traces at least 2 days"},
+		{kb.Retention{MaxTraces: 10}, "keep at least 1000"},
+		{kb.Retention{MaxTraces: -1}, "too small"},
 	} {
 		err := tc.r.Validate()
 		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("Validate(%+v) = %v, want %q", tc.r, err, tc.want)
 		}
 	}
-	if _, err := Open(context.Background(), filepath.Join(t.TempDir(), "t.db"), Options{Retention: Retention{MaxTraces: 5}}); err == nil {
+	if _, err := Open(context.Background(), filepath.Join(t.TempDir(), "t.db"), Options{Retention: kb.Retention{MaxTraces: 5}}); err == nil {
 		t.Fatal("Open accepted a retention of 5 traces")
 	}
 }
@@ -298,7 +298,7 @@ func insertTraces(tb testing.TB, db *DB, n, size int, end time.Time, returned ..
 	}
 }
 
-// BenchmarkPrune_batch times one prune transaction: pruneBatch recall
+// BenchmarkPrune_batch times one prune transaction: kb.PruneBatch recall
 // traces of 2.7 KB (the size of a recall trace with real lessons), each
 // with four returned lessons, folded into the tallies and deleted.
 func BenchmarkPrune_batch(b *testing.B) {
@@ -312,9 +312,9 @@ func BenchmarkPrune_batch(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		end = end.Add(time.Hour)
-		insertTraces(b, db, pruneBatch, 2700, end, ids...)
+		insertTraces(b, db, kb.PruneBatch, 2700, end, ids...)
 		b.StartTimer()
-		if n, err := db.pruneOnce(ctx, fmtTime(end.Add(time.Hour))); err != nil || n != pruneBatch {
+		if n, err := db.pruneOnce(ctx, fmtTime(end.Add(time.Hour))); err != nil || n != kb.PruneBatch {
 			b.Fatalf("pruned %d, %v", n, err)
 		}
 	}
@@ -337,7 +337,7 @@ func BenchmarkPrune_oldDatabase(b *testing.B) {
 			b.Fatal(err)
 		}
 		raw.Close()
-		db, err := Open(ctx, path, Options{Retention: DefaultRetention()})
+		db, err := Open(ctx, path, Options{Retention: kb.DefaultRetention()})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/kb"
 )
 
 var soakKeepAll = flag.Bool("soak.keep-all", false, "TestSoak: prune nothing, and report the file size instead of checking it")
@@ -35,7 +37,7 @@ const soakBound = 12 << 20
 // fitted on exactly the verdicts it would be fitted on without pruning.
 func TestSoak_retentionBoundsTheFile(t *testing.T) {
 	calls, every := soakCalls, 500
-	ret := Retention{MaxAge: 7 * 24 * time.Hour, MaxTraces: 2000}
+	ret := kb.Retention{MaxAge: 7 * 24 * time.Hour, MaxTraces: 2000}
 	switch {
 	case raceEnabled:
 		calls, every, ret.MaxTraces = soakRaceCalls, 100, soakRaceTraces
@@ -43,13 +45,13 @@ func TestSoak_retentionBoundsTheFile(t *testing.T) {
 		calls = soakShortCalls
 	}
 	if *soakKeepAll {
-		ret = Retention{}
+		ret = kb.Retention{}
 	}
 	w := newWorkload(t, Options{})
 	ctx := context.Background()
 	start := time.Now()
 	var peak int64
-	var pruned PruneReport
+	var pruned kb.PruneReport
 	for done := 0; done < calls; done += every {
 		w.run(every)
 		rep, err := w.db.prune(ctx, w.clock(), ret, 0)

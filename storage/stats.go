@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/innate-mcp/innate-mcp/internal/clip"
-
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -23,26 +21,23 @@ type (
 // covers every recall ever made, the pruned ones included (from their
 // tallies); with another it covers the traces still held.
 func (db *DB) RecallStats(ctx context.Context, since time.Time, top int) (RecallStats, error) {
-	var st RecallStats
+	var t kb.RecallTally
 	err := db.sql.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(json_extract(response, '$.empty') = 1), 0)
-		FROM traces WHERE tool = 'recall' AND created_at >= ?`, fmtTime(since)).Scan(&st.Calls, &st.Empty)
+		FROM traces WHERE tool = 'recall' AND created_at >= ?`, fmtTime(since)).Scan(&t.Calls, &t.Empty)
 	if err != nil {
-		return st, fmt.Errorf("read recall traces: %w", err)
+		return RecallStats{}, fmt.Errorf("read recall traces: %w", err)
 	}
 	if err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM trace_lessons tl JOIN traces t ON t.id = tl.trace_id
-		WHERE t.tool = 'recall' AND t.created_at >= ?`, fmtTime(since)).Scan(&st.Selections); err != nil {
-		return st, fmt.Errorf("read recall selections: %w", err)
+		WHERE t.tool = 'recall' AND t.created_at >= ?`, fmtTime(since)).Scan(&t.Selections); err != nil {
+		return RecallStats{}, fmt.Errorf("read recall selections: %w", err)
 	}
 	all := since.IsZero()
 	if all {
-		var pt recallTally
-		if err := readTally(ctx, db.sql, tallyRecall, &pt); err != nil {
-			return st, err
+		var pt kb.RecallTally
+		if err := readTally(ctx, db.sql, kb.TallyRecall, &pt); err != nil {
+			return RecallStats{}, err
 		}
-		st.Calls, st.Empty, st.Selections = st.Calls+pt.Calls, st.Empty+pt.Empty, st.Selections+pt.Selections
-	}
-	if st.Calls > 0 {
-		st.EmptyRate = float64(st.Empty) / float64(st.Calls)
+		t.Merge(pt)
 	}
 	rows, err := db.sql.QueryContext(ctx, `SELECT s.lesson_id, l.content, sum(s.n) AS n FROM (
 			SELECT tl.lesson_id, count(*) AS n FROM trace_lessons tl JOIN traces t ON t.id = tl.trace_id
@@ -52,21 +47,21 @@ func (db *DB) RecallStats(ctx context.Context, since time.Time, top int) (Recall
 		) s JOIN lessons l ON l.id = s.lesson_id
 		GROUP BY s.lesson_id ORDER BY n DESC, s.lesson_id LIMIT ?3`, fmtTime(since), all, top)
 	if err != nil {
-		return st, fmt.Errorf("read recall selections: %w", err)
+		return RecallStats{}, fmt.Errorf("read recall selections: %w", err)
 	}
 	defer rows.Close()
+	var usage []Usage
 	for rows.Next() {
 		var u Usage
 		if err := rows.Scan(&u.LessonID, &u.Content, &u.Count); err != nil {
-			return st, fmt.Errorf("read recall selections: %w", err)
+			return RecallStats{}, fmt.Errorf("read recall selections: %w", err)
 		}
-		u.Content = clip.Line(u.Content, 80)
-		if st.Selections > 0 {
-			u.Share = float64(u.Count) / float64(st.Selections)
-		}
-		st.Top = append(st.Top, u)
+		usage = append(usage, u)
 	}
-	return st, rows.Err()
+	if err := rows.Err(); err != nil {
+		return RecallStats{}, fmt.Errorf("read recall selections: %w", err)
+	}
+	return t.Stats(usage), nil
 }
 
 // Contradictions lists every contradicts link and whether it is resolved.
@@ -101,20 +96,20 @@ func (db *DB) AllLessons(ctx context.Context) ([]kb.Lesson, error) {
 // covers every verdict ever given, the pruned ones included (from their
 // tally); with another it covers the verdicts still held.
 func (db *DB) AppraiseStats(ctx context.Context, since time.Time) (AppraiseStats, error) {
-	var t verdictTally
+	var t kb.VerdictTally
 	if since.IsZero() {
-		if err := readTally(ctx, db.sql, tallyVerdicts, &t); err != nil {
-			return t.stats(), err
+		if err := readTally(ctx, db.sql, kb.TallyVerdicts, &t); err != nil {
+			return t.Stats(), err
 		}
 	}
 	if err := addVerdicts(ctx, db.sql, &t, `created_at >= ?`, fmtTime(since)); err != nil {
-		return t.stats(), err
+		return t.Stats(), err
 	}
-	return t.stats(), nil
+	return t.Stats(), nil
 }
 
 // addVerdicts adds the verdict_log rows matching where to t.
-func addVerdicts(ctx context.Context, q queryer, t *verdictTally, where string, args ...any) error {
+func addVerdicts(ctx context.Context, q queryer, t *kb.VerdictTally, where string, args ...any) error {
 	rows, err := q.QueryContext(ctx, `SELECT abstained, directional, valence, confidence, coalesce(outcome, ''), censored
 		FROM verdict_log WHERE `+where, args...)
 	if err != nil {
@@ -128,7 +123,7 @@ func addVerdicts(ctx context.Context, q queryer, t *verdictTally, where string, 
 		if err := rows.Scan(&abstained, &directional, &valence, &conf, &outcome, &censored); err != nil {
 			return fmt.Errorf("read verdict log: %w", err)
 		}
-		t.add(abstained, directional, valence, conf, outcome, censored)
+		t.Add(abstained, directional, valence, conf, outcome, censored)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("read verdict log: %w", err)
@@ -140,9 +135,9 @@ func addVerdicts(ctx context.Context, q queryer, t *verdictTally, where string, 
 // since it counts every decision ever made, the pruned ones included (from
 // their tally); with another it counts the decisions still held.
 func (db *DB) ModeCounts(ctx context.Context, since time.Time) (map[string]int, error) {
-	out := routingTally{}
+	out := kb.RoutingTally{}
 	if since.IsZero() {
-		if err := readTally(ctx, db.sql, tallyRouting, &out); err != nil {
+		if err := readTally(ctx, db.sql, kb.TallyRouting, &out); err != nil {
 			return nil, err
 		}
 	}
@@ -153,7 +148,7 @@ func (db *DB) ModeCounts(ctx context.Context, since time.Time) (map[string]int, 
 }
 
 // addModes adds the routing_log rows matching where to t.
-func addModes(ctx context.Context, q queryer, t routingTally, where string, args ...any) error {
+func addModes(ctx context.Context, q queryer, t kb.RoutingTally, where string, args ...any) error {
 	rows, err := q.QueryContext(ctx, `SELECT mode, count(*) FROM routing_log WHERE `+where+` GROUP BY mode`, args...)
 	if err != nil {
 		return fmt.Errorf("read routing log: %w", err)

@@ -184,14 +184,14 @@ func pruneStep(db *storage.DB, log *slog.Logger) {
 // defaultRetention is the trace retention when none is given: days and
 // traces kept.
 func defaultRetention() (days, traces int) {
-	def := storage.DefaultRetention()
+	def := kb.DefaultRetention()
 	return int(def.MaxAge.Hours() / 24), def.MaxTraces
 }
 
 // retention reads the trace retention from the flags, the environment
 // (INNATE_RETAIN_DAYS, INNATE_RETAIN_TRACES) or the defaults.
-func (m *Main) retention(g *globals) (storage.Retention, error) {
-	r := storage.DefaultRetention()
+func (m *Main) retention(g *globals) (kb.Retention, error) {
+	r := kb.DefaultRetention()
 	read := func(flag, env, val string, set func(int)) error {
 		name := "--" + flag
 		if val == "" {
@@ -246,7 +246,7 @@ func (m *Main) runPrune(ctx context.Context, g *globals, args []string, stdin io
 		return err
 	}
 	return writeJSON(stdout, struct {
-		storage.PruneReport
+		kb.PruneReport
 		RetainDays   int     `json:"retain_days"`
 		RetainTraces int     `json:"retain_traces"`
 		BytesBefore  int64   `json:"bytes_before"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/storage"
 )
 
@@ -23,4 +24,4 @@ func openStore(tb testing.TB, path string) *storage.DB {
 }
 
 // pruneReport is what `innate-mcp prune` prints of what it deleted.
-type pruneReport = storage.PruneReport
+type pruneReport = kb.PruneReport

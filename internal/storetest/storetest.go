@@ -19,9 +19,10 @@ import (
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
-// Opener opens a store for a test, empty. Reopen opens a second handle on
-// the same data, as another process would; the store is closed when the
-// test ends.
+// Opener opens a store for a test, empty, with the retention
+// kb.DefaultRetention() (see Pruner). Reopen opens a second handle on the
+// same data, as another process would; the store is closed when the test
+// ends.
 type Opener func(t *testing.T) (store kb.Admin, reopen func() kb.Admin)
 
 // secret is a credential of a real shape (not a live one): a store must
@@ -44,6 +45,10 @@ func Run(t *testing.T, open Opener) {
 		{"SecretsAreRedacted", secretsRedacted},
 		{"ConcurrentWritesAllLand", concurrentWrites},
 		{"LexicalSearchFindsALesson", lexicalSearch},
+		{"StatsOverLoggedCalls", statsOverLoggedCalls},
+		{"ContradictionsResolved", contradictionsResolved},
+		{"RegulateStoresAndLogs", regulateStoresAndLogs},
+		{"PruneKeepsAllTimeStats", pruneKeepsAllTimeStats},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
