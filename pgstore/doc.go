@@ -15,24 +15,24 @@
 // and every statement in them binds its text redacted (see redactTx), as
 // in storage.
 //
-// Status: work in progress; DB does not implement kb.Store, kb.Tx or
-// kb.Admin yet, and nothing opens it (the command does not know
-// postgres:// yet). Done: Open and the migrations; Meta, SetMeta,
-// SetMetaDefault; EmbedderInfo, SetEmbedderInfo; Update (which takes a
-// *Tx until Tx implements kb.Tx); Lesson, Lessons, Vectors; Tx.Lesson,
-// Tx.Lessons, Tx.InsertLesson (with the term statistics),
-// Tx.InsertTrace, Tx.Trace, Tx.SetTraceOutcome, Tx.InsertCorrection;
-// DB.Trace, Corrections; the tokens (CreateToken, Tokens, TokenByHash,
-// RevokeToken). Not done: the rest of kb.Tx (UpdateLesson, evidence,
-// links, patterns, the logs, directives, context tallies), SetVectors,
-// Search and DocFreqs (BM25 from the statistics, matching storage's
-// figures), the vector index and its LISTEN/NOTIFY change feed with a
-// revision, the remaining kb.Store and kb.Admin reads (AppraiseState,
-// CalibrationPoints, ErrorPatterns, DirectiveVersion, the StatsReader and
-// RegulatorStore methods, History, Links, VerdictFooting), read-only
-// opening, retention. Unlike SQLite, a failed statement aborts a
-// PostgreSQL transaction (Update then fails at commit): before kb runs on
-// it, check whether kb goes on after a Tx write error, and use savepoints
-// there if so. redactText and the lexical statistics duplicate
-// storage's code and should move to one shared package.
+// Status: work in progress; DB and Tx satisfy kb.Admin and kb.Tx, but
+// the methods in stubs_*.go return errTODO, and nothing opens it (the
+// command does not know postgres:// yet). Done: Open and the migrations;
+// Meta, SetMeta, SetMetaDefault; EmbedderInfo, SetEmbedderInfo; Update;
+// Lesson, Lessons, Vectors; every kb.Tx method (UpdateLesson keeps the
+// term statistics, postings and vector revision in step as storage does);
+// DB.Trace, Corrections, AppraiseState, CalibrationPoints, ErrorPatterns,
+// DirectiveVersion, History, Links, DeletePattern, VerdictFooting; the
+// tokens (CreateToken, Tokens, TokenByHash, RevokeToken). Not done:
+// SetVectors, Search and DocFreqs (BM25 from the statistics, matching
+// storage's figures), the vector index and its LISTEN/NOTIFY change feed
+// with a revision, the StatsReader and RegulatorStore methods, read-only
+// opening, retention. What both stores compute in Go around their SQL
+// (the stored JSON forms, the verdict log's rules) is package
+// internal/storerow's. Unlike SQLite, a failed statement aborts a
+// PostgreSQL transaction (Update then fails at commit): kb goes on after
+// a Tx error only for ErrNotFound, which pgstore reports from a read or a
+// count of rows changed, never from a failed statement. redactText and the
+// lexical statistics duplicate storage's code and should move to one
+// shared package.
 package pgstore

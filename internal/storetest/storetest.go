@@ -44,6 +44,21 @@ func Run(t *testing.T, open Opener) {
 		{"SecretsAreRedacted", secretsRedacted},
 		{"ConcurrentWritesAllLand", concurrentWrites},
 		{"LexicalSearchFindsALesson", lexicalSearch},
+		// The cases of tx.go.
+		{"EvidenceReplacedWithThePreviousSignal", evidenceReplace},
+		{"LinksIdempotentOldestFirst", linksIdempotent},
+		{"LessonByHashAndNearDuplicate", nearDuplicate},
+		{"UpdateLessonWrites", updateLessonWrites},
+		{"UpdateLessonKeepsSearchChannelsInStep", updateLessonSearchChannels},
+		{"ContextOutcomeNeverBelowZero", contextOutcome},
+		{"CountRecalls", countRecalls},
+		{"PatternsPutReplaceDelete", patterns},
+		{"HesitationLogAndReview", hesitationLog},
+		{"HistoryInOrder", historyOrder},
+		{"DirectivesAndVersion", directives},
+		{"VerdictOutcomeAndCalibration", verdictCalibration},
+		{"RoutingAndMisroute", routingMisroute},
+		{"AppraiseStateWindow", appraiseStateWindow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
