@@ -1,39 +1,28 @@
 // Package pgstore is the knowledge base's PostgreSQL store, for a team
 // (issue 16): several innate-mcp instances share one database, through
-// github.com/jackc/pgx/v5 (pgxpool; LISTEN/NOTIFY for the change feed to
-// come).
+// github.com/jackc/pgx/v5 (pgxpool; LISTEN/NOTIFY for the change feed).
+// It implements kb.Admin with the SQLite store's semantics (package
+// storage); the conformance suite internal/storetest runs against both.
 //
-// The schema is storage's as it stands (migrations/0001_schema.sql), in
-// PostgreSQL types, applied by numbered migrations, one transaction each
-// under an advisory lock, the version in table schema_version. Times are
-// TEXT in storage's format and JSON stays TEXT, so that the two stores
-// keep the same bytes. The lexical channel keeps term statistics
-// (lesson_terms, term_df, and term_postings in place of SQLite's FTS5
-// index) from which BM25 is to be computed as storage computes it.
+// The schema is storage's (migrations/0001_schema.sql), in PostgreSQL
+// types, applied by numbered migrations, one transaction each under an
+// advisory lock, the version in table schema_version. Times are TEXT in
+// storage's format and JSON stays TEXT, so that the two stores keep the
+// same bytes (`innate-mcp migrate` copies one into the other).
 //
 // Writes are transactions serialised by an advisory lock (see DB.update),
-// and every statement in them binds its text redacted (see redactTx), as
-// in storage.
+// and every statement in them binds its text redacted
+// (sanitize.RedactArgs), as in storage. A failed statement aborts a
+// PostgreSQL transaction, where SQLite's carries on; kb goes on after a Tx
+// error only for kb.ErrNotFound, which pgstore reports from a read or a
+// zero row count, never from a failed statement, so no savepoint is
+// needed.
 //
-// Status: work in progress; DB does not implement kb.Store, kb.Tx or
-// kb.Admin yet, and nothing opens it (the command does not know
-// postgres:// yet). Done: Open and the migrations; Meta, SetMeta,
-// SetMetaDefault; EmbedderInfo, SetEmbedderInfo; Update (which takes a
-// *Tx until Tx implements kb.Tx); Lesson, Lessons, Vectors; Tx.Lesson,
-// Tx.Lessons, Tx.InsertLesson (with the term statistics),
-// Tx.InsertTrace, Tx.Trace, Tx.SetTraceOutcome, Tx.InsertCorrection;
-// DB.Trace, Corrections; the tokens (CreateToken, Tokens, TokenByHash,
-// RevokeToken); the StatsReader and RegulatorStore methods (on kb's
-// shared tallies); retention (Options.Retention, PruneInterval, Prune).
-// Not done: the rest of kb.Tx (UpdateLesson, evidence,
-// links, patterns, the logs, directives, context tallies), SetVectors,
-// Search and DocFreqs (BM25 from the statistics, matching storage's
-// figures), the vector index and its LISTEN/NOTIFY change feed with a
-// revision, the remaining kb.Store and kb.Admin reads (AppraiseState,
-// CalibrationPoints, ErrorPatterns, DirectiveVersion, History, Links,
-// VerdictFooting), read-only opening. Unlike SQLite, a failed statement
-// aborts a PostgreSQL transaction (Update then fails at commit): before kb runs on
-// it, check whether kb goes on after a Tx write error, and use savepoints
-// there if so. redactText and the lexical statistics duplicate
-// storage's code and should move to one shared package.
+// Search is storage's: the lexical channel is BM25 computed in Go from the
+// term statistics (package internal/bm25), the lessons holding a term
+// found in term_postings (which stands in for SQLite's FTS5 index); the
+// dense channel is an in-memory index per instance (package
+// internal/vecindex), brought up to date from the vector revision, which
+// every write of a lesson's vectors or recallability advances and
+// announces with pg_notify (see DB.listen).
 package pgstore

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/internal/randid"
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/sanitize"
@@ -211,7 +211,7 @@ func (t *Tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	if err != nil {
 		return kb.Lesson{}, err
 	}
-	tags, err := json.Marshal(nonNil(nl.Tags))
+	tags, err := storerow.Strings(nl.Tags)
 	if err != nil {
 		return kb.Lesson{}, fmt.Errorf("encode tags: %w", err)
 	}
@@ -229,19 +229,14 @@ func (t *Tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	}
 	var confState, tier string
 	if nl.Conf != nil {
-		b, err := json.Marshal(nl.Conf)
-		if err != nil {
+		if confState, err = storerow.ConfState(*nl.Conf); err != nil {
 			return kb.Lesson{}, fmt.Errorf("encode confidence state: %w", err)
 		}
-		confState, tier = string(b), string(nl.Conf.Tier)
+		tier = string(nl.Conf.Tier)
 	}
-	dir := ""
-	if nl.Directive != nil {
-		b, err := json.Marshal(nl.Directive)
-		if err != nil {
-			return kb.Lesson{}, fmt.Errorf("encode directive: %w", err)
-		}
-		dir = string(b)
+	dir, err := storerow.Directive(nl.Directive)
+	if err != nil {
+		return kb.Lesson{}, err
 	}
 	c := nl.Counters
 	var seq int64
@@ -250,8 +245,8 @@ func (t *Tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 		updated_at, last_used_at, content_hash, shape_hash, vec_rev, conf_state, tier, directive)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
 		RETURNING seq`,
-		id, nl.Content, nl.Trigger, nl.AntiTrigger, string(tags), nl.Project, string(nl.Origin), string(nl.Kind),
-		string(nl.State), clampConf(nl.Confidence), c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed,
+		id, nl.Content, nl.Trigger, nl.AntiTrigger, tags, nl.Project, string(nl.Origin), string(nl.Kind),
+		string(nl.State), storerow.Confidence(nl.Confidence), c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed,
 		nl.Source, fmtTime(created), fmtTime(updated), lastUsed, kb.ContentHash(nl.Content, nl.Trigger), kb.ShapeHash(nl.Content, nl.Trigger),
 		rev, confState, tier, dir).Scan(&seq)
 	if err != nil {
@@ -273,15 +268,118 @@ func (t *Tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	return t.Lesson(ctx, id)
 }
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
+// LessonByHash returns the lesson with a content hash (see
+// kb.ContentHash); kb.ErrNotFound when there is none.
+func (t *Tx) LessonByHash(ctx context.Context, hash string) (kb.Lesson, error) {
+	l, _, err := scanLesson(t.tx.QueryRow(ctx, `SELECT `+lessonColumns+` FROM lessons l WHERE l.content_hash = $1`, hash))
+	return l, err
 }
 
-func clampConf(c float64) float64 {
-	return math.Max(0, math.Min(1, c))
+// NearDuplicate returns the oldest lesson that is not archived and has the
+// shape hash (see kb.ShapeHash), the project and the kind; kb.ErrNotFound
+// when there is none.
+func (t *Tx) NearDuplicate(ctx context.Context, shape, project string, kind kb.Kind) (kb.Lesson, error) {
+	l, _, err := scanLesson(t.tx.QueryRow(ctx, `SELECT `+lessonColumns+` FROM lessons l
+		WHERE l.shape_hash = $1 AND l.project = $2 AND l.kind = $3 AND l.state <> 'archived' ORDER BY l.seq LIMIT 1`,
+		shape, project, string(kind)))
+	return l, err
+}
+
+// UpdateLesson writes a lesson's origin, state, confidence (with its state
+// and tier), counters, tags and last-used time, as storage does; its
+// updated time becomes now. A lesson that becomes archived leaves the
+// search channels, one that becomes recallable again enters them: the
+// vector revision moves (the instances' vector indexes drop or take it)
+// and its terms are withdrawn from or added to the lexical statistics and
+// postings. kb.ErrNotFound when there is no lesson with its id.
+func (t *Tx) UpdateLesson(ctx context.Context, l kb.Lesson) error {
+	var seq int64
+	var oldState string
+	err := t.tx.QueryRow(ctx, `SELECT seq, state FROM lessons WHERE id = $1`, l.ID).Scan(&seq, &oldState)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return kb.ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("read lesson %s: %w", l.ID, err)
+	}
+	var lastUsed *string
+	if l.LastUsedAt != nil {
+		s := fmtTime(*l.LastUsedAt)
+		lastUsed = &s
+	}
+	tags, err := storerow.Strings(l.Tags)
+	if err != nil {
+		return fmt.Errorf("encode tags of %s: %w", l.ID, err)
+	}
+	confState, err := storerow.ConfState(l.Conf)
+	if err != nil {
+		return fmt.Errorf("encode confidence state of %s: %w", l.ID, err)
+	}
+	c := l.Counters
+	_, err = t.tx.Exec(ctx, `UPDATE lessons SET origin = $1, state = $2, confidence = $3, recalls = $4, uses = $5,
+		successes = $6, failures = $7, approvals = $8, rejects = $9, observed = $10, tags = $11, updated_at = $12,
+		last_used_at = $13, conf_state = $14, tier = $15 WHERE seq = $16`, string(l.Origin), string(l.State),
+		storerow.Confidence(l.Confidence), c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed, tags,
+		fmtTime(time.Now()), lastUsed, confState, string(l.Tier), seq)
+	if err != nil {
+		return fmt.Errorf("update lesson %s: %w", l.ID, err)
+	}
+	wasIndexed, isIndexed := oldState != string(kb.StateArchived), l.State != kb.StateArchived
+	if wasIndexed == isIndexed {
+		return nil
+	}
+	rev, err := t.bumpVecRev(ctx)
+	if err != nil {
+		return err
+	}
+	var content, trigger string
+	if err := t.tx.QueryRow(ctx, `UPDATE lessons SET vec_rev = $1 WHERE seq = $2 RETURNING content, trigger`, rev, seq).
+		Scan(&content, &trigger); err != nil {
+		return fmt.Errorf("update lesson %s: %w", l.ID, err)
+	}
+	sign := -1
+	if isIndexed {
+		sign = +1
+	}
+	return addStats(ctx, t.tx, seq, bm25.LessonDoc(content, trigger), sign)
+}
+
+// SetDirectives stores the directives of lessons by id and records the
+// parser version they were derived with.
+func (t *Tx) SetDirectives(ctx context.Context, version int, ds map[string]directive.Directive) error {
+	ids := make([]string, 0, len(ds))
+	dirs := make([]string, 0, len(ds))
+	for id, d := range ds {
+		s, err := storerow.Directive(&d)
+		if err != nil {
+			return err
+		}
+		ids, dirs = append(ids, id), append(dirs, s)
+	}
+	if len(ids) > 0 {
+		if _, err := t.tx.Exec(ctx, `UPDATE lessons l SET directive = u.directive
+			FROM unnest($1::text[], $2::text[]) AS u(id, directive) WHERE l.id = u.id`, ids, dirs); err != nil {
+			return fmt.Errorf("write directives: %w", err)
+		}
+	}
+	return setMeta(ctx, t.tx, "directive_version", strconv.Itoa(version))
+}
+
+// DirectiveVersion implements kb.Store. A missing or unreadable version
+// reads as 0, never derived: the knowledge base then derives every
+// directive again and records the version, which repairs it (as in
+// storage).
+func (db *DB) DirectiveVersion(ctx context.Context) (int, error) {
+	v, ok, err := db.Meta(ctx, "directive_version")
+	if err != nil || !ok {
+		return 0, err
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		db.log.Warn("stored directive version is not a number: deriving the directives again", "value", v)
+		return 0, nil
+	}
+	return n, nil
 }
 
 // Vectors implements kb.Store.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -125,7 +126,7 @@ func (db *DB) pruneOnce(ctx context.Context, cutoff string) (int, error) {
 // whether there were any.
 func archiveCalibration(ctx context.Context, tx *redactTx, ids []string) (bool, error) {
 	tag, err := tx.Exec(ctx, `INSERT INTO calibration_archive (seq, strength, hit)
-		SELECT seq, strength, `+calibrationHit+` FROM verdict_log v WHERE `+calibrationPoint+` AND trace_id = ANY($1)`, ids)
+		SELECT seq, strength, `+storerow.CalibrationHit+` FROM verdict_log v WHERE `+calibrationPoint+` AND trace_id = ANY($1)`, ids)
 	if err != nil {
 		return false, fmt.Errorf("archive calibration points: %w", err)
 	}
@@ -133,12 +134,12 @@ func archiveCalibration(ctx context.Context, tx *redactTx, ids []string) (bool, 
 }
 
 // trimCalibration drops the archived calibration points the calibration no
-// longer reads: those older than the newest maxCalibrationPoints, archived
+// longer reads: those older than the newest storerow.MaxCalibrationPoints, archived
 // or in the verdict log. It runs once the archived verdicts are deleted,
 // lest they count twice.
 func trimCalibration(ctx context.Context, tx *redactTx) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM calibration_archive WHERE seq < (`+calibrationSeqs+` LIMIT 1 OFFSET $1)`,
-		maxCalibrationPoints-1); err != nil {
+		storerow.MaxCalibrationPoints-1); err != nil {
 		return fmt.Errorf("trim calibration archive: %w", err)
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -17,7 +18,7 @@ import (
 // hash of its secret; an error wrapping kb.ErrExists when its name is
 // taken.
 func (db *DB) CreateToken(ctx context.Context, t kb.Token, hash string) error {
-	projects, err := json.Marshal(nonNil(t.Projects))
+	projects, err := json.Marshal(storerow.NonNil(t.Projects))
 	if err != nil {
 		return fmt.Errorf("encode token projects: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -102,12 +103,12 @@ func nullOutcome(o kb.Outcome) *string {
 
 // InsertCorrection keeps a user's correction.
 func (t *Tx) InsertCorrection(ctx context.Context, c kb.Correction) error {
-	kw, err := json.Marshal(nonNil(c.Keywords))
+	kw, err := storerow.Strings(c.Keywords)
 	if err != nil {
 		return fmt.Errorf("encode correction keywords: %w", err)
 	}
 	_, err = t.tx.Exec(ctx, `INSERT INTO corrections (trace_id, project, text, keywords, session, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-		c.TraceID, c.Project, c.Text, string(kw), c.Session, fmtTime(c.CreatedAt))
+		c.TraceID, c.Project, c.Text, kw, c.Session, fmtTime(c.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("insert correction: %w", err)
 	}
@@ -140,4 +141,78 @@ func (db *DB) Corrections(ctx context.Context, project string, since time.Time, 
 		return nil, fmt.Errorf("read corrections: %w", err)
 	}
 	return out, nil
+}
+
+// Evidence returns the evidence recorded against a trace, ordered by lesson
+// id and kind (bytewise, as in storage).
+func (t *Tx) Evidence(ctx context.Context, traceID string) ([]kb.Evidence, error) {
+	rows, err := t.tx.Query(ctx, `SELECT trace_id, lesson_id, kind, signal, reason, session, created_at
+		FROM evidence WHERE trace_id = $1 ORDER BY lesson_id COLLATE "C", kind COLLATE "C"`, traceID)
+	if err != nil {
+		return nil, fmt.Errorf("read evidence: %w", err)
+	}
+	defer rows.Close()
+	var out []kb.Evidence
+	for rows.Next() {
+		var e kb.Evidence
+		var kind, created string
+		if err := rows.Scan(&e.TraceID, &e.LessonID, &kind, &e.Signal, &e.Reason, &e.Session, &created); err != nil {
+			return nil, fmt.Errorf("read evidence: %w", err)
+		}
+		e.Kind, e.CreatedAt = kb.EvidenceKind(kind), parseTime(created)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read evidence: %w", err)
+	}
+	return out, nil
+}
+
+// PutEvidence stores e keyed by (trace, lesson, kind), replacing the signal
+// and reason stored under that key (its session and creation time stay);
+// it reports the signal stored before ("" when there was none).
+func (t *Tx) PutEvidence(ctx context.Context, e kb.Evidence) (string, error) {
+	var prev string
+	err := t.tx.QueryRow(ctx, `SELECT signal FROM evidence WHERE trace_id = $1 AND lesson_id = $2 AND kind = $3`,
+		e.TraceID, e.LessonID, string(e.Kind)).Scan(&prev)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return "", fmt.Errorf("read evidence: %w", err)
+	}
+	now := fmtTime(e.CreatedAt)
+	_, err = t.tx.Exec(ctx, `INSERT INTO evidence (trace_id, lesson_id, kind, signal, reason, session, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+		ON CONFLICT (trace_id, lesson_id, kind) DO UPDATE SET signal = excluded.signal, reason = excluded.reason,
+		updated_at = excluded.updated_at`, e.TraceID, e.LessonID, string(e.Kind), e.Signal, e.Reason, e.Session, now)
+	if err != nil {
+		return "", fmt.Errorf("write evidence: %w", err)
+	}
+	return prev, nil
+}
+
+// AddContextOutcome moves the per-situation outcome tally of a lesson by
+// the given (possibly negative) amounts; a count never falls below zero.
+func (t *Tx) AddContextOutcome(ctx context.Context, lessonID, key string, successes, failures int) error {
+	if successes == 0 && failures == 0 {
+		return nil
+	}
+	_, err := t.tx.Exec(ctx, `INSERT INTO lesson_context (lesson_id, key, successes, failures)
+		VALUES ($1, $2, greatest($3::bigint, 0), greatest($4::bigint, 0))
+		ON CONFLICT (lesson_id, key) DO UPDATE SET successes = greatest(lesson_context.successes + $3::bigint, 0),
+		failures = greatest(lesson_context.failures + $4::bigint, 0)`, lessonID, key, successes, failures)
+	if err != nil {
+		return fmt.Errorf("write context outcome: %w", err)
+	}
+	return nil
+}
+
+// CountRecalls adds one to the recall counter of each lesson (once for an
+// id given twice, as in storage).
+func (t *Tx) CountRecalls(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if _, err := t.tx.Exec(ctx, `UPDATE lessons SET recalls = recalls + 1 WHERE id = ANY($1::text[])`, ids); err != nil {
+		return fmt.Errorf("count recalls: %w", err)
+	}
+	return nil
 }

@@ -3,23 +3,22 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/appraise"
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/route"
 )
 
-// maxCalibrationPoints bounds the verdicts the calibration is fitted on: the
-// most recent ones, so that it follows the knowledge base as it changes.
-const maxCalibrationPoints = 5000
-
-// maxSessionTraces caps the count of a session's traces: the router's
-// warmth saturates long before, and counting stays cheap in long sessions.
-const maxSessionTraces = 100
+// maxCalibrationPoints and maxSessionTraces are the stores' (see package
+// storerow).
+const (
+	maxCalibrationPoints = storerow.MaxCalibrationPoints
+	maxSessionTraces     = storerow.MaxSessionTraces
+)
 
 // AppraiseState implements kb.Store. SessionTraces is capped at
 // maxSessionTraces.
@@ -35,10 +34,7 @@ func (db *DB) AppraiseState(ctx context.Context, session string, window int) (kb
 		return kb.AppraiseState{}, fmt.Errorf("read session state: %w", err)
 	}
 	if next.Valid {
-		var s route.SessionState
-		if err := json.Unmarshal([]byte(next.String), &s); err == nil && (s.Mode == "" || s.Mode.Valid()) {
-			st.Route = &s
-		}
+		st.Route = storerow.RouteState(next.String)
 	}
 	if window <= 0 {
 		return st, nil
@@ -53,17 +49,11 @@ func (db *DB) AppraiseState(ctx context.Context, session string, window int) (kb
 	defer rows.Close()
 	for rows.Next() {
 		var trace string
-		var lesson sql.NullString
+		var lesson *string
 		if err := rows.Scan(&trace, &lesson); err != nil {
 			return kb.AppraiseState{}, fmt.Errorf("read raise history: %w", err)
 		}
-		if n := len(st.Recent); n == 0 || st.Recent[n-1].TraceID != trace {
-			st.Recent = append(st.Recent, kb.RecentAppraisal{TraceID: trace})
-		}
-		if lesson.Valid {
-			r := &st.Recent[len(st.Recent)-1]
-			r.Raised = append(r.Raised, lesson.String)
-		}
+		st.Recent = storerow.AddRaise(st.Recent, trace, lesson)
 	}
 	if err := rows.Err(); err != nil {
 		return kb.AppraiseState{}, fmt.Errorf("read raise history: %w", err)
@@ -72,15 +62,16 @@ func (db *DB) AppraiseState(ctx context.Context, session string, window int) (kb
 }
 
 // calibrationPoint is the SQL condition (over verdict_log v) of a verdict
-// the calibration is fitted on, and calibrationHit whether it hit.
-const (
-	calibrationPoint = `v.outcome IN ('success', 'failure') AND v.censored = 0 AND v.abstained = 0 AND v.valence IN ('affirm', 'caution')`
-	calibrationHit   = `((v.valence = 'affirm' AND v.outcome = 'success') OR (v.valence = 'caution' AND v.outcome = 'failure'))`
-)
+// the calibration is fitted on, and calibrationHit whether it hit (see
+// package storerow). A flag is false when 0, as the partial index
+// verdict_log_outcome says it.
+var calibrationPoint = storerow.CalibrationPoint(func(col string) string { return col + " = 0" })
+
+const calibrationHit = storerow.CalibrationHit
 
 // calibrationSeqs selects the seq of every calibration point, those of the
 // verdict log and those archived by Prune, newest first.
-const calibrationSeqs = `SELECT v.seq FROM verdict_log v WHERE ` + calibrationPoint + `
+var calibrationSeqs = `SELECT v.seq FROM verdict_log v WHERE ` + calibrationPoint + `
 	UNION ALL SELECT seq FROM calibration_archive ORDER BY 1 DESC`
 
 // CalibrationPoints implements kb.Store: the newest
@@ -108,20 +99,16 @@ func (db *DB) CalibrationPoints(ctx context.Context) ([]appraise.Point, error) {
 }
 
 func (t *tx) InsertVerdict(ctx context.Context, v kb.VerdictRecord) error {
-	cs := v.Contributors
-	if cs == nil {
-		cs = []appraise.Contributor{}
-	}
-	contrib, err := json.Marshal(cs)
+	contrib, err := storerow.Contributors(v.Contributors)
 	if err != nil {
-		return fmt.Errorf("encode contributors: %w", err)
+		return err
 	}
 	_, err = t.tx.ExecContext(ctx, `INSERT INTO verdict_log (trace_id, session, created_at, mode, has_candidate, support,
 		valence, directional, strength, confidence, dispersion, tier, abstained, abstain_reason, evidence, agreement,
 		resonating, top_resonance, contributors) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		v.TraceID, v.Session, fmtTime(v.CreatedAt), string(v.Mode), v.HasCandidate, v.Support,
 		string(v.Valence), string(v.Directional), v.Strength, v.Confidence, v.Dispersion, string(v.Band),
-		v.Abstained, string(v.AbstainReason), v.Evidence, v.Agreement, v.Resonating, v.TopResonance, string(contrib))
+		v.Abstained, string(v.AbstainReason), v.Evidence, v.Agreement, v.Resonating, v.TopResonance, contrib)
 	if err != nil {
 		return fmt.Errorf("insert verdict: %w", err)
 	}
@@ -137,23 +124,15 @@ func (t *tx) InsertVerdict(ctx context.Context, v kb.VerdictRecord) error {
 
 func (t *tx) InsertRouting(ctx context.Context, r kb.RoutingRecord) error {
 	d := r.Decision
-	enc := func(v any) (string, error) {
-		b, err := json.Marshal(v)
-		return string(b), err
-	}
-	var fields [6]string
-	for i, v := range []any{r.Warmth, d.Scores, d.Signals, nonNil(d.Guards), d.Next, r.Weights} {
-		s, err := enc(v)
-		if err != nil {
-			return fmt.Errorf("encode routing decision: %w", err)
-		}
-		fields[i] = s
+	f, err := storerow.RoutingRow(r)
+	if err != nil {
+		return err
 	}
 	// The weights rarely change: look them up, insert only a new set.
 	var wid int64
-	err := t.tx.QueryRowContext(ctx, `SELECT id FROM routing_weights WHERE params = ?`, fields[5]).Scan(&wid)
+	err = t.tx.QueryRowContext(ctx, `SELECT id FROM routing_weights WHERE params = ?`, f.Weights).Scan(&wid)
 	if errors.Is(err, sql.ErrNoRows) {
-		err = t.tx.QueryRowContext(ctx, `INSERT INTO routing_weights (params) VALUES (?) RETURNING id`, fields[5]).Scan(&wid)
+		err = t.tx.QueryRowContext(ctx, `INSERT INTO routing_weights (params) VALUES (?) RETURNING id`, f.Weights).Scan(&wid)
 	}
 	if err != nil {
 		return fmt.Errorf("log routing weights: %w", err)
@@ -162,7 +141,7 @@ func (t *tx) InsertRouting(ctx context.Context, r kb.RoutingRecord) error {
 		margin, effective_margin, ambiguous, warmth, warmth_inputs, scores, signals, guards, weights_id, next_state, elapsed_ns)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.TraceID, r.Session, fmtTime(r.CreatedAt), string(d.Mode), string(d.RunnerUp), d.Confidence, d.Margin,
-		d.EffectiveMargin, d.Ambiguous, d.Warmth, fields[0], fields[1], fields[2], fields[3], wid, fields[4], r.Elapsed.Nanoseconds())
+		d.EffectiveMargin, d.Ambiguous, d.Warmth, f.WarmthInputs, f.Scores, f.Signals, f.Guards, wid, f.NextState, r.Elapsed.Nanoseconds())
 	if err != nil {
 		return fmt.Errorf("insert routing decision: %w", err)
 	}
@@ -179,19 +158,16 @@ func (t *tx) SetVerdictOutcome(ctx context.Context, traceID string, o kb.Outcome
 	if err != nil {
 		return fmt.Errorf("read verdict %s: %w", traceID, err)
 	}
-	outcome := prevOutcome
-	if o != "" {
-		outcome = sql.NullString{String: string(o), Valid: true}
+	var ph *bool
+	if prevHeeded.Valid {
+		ph = &prevHeeded.Bool
 	}
-	h := prevHeeded
-	if heeded != nil {
-		h = sql.NullBool{Bool: *heeded, Valid: true}
-	}
-	if outcome == prevOutcome && h == prevHeeded {
+	outcome, h, censored, changed := storerow.Backfill(prevOutcome.String, ph, o, heeded)
+	if !changed {
 		return nil
 	}
 	if _, err := t.tx.ExecContext(ctx, `UPDATE verdict_log SET outcome = ?, outcome_at = ?, heeded = ?, censored = ?
-		WHERE trace_id = ?`, outcome, fmtTime(at), h, h.Valid && h.Bool, traceID); err != nil {
+		WHERE trace_id = ?`, nullOutcome(kb.Outcome(outcome)), fmtTime(at), h, censored, traceID); err != nil {
 		return fmt.Errorf("back-fill verdict %s: %w", traceID, err)
 	}
 	if _, err := t.tx.ExecContext(ctx, `UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'appraise_calibration_rev'`); err != nil {

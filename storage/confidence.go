@@ -7,22 +7,19 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
 func (t *tx) AddHistory(ctx context.Context, lessonID string, changes []confidence.Change) error {
 	for _, ch := range changes {
-		before, err := json.Marshal(ch.Before)
-		if err != nil {
-			return fmt.Errorf("encode confidence history of %s: %w", lessonID, err)
-		}
-		after, err := json.Marshal(ch.After)
+		before, after, err := storerow.Scores(ch)
 		if err != nil {
 			return fmt.Errorf("encode confidence history of %s: %w", lessonID, err)
 		}
 		_, err = t.tx.ExecContext(ctx, `INSERT INTO confidence_history (lesson_id, at, kind, reason, before, after,
 			lifecycle_before, lifecycle_after, ignored) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, lessonID, fmtTime(ch.At),
-			string(ch.Kind), ch.Reason, string(before), string(after), string(ch.LifecycleBefore), string(ch.LifecycleAfter), ch.Ignored)
+			string(ch.Kind), ch.Reason, before, after, string(ch.LifecycleBefore), string(ch.LifecycleAfter), ch.Ignored)
 		if err != nil {
 			return fmt.Errorf("write confidence history of %s: %w", lessonID, err)
 		}
@@ -54,16 +51,12 @@ func (db *DB) History(ctx context.Context, lessonID string) ([]confidence.Change
 	defer rows.Close()
 	var out []confidence.Change
 	for rows.Next() {
-		var ch confidence.Change
-		var at, kind, before, after, lb, la string
-		if err := rows.Scan(&at, &kind, &ch.Reason, &before, &after, &lb, &la, &ch.Ignored); err != nil {
+		var at, kind, reason, before, after, lb, la string
+		var ignored bool
+		if err := rows.Scan(&at, &kind, &reason, &before, &after, &lb, &la, &ignored); err != nil {
 			return nil, fmt.Errorf("read history of %s: %w", lessonID, err)
 		}
-		ch.At, ch.Kind = parseTime(at), confidence.Kind(kind)
-		ch.LifecycleBefore, ch.LifecycleAfter = confidence.Lifecycle(lb), confidence.Lifecycle(la)
-		json.Unmarshal([]byte(before), &ch.Before)
-		json.Unmarshal([]byte(after), &ch.After)
-		out = append(out, ch)
+		out = append(out, storerow.HistoryRow(parseTime(at), kind, reason, before, after, lb, la, ignored))
 	}
 	return out, rows.Err()
 }
@@ -137,7 +130,7 @@ func backfillConfidence(ctx context.Context, sqlTx *redactTx) error {
 			return fmt.Errorf("encode confidence state of %s: %w", l.ID, err)
 		}
 		if _, err := sqlTx.ExecContext(ctx, `UPDATE lessons SET conf_state = ?, tier = ?, confidence = ? WHERE id = ?`,
-			string(b), string(s.Tier), clampConf(s.Composite), l.ID); err != nil {
+			string(b), string(s.Tier), storerow.Confidence(s.Composite), l.ID); err != nil {
 			return err
 		}
 	}

@@ -3,12 +3,12 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/hesitation"
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -27,8 +27,9 @@ func queryPatterns(ctx context.Context, q queryer) ([]hesitation.Pattern, error)
 		if err := rows.Scan(&p.ID, &kw, &p.Description, &src, &p.Strength, &p.TriggerCount, &p.Corrections, &created, &last); err != nil {
 			return nil, fmt.Errorf("read error patterns: %w", err)
 		}
-		if err := json.Unmarshal([]byte(kw), &p.Keywords); err != nil {
-			return nil, fmt.Errorf("error pattern %s: bad keywords: %w", p.ID, err)
+		var err error
+		if p.Keywords, err = storerow.Keywords(p.ID, kw); err != nil {
+			return nil, err
 		}
 		p.Source, p.CreatedAt, p.LastTriggeredAt = hesitation.Source(src), parseTime(created), parseTime(last)
 		out = append(out, p)
@@ -64,7 +65,7 @@ func (t *tx) ErrorPatterns(ctx context.Context) ([]hesitation.Pattern, error) {
 }
 
 func (t *tx) PutPattern(ctx context.Context, p hesitation.Pattern) error {
-	kw, err := json.Marshal(nonNil(p.Keywords))
+	kw, err := storerow.Strings(p.Keywords)
 	if err != nil {
 		return fmt.Errorf("encode keywords of error pattern %s: %w", p.ID, err)
 	}
@@ -73,7 +74,7 @@ func (t *tx) PutPattern(ctx context.Context, p hesitation.Pattern) error {
 		ON CONFLICT (id) DO UPDATE SET keywords = excluded.keywords, description = excluded.description,
 		source = excluded.source, strength = excluded.strength, trigger_count = excluded.trigger_count,
 		corrections = excluded.corrections, last_triggered_at = excluded.last_triggered_at`,
-		p.ID, string(kw), p.Description, string(p.Source), p.Strength, p.TriggerCount, p.Corrections,
+		p.ID, kw, p.Description, string(p.Source), p.Strength, p.TriggerCount, p.Corrections,
 		fmtTime(p.CreatedAt), fmtTime(p.LastTriggeredAt))
 	if err != nil {
 		return fmt.Errorf("write error pattern %s: %w", p.ID, err)
@@ -82,18 +83,13 @@ func (t *tx) PutPattern(ctx context.Context, p hesitation.Pattern) error {
 }
 
 func (t *tx) LogHesitation(ctx context.Context, e kb.HesitationEntry) error {
-	var cols [4][]byte
-	for i, v := range []any{e.Result.Signals, e.Actions, e.Result.Plan, nonNil(e.Result.MatchedPatterns)} {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return fmt.Errorf("encode hesitation log: %w", err)
-		}
-		cols[i] = b
+	f, err := storerow.HesitationRow(e)
+	if err != nil {
+		return err
 	}
-	signals, actions, plan, patterns := cols[0], cols[1], cols[2], cols[3]
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO hesitation_log (trace_id, created_at, score, threshold, confident, held,
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO hesitation_log (trace_id, created_at, score, threshold, confident, held,
 		signals, actions, plan, patterns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.TraceID, fmtTime(e.CreatedAt),
-		e.Result.Score, e.Result.Threshold, e.Result.Confident, e.Held, string(signals), string(actions), string(plan), string(patterns))
+		e.Result.Score, e.Result.Threshold, e.Result.Confident, e.Held, f.Signals, f.Actions, f.Plan, f.Patterns)
 	if err != nil {
 		return fmt.Errorf("log hesitation: %w", err)
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/internal/randid"
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/sanitize"
@@ -273,7 +273,7 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	if err != nil {
 		return kb.Lesson{}, err
 	}
-	tags, err := json.Marshal(nonNil(nl.Tags))
+	tags, err := storerow.Strings(nl.Tags)
 	if err != nil {
 		return kb.Lesson{}, fmt.Errorf("encode tags: %w", err)
 	}
@@ -290,15 +290,14 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	}
 	c := nl.Counters
 	var seq int64
-	var confState []byte
-	var tier string
+	var confState, tier string
 	if nl.Conf != nil {
-		if confState, err = json.Marshal(nl.Conf); err != nil {
+		if confState, err = storerow.ConfState(*nl.Conf); err != nil {
 			return kb.Lesson{}, fmt.Errorf("encode confidence state: %w", err)
 		}
 		tier = string(nl.Conf.Tier)
 	}
-	dir, err := encodeDirective(nl.Directive)
+	dir, err := storerow.Directive(nl.Directive)
 	if err != nil {
 		return kb.Lesson{}, err
 	}
@@ -306,9 +305,9 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 		state, confidence, recalls, uses, successes, failures, approvals, rejects, observed, source, created_at,
 		updated_at, last_used_at, content_hash, shape_hash, vec_rev, conf_state, tier, directive)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-		id, nl.Content, nl.Trigger, nl.AntiTrigger, string(tags), nl.Project, string(nl.Origin), string(nl.Kind),
-		string(nl.State), clampConf(nl.Confidence), c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed,
-		nl.Source, fmtTime(created), fmtTime(updated), lastUsed, kb.ContentHash(nl.Content, nl.Trigger), kb.ShapeHash(nl.Content, nl.Trigger), rev, string(confState), tier, dir).Scan(&seq)
+		id, nl.Content, nl.Trigger, nl.AntiTrigger, tags, nl.Project, string(nl.Origin), string(nl.Kind),
+		string(nl.State), storerow.Confidence(nl.Confidence), c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed,
+		nl.Source, fmtTime(created), fmtTime(updated), lastUsed, kb.ContentHash(nl.Content, nl.Trigger), kb.ShapeHash(nl.Content, nl.Trigger), rev, confState, tier, dir).Scan(&seq)
 	if err != nil {
 		return kb.Lesson{}, fmt.Errorf("insert lesson: %w", err)
 	}
@@ -371,19 +370,19 @@ func (t *tx) UpdateLesson(ctx context.Context, l kb.Lesson) error {
 	if l.LastUsedAt != nil {
 		lastUsed = fmtTime(*l.LastUsedAt)
 	}
-	tags, err := json.Marshal(nonNil(l.Tags))
+	tags, err := storerow.Strings(l.Tags)
 	if err != nil {
 		return fmt.Errorf("encode tags of %s: %w", l.ID, err)
 	}
 	c := l.Counters
-	confState, err := json.Marshal(l.Conf)
+	confState, err := storerow.ConfState(l.Conf)
 	if err != nil {
 		return fmt.Errorf("encode confidence state of %s: %w", l.ID, err)
 	}
 	_, err = t.tx.ExecContext(ctx, `UPDATE lessons SET origin = ?, state = ?, confidence = ?, recalls = ?, uses = ?,
 		successes = ?, failures = ?, approvals = ?, rejects = ?, observed = ?, tags = ?, updated_at = ?, last_used_at = ?,
-		conf_state = ?, tier = ? WHERE seq = ?`, string(l.Origin), string(l.State), clampConf(l.Confidence), c.Recalls, c.Uses, c.Successes,
-		c.Failures, c.Approvals, c.Rejects, c.Observed, string(tags), fmtTime(time.Now()), lastUsed, string(confState), string(l.Tier), seq)
+		conf_state = ?, tier = ? WHERE seq = ?`, string(l.Origin), string(l.State), storerow.Confidence(l.Confidence), c.Recalls, c.Uses, c.Successes,
+		c.Failures, c.Approvals, c.Rejects, c.Observed, tags, fmtTime(time.Now()), lastUsed, confState, string(l.Tier), seq)
 	if err != nil {
 		return fmt.Errorf("update lesson %s: %w", l.ID, err)
 	}
@@ -408,23 +407,11 @@ func (t *tx) UpdateLesson(ctx context.Context, l kb.Lesson) error {
 	return t.unindexText(ctx, seq, content, trigger)
 }
 
-// encodeDirective is the stored form of a directive: JSON, or "" for none.
-func encodeDirective(d *directive.Directive) (string, error) {
-	if d == nil {
-		return "", nil
-	}
-	b, err := json.Marshal(d)
-	if err != nil {
-		return "", fmt.Errorf("encode directive: %w", err)
-	}
-	return string(b), nil
-}
-
 // SetDirectives implements kb.Tx: it stores the directives of lessons by id
 // and records the parser version they were derived with.
 func (t *tx) SetDirectives(ctx context.Context, version int, ds map[string]directive.Directive) error {
 	for id, d := range ds {
-		s, err := encodeDirective(&d)
+		s, err := storerow.Directive(&d)
 		if err != nil {
 			return err
 		}
@@ -461,17 +448,6 @@ func newLessonID() string { return randid.New("L", 6) }
 
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-func clampConf(c float64) float64 {
-	return math.Max(0, math.Min(1, c))
 }
 
 // SetVectors implements kb.Store: it replaces a lesson's vectors and

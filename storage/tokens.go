@@ -9,12 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
 // CreateToken implements kb.Admin.
 func (db *DB) CreateToken(ctx context.Context, t kb.Token, hash string) error {
-	projects, err := json.Marshal(nonNil(t.Projects))
+	projects, err := json.Marshal(storerow.NonNil(t.Projects))
 	if err != nil {
 		return fmt.Errorf("encode token projects: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -136,12 +137,12 @@ func (t *tx) AddContextOutcome(ctx context.Context, lessonID, key string, succes
 }
 
 func (t *tx) InsertCorrection(ctx context.Context, c kb.Correction) error {
-	kw, err := json.Marshal(nonNil(c.Keywords))
+	kw, err := storerow.Strings(c.Keywords)
 	if err != nil {
 		return fmt.Errorf("encode correction keywords: %w", err)
 	}
 	_, err = t.tx.ExecContext(ctx, `INSERT INTO corrections (trace_id, project, text, keywords, session, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		c.TraceID, c.Project, c.Text, string(kw), c.Session, fmtTime(c.CreatedAt))
+		c.TraceID, c.Project, c.Text, kw, c.Session, fmtTime(c.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("insert correction: %w", err)
 	}

@@ -49,6 +49,21 @@ func Run(t *testing.T, open Opener) {
 		{"ContradictionsResolved", contradictionsResolved},
 		{"RegulateStoresAndLogs", regulateStoresAndLogs},
 		{"PruneKeepsAllTimeStats", pruneKeepsAllTimeStats},
+		// The cases of tx.go.
+		{"EvidenceReplacedWithThePreviousSignal", evidenceReplace},
+		{"LinksIdempotentOldestFirst", linksIdempotent},
+		{"LessonByHashAndNearDuplicate", nearDuplicate},
+		{"UpdateLessonWrites", updateLessonWrites},
+		{"UpdateLessonKeepsSearchChannelsInStep", updateLessonSearchChannels},
+		{"ContextOutcomeNeverBelowZero", contextOutcome},
+		{"CountRecalls", countRecalls},
+		{"PatternsPutReplaceDelete", patterns},
+		{"HesitationLogAndReview", hesitationLog},
+		{"HistoryInOrder", historyOrder},
+		{"DirectivesAndVersion", directives},
+		{"VerdictOutcomeAndCalibration", verdictCalibration},
+		{"RoutingAndMisroute", routingMisroute},
+		{"AppraiseStateWindow", appraiseStateWindow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
