@@ -239,3 +239,9 @@ func parseTime(s string) time.Time {
 	}
 	return t
 }
+
+// The stores' interfaces, checked at compile time.
+var (
+	_ kb.Admin = (*DB)(nil)
+	_ kb.Tx    = (*Tx)(nil)
+)
