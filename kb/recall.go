@@ -253,7 +253,7 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 	now := k.now()
 	ranked := make([]Scored, 0, len(cands))
 	for _, c := range cands {
-		if c.Lesson.State == StateArchived {
+		if c.Lesson.State == StateArchived || !visible(ctx, c.Lesson) {
 			continue
 		}
 		ranked = append(ranked, k.weights.score(c, info, now))

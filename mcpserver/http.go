@@ -124,7 +124,9 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 	}
-	f.next.ServeHTTP(w, r)
+	// A token limited to projects draws on their lessons and the global
+	// ones only: the tools' answers never carry another project's lesson.
+	f.next.ServeHTTP(w, r.WithContext(kb.ConfineTo(r.Context(), tok.Projects)))
 }
 
 // authenticate finds the request's token; it answers 401 when there is
@@ -189,7 +191,9 @@ func (f *front) authorize(ctx context.Context, tok kb.Token, body []byte) string
 			if !scope.Allows(need) {
 				return fmt.Sprintf("token %s (scope %s) may not call %s, which needs scope %s", tok.Name, tok.Scope, m.Params.Name, need)
 			}
-			if len(tok.Projects) == 0 {
+			if len(tok.Projects) == 0 || m.Params.Name == "hesitate" {
+				// hesitate reads no lesson: only the draft and the error
+				// patterns learned from outcomes, which belong to no project.
 				continue
 			}
 			project, _ := m.Params.Arguments["project"].(string)
