@@ -2,18 +2,19 @@ package pgstore
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/innate-mcp/innate-mcp/internal/termstats"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // The lexical channel's statistics, kept as storage keeps them
 // (storage/lexical.go) so that BM25 computed from them ranks as the SQLite
-// store does. lessonStats, describe, blockMark and encodeStats duplicate
-// storage's: the next session moves them to one package both stores import.
+// store does. lessonStats, describe and blockMark duplicate storage's: the
+// next session moves them to one package both stores import (the encoding
+// already is one, package internal/termstats).
 // The search itself (BM25 over term_postings, lesson_terms and term_df) is
 // not written yet.
 
@@ -105,22 +106,9 @@ func blockMark(line string) (open int, end string) {
 	return open, end
 }
 
-// encodeStats packs term frequencies as varint count, then per term a
-// varint length, the bytes and a varint frequency, in sorted term order.
-func encodeStats(ds docStats) []byte {
-	keys := make([]string, 0, len(ds.tf))
-	for t := range ds.tf {
-		keys = append(keys, t)
-	}
-	sort.Strings(keys)
-	b := binary.AppendUvarint(nil, uint64(len(keys)))
-	for _, t := range keys {
-		b = binary.AppendUvarint(b, uint64(len(t)))
-		b = append(b, t...)
-		b = binary.AppendUvarint(b, uint64(ds.tf[t]))
-	}
-	return b
-}
+// encodeStats packs a lesson's term frequencies (termstats' encoding,
+// storage's).
+func encodeStats(ds docStats) []byte { return termstats.Encode(ds.tf) }
 
 // addStats records (sign +1) or withdraws (sign −1) a lesson's terms from
 // the collection statistics, inside a write transaction: its lesson_terms

@@ -3,15 +3,14 @@ package storage
 import (
 	"cmp"
 	"context"
-	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/innate-mcp/innate-mcp/internal/termstats"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
@@ -118,47 +117,16 @@ func blockMark(line string) (open int, end string) {
 	return open, end
 }
 
-// encodeStats packs term frequencies as varint count, then per term a
-// varint length, the bytes and a varint frequency, in sorted term order.
-func encodeStats(ds docStats) []byte {
-	keys := make([]string, 0, len(ds.tf))
-	for t := range ds.tf {
-		keys = append(keys, t)
-	}
-	sort.Strings(keys)
-	b := binary.AppendUvarint(nil, uint64(len(keys)))
-	for _, t := range keys {
-		b = binary.AppendUvarint(b, uint64(len(t)))
-		b = append(b, t...)
-		b = binary.AppendUvarint(b, uint64(ds.tf[t]))
-	}
-	return b
-}
+// encodeStats packs a lesson's term frequencies (termstats' encoding).
+func encodeStats(ds docStats) []byte { return termstats.Encode(ds.tf) }
 
 // statsTF reads the frequency of each wanted term from an encoded blob.
 func statsTF(blob []byte, want map[string]int, out []int) error {
-	n, k := binary.Uvarint(blob)
-	if k <= 0 {
-		return errors.New("bad term statistics")
-	}
-	blob = blob[k:]
-	for range n {
-		l, k := binary.Uvarint(blob)
-		if k <= 0 || uint64(len(blob)-k) < l {
-			return errors.New("bad term statistics")
-		}
-		term := blob[k : k+int(l)]
-		blob = blob[k+int(l):]
-		f, k2 := binary.Uvarint(blob)
-		if k2 <= 0 {
-			return errors.New("bad term statistics")
-		}
-		blob = blob[k2:]
+	return termstats.Walk(blob, func(term []byte, f int) {
 		if i, ok := want[string(term)]; ok {
-			out[i] = int(f)
+			out[i] = f
 		}
-	}
-	return nil
+	})
 }
 
 // addStats records (sign +1) or withdraws (sign −1) a lesson's terms from
