@@ -118,8 +118,8 @@ func verifyCopy(w io.Writer, src, dst string, want, got map[string]int64) error 
 		}
 	}
 	slices.Sort(names)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "table\tsqlite\tpostgresql\t\t")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TABLE\tSQLITE\tPOSTGRESQL\tCHECK\t")
 	var bad []string
 	for _, t := range names {
 		s, inSrc := want[t]
