@@ -7,6 +7,8 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +68,7 @@ func TestCLI_postgresErrorsSayWhatToFix(t *testing.T) {
 		want []string
 	}{
 		{"postgres://u:sekret@127.0.0.1:1/kb", []string{"PostgreSQL server at 127.0.0.1:1", "check that the server runs"}},
-		{"postgresql://u:sekret@db.example:notaport/kb", []string{"PostgreSQL connection string", "postgres://USER:PASSWORD@HOST:5432/DATABASE"}},
+		{"postgresql://u:sekret@db.example:notaport/kb", []string{"PostgreSQL", "postgres://USER:PASSWORD@HOST:5432/DATABASE"}},
 	} {
 		env["INNATE_DB"] = tc.dsn
 		_, err := run(t, env, "", "token", "list")
@@ -86,7 +88,11 @@ func TestCLI_postgresErrorsSayWhatToFix(t *testing.T) {
 	if _, err := run(t, env, "", "prune"); err == nil || !strings.Contains(err.Error(), "PostgreSQL store has no trace retention") {
 		t.Errorf("prune on PostgreSQL: %v", err)
 	}
-	if _, err := run(t, env, "", "eval", "retrieval", "--kb", "postgres://h/db"); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "SQLite") {
+	dir := t.TempDir()
+	corpus, queries := filepath.Join(dir, "corpus.jsonl"), filepath.Join(dir, "queries.jsonl")
+	os.WriteFile(corpus, []byte(`{"id":"a","content":"Run go vet."}`+"\n"), 0o600)
+	os.WriteFile(queries, []byte(`{"query":"vet","relevant_ids":["a"]}`+"\n"), 0o600)
+	if _, err := run(t, env, "", "eval", "retrieval", "--corpus", corpus, "--queries", queries, "--kb", "postgres://h/db"); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "SQLite") {
 		t.Errorf("eval --kb postgres://: %v", err)
 	}
 }

@@ -7,8 +7,11 @@ package archtest
 import (
 	"bytes"
 	"encoding/json"
+	"go/parser"
+	"go/token"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -37,6 +40,8 @@ var layers = [][]string{
 
 type pkg struct {
 	ImportPath string
+	Dir        string
+	GoFiles    []string
 	Imports    []string
 }
 
@@ -97,6 +102,34 @@ func TestImports_followTheLayers(t *testing.T) {
 				t.Errorf("%s imports the command %s", rel, dep)
 			case (dep == "storage" || dep == "pgstore") && rel != "cmd/innate-mcp":
 				t.Errorf("%s imports %s: only the command opens the store; the rest work through kb.Store", rel, dep)
+			}
+		}
+	}
+}
+
+// storeFiles are the command's files that may import a store package:
+// store.go opens the store, migrate.go copies one store into the other
+// (ARCHITECTURE.md). Tests may import them anywhere.
+var storeFiles = []string{"store.go", "migrate.go"}
+
+func TestImports_onlyTheCommandsStoreFilesOpenAStore(t *testing.T) {
+	for _, p := range listPackages(t) {
+		if p.ImportPath != module+"/cmd/innate-mcp" {
+			continue
+		}
+		if len(p.GoFiles) == 0 {
+			t.Fatal("go list lists no files of the command")
+		}
+		for _, name := range p.GoFiles {
+			f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(p.Dir, name), nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				path := strings.Trim(imp.Path.Value, `"`)
+				if (path == module+"/storage" || path == module+"/pgstore") && !slices.Contains(storeFiles, name) {
+					t.Errorf("cmd/innate-mcp/%s imports %s: only %v name the stores; work through kb.Admin (or the app and opened types of store.go)", name, path, storeFiles)
+				}
 			}
 		}
 	}
