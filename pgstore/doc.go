@@ -23,7 +23,8 @@
 // Tx.Lessons, Tx.InsertLesson (with the term statistics),
 // Tx.InsertTrace, Tx.Trace, Tx.SetTraceOutcome, Tx.InsertCorrection;
 // DB.Trace, Corrections; the tokens (CreateToken, Tokens, TokenByHash,
-// RevokeToken). Not done: the rest of kb.Tx (UpdateLesson, evidence,
+// RevokeToken); Load and RowCounts, which copy a SQLite knowledge base in
+// (innate-mcp migrate, see load.go). Not done: the rest of kb.Tx (UpdateLesson, evidence,
 // links, patterns, the logs, directives, context tallies), SetVectors,
 // Search and DocFreqs (BM25 from the statistics, matching storage's
 // figures), the vector index and its LISTEN/NOTIFY change feed with a
