@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -62,7 +64,8 @@ func Open(ctx context.Context, dsn string, opts Options) (*DB, error) {
 	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("parse PostgreSQL connection string: %w", err)
+		// pgx shows the string with its password masked.
+		return nil, fmt.Errorf("parse the PostgreSQL connection string: %w: write it as postgres://USER:PASSWORD@HOST:5432/DATABASE, special characters of the password percent-encoded", err)
 	}
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
@@ -78,7 +81,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*DB, error) {
 	db := &DB{pool: pool, log: log.With("component", "pgstore"), retention: opts.Retention, listenDone: make(chan struct{})}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+		cc := cfg.ConnConfig
+		return nil, fmt.Errorf("connect to the PostgreSQL server at %s (user %s, database %s): %w: check that the server runs and accepts connections there, and the user, password and database of the connection string",
+			net.JoinHostPort(cc.Host, strconv.Itoa(int(cc.Port))), cc.User, cc.Database, err)
 	}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()

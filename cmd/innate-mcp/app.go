@@ -81,7 +81,8 @@ func commands() []command {
 		{"lessons", "list, show, approve, reject, archive or restore lessons", (*Main).runLessons},
 		{"regulate", "let the regulator tune one parameter if due (--dry-run: only show)", (*Main).runRegulate},
 		{"stats", "the system's health: lessons, recall, hesitation, contradictions", (*Main).runStats},
-		{"prune", "prune traces beyond the retention now and reclaim the space", (*Main).runPrune},
+		{"prune", "prune traces beyond the retention now and reclaim the space (SQLite)", (*Main).runPrune},
+		{"migrate", "copy a SQLite knowledge base into an empty PostgreSQL one, then verify it: --from PATH.db --to postgres://...", (*Main).runMigrate},
 		{"eval", "measure quality on a dataset: eval retrieval|appraise|hedging|hesitation|rules|capture", (*Main).runEval},
 		{"embed", "print embeddings of texts as JSON", (*Main).runEmbed},
 		{"reembed", "re-embed every lesson with the configured embedder", (*Main).runReembed},
@@ -138,18 +139,22 @@ func (m *Main) Run(ctx context.Context, args []string, stdin io.Reader, stdout, 
 
 func (m *Main) usage(w io.Writer) {
 	fmt.Fprintf(w, "innate-mcp %s: fast, deterministic intuition, hesitation and memory for coding agents.\n\n", version)
-	fmt.Fprintln(w, "Usage: innate-mcp [--db PATH] [command] [flags]")
+	fmt.Fprintln(w, "Usage: innate-mcp [--db PATH|postgres://...] [command] [flags]")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nGlobal flags (also accepted after the command):")
-	fmt.Fprintln(w, "  --db PATH          database file (env INNATE_DB; default "+defaultDBHint()+")")
+	fmt.Fprintln(w, "  --db PATH|URL      the knowledge base (env INNATE_DB): a SQLite file (default "+defaultDBHint()+"),")
+	fmt.Fprintln(w, "                     or a PostgreSQL database shared by a team, postgres://USER:PASSWORD@HOST:5432/DATABASE")
+	fmt.Fprintln(w, "                     (or postgresql://; the password may come from PGPASSWORD or ~/.pgpass instead)")
 	fmt.Fprintln(w, "  --log-level LEVEL  debug, info, warn or error (env INNATE_LOG_LEVEL; default info)")
 	fmt.Fprintln(w, "  --log-file PATH    append logs to a file instead of stderr (env INNATE_LOG_FILE)")
 	days, traces := defaultRetention()
 	fmt.Fprintf(w, "  --retain-days N    keep traces of tool calls N days, 0: no age limit (env INNATE_RETAIN_DAYS; default %d)\n", days)
 	fmt.Fprintf(w, "  --retain-traces N  keep the newest N traces, 0: no count limit (env INNATE_RETAIN_TRACES; default %d)\n", traces)
+	fmt.Fprintln(w, "\nPostgreSQL: the schema is created on first use; `innate-mcp migrate --from PATH.db --to postgres://...` copies a")
+	fmt.Fprintln(w, "SQLite knowledge base into an empty one and verifies the copy. Trace retention and prune apply to SQLite only.")
 	fmt.Fprintln(w, "\nEmbedder (environment): INNATE_EMBEDDER=builtin|ollama|openai, INNATE_EMBED_MODEL, INNATE_EMBED_URL, INNATE_EMBED_API_KEY")
 	fmt.Fprintln(w, "Run `innate-mcp COMMAND -h` for a command's flags.")
 }
@@ -170,7 +175,7 @@ type globals struct {
 // register adds the global flags to fs. Values already set (by flags
 // before the command) are kept as defaults.
 func (g *globals) register(fs *flag.FlagSet) {
-	fs.StringVar(&g.db, "db", g.db, "database file (env INNATE_DB)")
+	fs.StringVar(&g.db, "db", g.db, "the knowledge base: a SQLite file or a postgres:// URL (env INNATE_DB)")
 	fs.StringVar(&g.logLevel, "log-level", g.logLevel, "log level: debug, info, warn, error (env INNATE_LOG_LEVEL)")
 	fs.StringVar(&g.logFile, "log-file", g.logFile, "append logs to this file instead of stderr (env INNATE_LOG_FILE)")
 	days, traces := defaultRetention()

@@ -26,11 +26,11 @@ func TestMain_helpIsNotAnError(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--help"}, "Usage: innate-mcp [--db PATH]"},
-		{[]string{"-h"}, "Usage: innate-mcp [--db PATH]"},
-		{[]string{"-help"}, "Usage: innate-mcp [--db PATH]"},
-		{[]string{"help"}, "Usage: innate-mcp [--db PATH]"},
-		{[]string{"--db", "x.db", "--help"}, "Usage: innate-mcp [--db PATH]"},
+		{[]string{"--help"}, "Usage: innate-mcp [--db PATH|postgres://...]"},
+		{[]string{"-h"}, "Usage: innate-mcp [--db PATH|postgres://...]"},
+		{[]string{"-help"}, "Usage: innate-mcp [--db PATH|postgres://...]"},
+		{[]string{"help"}, "Usage: innate-mcp [--db PATH|postgres://...]"},
+		{[]string{"--db", "x.db", "--help"}, "Usage: innate-mcp [--db PATH|postgres://...]"},
 		{[]string{"recall", "-h"}, "Usage: innate-mcp recall"},
 		{[]string{"record", "--help"}, "Usage: innate-mcp record"},
 		{[]string{"hesitate", "-h"}, "Usage: innate-mcp hesitate"},

@@ -174,7 +174,10 @@ func (m *Main) hookSocket(g *globals) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if abs, err := filepath.Abs(path); err == nil {
+	if isPostgres(path) {
+		// One server per PostgreSQL database and user: the socket's name
+		// is a hash of the URL, which never appears in it.
+	} else if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
 	build := version
@@ -206,10 +209,18 @@ func (m *Main) startHookServer(g *globals) error {
 	if err != nil {
 		return err
 	}
-	if path, err = filepath.Abs(path); err != nil {
-		return err
+	args := []string{"hook-server"}
+	var env []string
+	if isPostgres(path) {
+		// In the environment, not on the command line, where any user
+		// could read the password in the process list.
+		env = append(os.Environ(), "INNATE_DB="+path)
+	} else {
+		if path, err = filepath.Abs(path); err != nil {
+			return err
+		}
+		args = []string{"--db", path, "hook-server"}
 	}
-	args := []string{"--db", path, "hook-server"}
 	logDir, err := m.hookDir("log")
 	if err != nil {
 		return err
@@ -220,6 +231,7 @@ func (m *Main) startHookServer(g *globals) error {
 	}
 	defer logf.Close()
 	cmd := exec.Command(exe, args...)
+	cmd.Env = env // nil: this process's environment
 	cmd.Stdout, cmd.Stderr = logf, logf
 	// Not the project's directory, which the server would keep busy.
 	cmd.Dir = logDir
@@ -271,7 +283,7 @@ func (m *Main) runHookServer(ctx context.Context, g *globals, args []string, std
 	if err := a.store.WarmUp(ctx); err != nil {
 		a.log.Warn("build vector index", "err", err)
 	}
-	a.log.Info("hook server ready", "socket", socket, "db", a.path)
+	a.log.Info("hook server ready", "socket", socket, "db", a.where)
 	srv := &hook.Server{Handler: func(in hook.Input) (*hook.Handler, error) { return m.hookHandler(a, in) },
 		Log: a.log.With("component", "hook-server"), Idle: *idle}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)

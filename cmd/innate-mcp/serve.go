@@ -98,7 +98,7 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 		wg.Wait()
 		return err
 	}
-	a.log.Info("serving MCP on stdio", "db", a.path, "embedder", a.emb.Name())
+	a.log.Info("serving MCP on stdio", "db", a.where, "embedder", a.emb.Name())
 	err = mcpserver.ServeStdio(ctx, s, a.log.With("component", "stdio"), stdin, stdout)
 	cancel()
 	wg.Wait()
@@ -128,7 +128,7 @@ func serveHTTP(ctx context.Context, addr, cert, key string, h http.Handler, a *a
 			errc <- srv.Serve(ln)
 		}
 	}()
-	a.log.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "endpoint", "/mcp", "tls", cert != "", "db", a.path)
+	a.log.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "endpoint", "/mcp", "tls", cert != "", "db", a.where)
 	select {
 	case err := <-errc:
 		return err

@@ -58,7 +58,9 @@ func (m *Main) runSetup(ctx context.Context, g *globals, args []string, stdin io
 	if db == "" {
 		db = m.Getenv("INNATE_DB")
 	}
-	if db != "" {
+	if isPostgres(db) {
+		o.DB = db // a URL, not a path to make absolute
+	} else if db != "" {
 		if o.DB, err = filepath.Abs(db); err != nil {
 			return err
 		}

@@ -29,12 +29,12 @@ func (m *Main) runToken(ctx context.Context, g *globals, args []string, stdin io
 		if err := fs.Parse(args); err != nil {
 			return err
 		}
-		a, err := m.open(ctx, g, stderr, m.cliSession(), readAccess)
+		st, closeStore, err := m.openAdmin(ctx, g, stderr, readAccess)
 		if err != nil {
 			return err
 		}
-		defer a.close()
-		ts, err := a.store.Tokens(ctx)
+		defer closeStore()
+		ts, err := st.Tokens(ctx)
 		if err != nil {
 			return err
 		}
@@ -50,13 +50,13 @@ func (m *Main) runToken(ctx context.Context, g *globals, args []string, stdin io
 		if fs.NArg() == 0 {
 			return fmt.Errorf("%w: token revoke needs the name or id of a token (innate-mcp token list)", errUsage)
 		}
-		a, err := m.open(ctx, g, stderr, m.cliSession(), writeAccess)
+		st, closeStore, err := m.openAdmin(ctx, g, stderr, writeAccess)
 		if err != nil {
 			return err
 		}
-		defer a.close()
+		defer closeStore()
 		for _, name := range fs.Args() {
-			if err := a.store.RevokeToken(ctx, name, time.Now()); err != nil {
+			if err := st.RevokeToken(ctx, name, time.Now()); err != nil {
 				if errors.Is(err, kb.ErrNotFound) {
 					return fmt.Errorf("no token named %q (innate-mcp token list shows them)", name)
 				}
@@ -98,14 +98,14 @@ func (m *Main) tokenCreate(ctx context.Context, g *globals, args []string, stdou
 			}
 		}
 	}
-	a, err := m.open(ctx, g, stderr, m.cliSession(), writeAccess)
+	st, closeStore, err := m.openAdmin(ctx, g, stderr, writeAccess)
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer closeStore()
 	secret, hash := auth.NewToken()
 	t := kb.Token{ID: randid.New("tk_", 8), Name: strings.TrimSpace(*name), Scope: string(sc), Projects: projects, CreatedAt: time.Now().UTC()}
-	if err := a.store.CreateToken(ctx, t, hash); err != nil {
+	if err := st.CreateToken(ctx, t, hash); err != nil {
 		if errors.Is(err, kb.ErrExists) {
 			return fmt.Errorf("a token named %q exists (revoked tokens keep their names): choose another name", t.Name)
 		}
