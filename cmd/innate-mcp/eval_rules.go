@@ -20,6 +20,7 @@ func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout,
 	dumpPath := fs.String("dump", "", "write what recall and appraise returned for every scenario to this JSONL file")
 	paramsJSON := fs.String("params", "", "JSON object of appraise parameters to try instead of the defaults, e.g. '{\"appraise.rule.applies\":0.2}'")
 	weightsJSON := fs.String("weights", "", "JSON object of fused-score weights to try instead of the defaults, e.g. '{\"lexical\":0.5}'")
+	kbPath := fs.String("kb", "", "measure on this empty PostgreSQL database (postgres://…) instead of a fresh temporary SQLite file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -45,7 +46,10 @@ func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout,
 	}
 	defer done(&err)
 	opts.Dump = dump
-	ev, err := m.openEvalKB(ctx, g, stderr, evalKBOptions{weights: *weightsJSON, params: *paramsJSON})
+	if *kbPath != "" && !isPostgres(*kbPath) {
+		return fmt.Errorf("%w: eval rules --kb takes an empty PostgreSQL database (postgres://…); without it, a temporary SQLite file", errUsage)
+	}
+	ev, err := m.openEvalKB(ctx, g, stderr, evalKBOptions{path: *kbPath, weights: *weightsJSON, params: *paramsJSON})
 	if err != nil {
 		return err
 	}

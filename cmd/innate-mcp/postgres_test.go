@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -199,5 +200,74 @@ func TestServeHTTP_onPostgres(t *testing.T) {
 	}
 	if code := post(token); code != http.StatusOK {
 		t.Errorf("the token: %d, want 200", code)
+	}
+}
+
+// TestExport_importsIntoTheOtherStoreUnchanged: an export of either store
+// imports into the other and exports from it byte for byte the same. (An
+// import derives the directive of a lesson that has none, as the knowledge
+// base does on its next search after a record; so the exports compared
+// are of stores whose lessons all have theirs: a SQLite export imported
+// once into PostgreSQL, then PostgreSQL → SQLite → PostgreSQL.)
+func TestExport_importsIntoTheOtherStoreUnchanged(t *testing.T) {
+	c := pgtest.Start(t)
+	dir := t.TempDir()
+	sqlite := testEnv(t)
+	rules := filepath.Join(dir, "CLAUDE.md")
+	os.WriteFile(rules, []byte("# Shop\n\n- Use pnpm, not npm or yarn.\n- Never push directly to main.\n"), 0o600)
+	for _, args := range [][]string{
+		{"record", "--lesson", "Run go vet before every commit.", "--trigger", "committing Go code", "--origin", "user_stated", "--tag", "go"},
+		{"record", "--lesson", "Close HTTP response bodies.", "--project", "/srv/shop"},
+		{"import", "--project", "/srv/shop", rules},
+	} {
+		if _, err := run(t, sqlite, "", args...); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+	}
+	n := 0
+	// move exports env's store and imports it into a fresh store of the
+	// other kind, whose environment it returns with the export.
+	move := func(env map[string]string, toPostgres bool) (map[string]string, string) {
+		t.Helper()
+		out, err := run(t, env, "", "export")
+		if err != nil || strings.Count(out, "\n") != 4 {
+			t.Fatalf("export: %v\n%s", err, out)
+		}
+		n++
+		file := filepath.Join(dir, fmt.Sprintf("export-%d.jsonl", n))
+		os.WriteFile(file, []byte(out), 0o600)
+		next := testEnv(t)
+		if toPostgres {
+			next["INNATE_DB"] = c.NewDatabase(t, fmt.Sprintf("export_%d", n))
+		}
+		if _, err := run(t, next, "", "import", file); err != nil {
+			t.Fatal(err)
+		}
+		return next, out
+	}
+	pg1, _ := move(sqlite, true)
+	sqlite2, fromPG := move(pg1, false)
+	pg2, fromSQLite := move(sqlite2, true)
+	_, fromPG2 := move(pg2, false)
+	sameExport(t, "PostgreSQL → SQLite", fromPG, fromSQLite)
+	sameExport(t, "SQLite → PostgreSQL", fromSQLite, fromPG2)
+}
+
+// sameExport fails t at the first line where two exports differ.
+func sameExport(t *testing.T, what, want, got string) {
+	t.Helper()
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(w), len(g)) {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			t.Errorf("%s changed the export at line %d:\nbefore: %s\nafter:  %s", what, i+1, a, b)
+			return
+		}
 	}
 }
