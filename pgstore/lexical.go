@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
 )
 
@@ -116,12 +114,23 @@ func (db *DB) lexicalCandidates(ctx context.Context, q *bm25.Query, pool int) ([
 	if q == nil {
 		return nil, nil
 	}
-	postings := func(ctx context.Context, term string) ([]int64, error) {
-		rows, err := db.pool.Query(ctx, `SELECT seq FROM term_postings WHERE term = $1`, term)
+	// Every term's postings in one round trip.
+	postings := func(ctx context.Context, ts []string) (map[string][]int64, error) {
+		rows, err := db.pool.Query(ctx, `SELECT term, seq FROM term_postings WHERE term = ANY($1)`, ts)
 		if err != nil {
 			return nil, err
 		}
-		return pgx.CollectRows(rows, pgx.RowTo[int64])
+		defer rows.Close()
+		out := make(map[string][]int64, len(ts))
+		for rows.Next() {
+			var term string
+			var seq int64
+			if err := rows.Scan(&term, &seq); err != nil {
+				return nil, err
+			}
+			out[term] = append(out[term], seq)
+		}
+		return out, rows.Err()
 	}
 	return q.Candidates(ctx, postings, db.termStats, pool)
 }

@@ -104,16 +104,36 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 	if lexPool <= 0 {
 		lexPool = pool
 	}
-	lq, err := db.prepareLexical(ctx, p.Terms, p.DocFreqs)
-	if err != nil {
-		return nil, err
+	// The lexical path (statistics, postings, shortlist) runs while the
+	// vector index is scanned, as in storage.
+	type lexResult struct {
+		lq   *bm25.Query
+		seqs []int64
+		err  error
 	}
-	lex, err := db.lexicalCandidates(ctx, lq, lexPool)
-	if err != nil {
-		return nil, err
+	lexc := make(chan lexResult, 1)
+	go func() {
+		var r lexResult
+		if r.lq, r.err = db.prepareLexical(ctx, p.Terms, p.DocFreqs); r.err == nil {
+			r.seqs, r.err = db.lexicalCandidates(ctx, r.lq, lexPool)
+		}
+		lexc <- r
+	}()
+	var dense []int64
+	var derr error
+	if !p.LexicalOnly {
+		dense, derr = db.index.Query(ctx, p.Vector, pool)
 	}
-	seen := make(map[int64]bool, len(lex))
-	seqs := make([]int64, 0, len(lex)+pool)
+	lr := <-lexc
+	if derr != nil {
+		return nil, derr
+	}
+	if lr.err != nil {
+		return nil, lr.err
+	}
+	lq := lr.lq
+	seen := make(map[int64]bool, len(lr.seqs)+len(dense))
+	seqs := make([]int64, 0, len(lr.seqs)+len(dense))
 	add := func(ss []int64) {
 		for _, s := range ss {
 			if !seen[s] {
@@ -122,14 +142,8 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 			}
 		}
 	}
-	add(lex)
-	if !p.LexicalOnly {
-		dense, err := db.index.Query(ctx, p.Vector, pool)
-		if err != nil {
-			return nil, err
-		}
-		add(dense)
-	}
+	add(lr.seqs)
+	add(dense)
 	if p.Project != "" {
 		rows, err := db.pool.Query(ctx, `SELECT seq FROM lessons WHERE project = $1 AND state != 'archived'
 			ORDER BY seq DESC LIMIT $2`, p.Project, ProjectCap)

@@ -111,21 +111,27 @@ func (db *DB) lexicalCandidates(ctx context.Context, q *bm25.Query, pool int) ([
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
-	postings := func(ctx context.Context, term string) ([]int64, error) {
-		rows, err := match.QueryContext(ctx, `"`+strings.ReplaceAll(term, `"`, `""`)+`"`)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		var seqs []int64
-		for rows.Next() {
-			var seq int64
-			if err := rows.Scan(&seq); err != nil {
+	postings := func(ctx context.Context, ts []string) (map[string][]int64, error) {
+		out := make(map[string][]int64, len(ts))
+		for _, term := range ts {
+			rows, err := match.QueryContext(ctx, `"`+strings.ReplaceAll(term, `"`, `""`)+`"`)
+			if err != nil {
 				return nil, err
 			}
-			seqs = append(seqs, seq)
+			for rows.Next() {
+				var seq int64
+				if err := rows.Scan(&seq); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				out[term] = append(out[term], seq)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return nil, err
+			}
 		}
-		return seqs, rows.Err()
+		return out, nil
 	}
 	return q.Candidates(ctx, postings, db.termStats, pool)
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -66,11 +67,11 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// startTeam starts a throwaway PostgreSQL (skipping without one), creates
-// a database and an admin token in it, and starts n instances.
-func startTeam(tb testing.TB, c *pgtest.Cluster, n int) *team {
+// startTeam creates an admin token in the database db (a new PostgreSQL
+// database or SQLite file) and starts n instances serving it.
+func startTeam(tb testing.TB, db string, n int) *team {
 	tb.Helper()
-	tm := &team{tb: tb, dsn: c.NewDatabase(tb, fmt.Sprintf("team_%d", teamDBs.Add(1)))}
+	tm := &team{tb: tb, dsn: db}
 	create := exec.Command(buildBinary(tb), "token", "create", "--name", "bench", "--scope", "admin")
 	create.Env = append(os.Environ(), "INNATE_DB="+tm.dsn, "INNATE_LOG_LEVEL=warn")
 	out, err := create.Output()
@@ -363,7 +364,7 @@ func TestTeam_threeInstancesShareOneDatabase(t *testing.T) {
 		t.Skip("starts PostgreSQL and three servers")
 	}
 	c := pgtest.Start(t)
-	tm := startTeam(t, c, 3)
+	tm := startTeam(t, c.NewDatabase(t, fmt.Sprintf("team_%d", teamDBs.Add(1))), 3)
 
 	res := tm.burst(12, 16, tm.instances, nil)
 	if res.failed > 0 {
@@ -407,29 +408,41 @@ func TestTeam_threeInstancesShareOneDatabase(t *testing.T) {
 // hesitate). It reports the p50 and p99 latency of a call, the calls per
 // second, and how long a record on one instance takes to be recalled on
 // another (median and max of 20), and fails when a record is lost or
-// stored twice. Run: go test ./cmd/innate-mcp -run X -bench BenchmarkTeam -benchtime 1x
+// stored twice. The same run on one SQLite file served by three instances
+// is the reference. Run:
+// go test ./cmd/innate-mcp -run X -bench BenchmarkTeam -benchtime 1x
 func BenchmarkTeam(b *testing.B) {
 	const instances, clients, calls = 3, 50, 200
 	c := pgtest.Start(b)
-	for b.Loop() {
-		tm := startTeam(b, c, instances)
-		// Every instance loads its model and builds its index first.
-		for _, in := range tm.instances {
-			if _, err := call(context.Background(), tm.connect(in), "recall", map[string]any{"query": "warm up"}); err != nil {
-				b.Fatal(err)
+	for _, store := range []string{"postgres", "sqlite"} {
+		b.Run(store, func(b *testing.B) {
+			for b.Loop() {
+				db := filepath.Join(b.TempDir(), "kb.db")
+				if store == "postgres" {
+					db = c.NewDatabase(b, fmt.Sprintf("team_%d", teamDBs.Add(1)))
+				}
+				tm := startTeam(b, db, instances)
+				// Every instance loads its model and builds its index first.
+				for _, in := range tm.instances {
+					if _, err := call(context.Background(), tm.connect(in), "recall", map[string]any{"query": "warm up"}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				res := tm.burst(clients, calls, tm.instances, nil)
+				if res.failed > 0 {
+					b.Errorf("%d of %d calls failed", res.failed, clients*calls)
+				}
+				if store == "postgres" {
+					tm.checkNothingLost(res.recorded)
+				}
+				delays := tm.propagation(tm.instances[0], tm.instances[1], 20)
+				b.ReportMetric(float64(percentile(res.latencies, 0.5).Microseconds())/1000, "p50-ms")
+				b.ReportMetric(float64(percentile(res.latencies, 0.99).Microseconds())/1000, "p99-ms")
+				b.ReportMetric(float64(len(res.latencies))/res.elapsed.Seconds(), "calls/s")
+				b.ReportMetric(float64(len(res.recorded)), "records")
+				b.ReportMetric(float64(percentile(delays, 0.5).Microseconds())/1000, "propagation-median-ms")
+				b.ReportMetric(float64(slices.Max(delays).Microseconds())/1000, "propagation-max-ms")
 			}
-		}
-		res := tm.burst(clients, calls, tm.instances, nil)
-		if res.failed > 0 {
-			b.Errorf("%d of %d calls failed", res.failed, clients*calls)
-		}
-		tm.checkNothingLost(res.recorded)
-		delays := tm.propagation(tm.instances[0], tm.instances[1], 20)
-		b.ReportMetric(float64(percentile(res.latencies, 0.5).Microseconds())/1000, "p50-ms")
-		b.ReportMetric(float64(percentile(res.latencies, 0.99).Microseconds())/1000, "p99-ms")
-		b.ReportMetric(float64(len(res.latencies))/res.elapsed.Seconds(), "calls/s")
-		b.ReportMetric(float64(len(res.recorded)), "records")
-		b.ReportMetric(float64(percentile(delays, 0.5).Microseconds())/1000, "propagation-median-ms")
-		b.ReportMetric(float64(slices.Max(delays).Microseconds())/1000, "propagation-max-ms")
+		})
 	}
 }

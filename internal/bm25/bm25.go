@@ -286,8 +286,9 @@ func (q *Query) ScoreStats(seq int64, blob []byte, length int) (float64, error) 
 	return q.Score(tf, length), nil
 }
 
-// Postings lists the lessons (by sequence number) that hold a term.
-type Postings func(ctx context.Context, term string) ([]int64, error)
+// Postings lists the lessons (by sequence number) that hold each of the
+// terms, in one go where the store can.
+type Postings func(ctx context.Context, terms []string) (map[string][]int64, error)
 
 // StatsReader calls fn with the length and encoded statistics of each of
 // seqs that has them.
@@ -309,19 +310,24 @@ func (q *Query) Candidates(ctx context.Context, postings Postings, stats StatsRe
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return q.df[order[a]] < q.df[order[b]] })
-	acc := map[int64]float64{}
 	read := 0
+	var want []string
 	for k, i := range order {
 		if k > 0 && read+q.df[i] > PostingsBudget {
+			order = order[:k]
 			break
 		}
 		read += q.df[i]
+		want = append(want, q.terms[i])
+	}
+	lists, err := postings(ctx, want)
+	if err != nil {
+		return nil, fmt.Errorf("full-text search: %w", err)
+	}
+	acc := map[int64]float64{}
+	for _, i := range order {
 		w := IDF(q.n, q.df[i])
-		seqs, err := postings(ctx, q.terms[i])
-		if err != nil {
-			return nil, fmt.Errorf("full-text search: %w", err)
-		}
-		for _, s := range seqs {
+		for _, s := range lists[q.terms[i]] {
 			acc[s] += w
 		}
 	}
@@ -352,7 +358,7 @@ func (q *Query) Candidates(ctx context.Context, postings Postings, stats StatsRe
 		seqs = seqs[:shortlistFactor*pool]
 	}
 	exact := make(map[int64]float64, len(seqs))
-	err := stats(ctx, seqs, func(seq int64, length int, blob []byte) error {
+	err = stats(ctx, seqs, func(seq int64, length int, blob []byte) error {
 		v, err := q.ScoreStats(seq, blob, length)
 		if err != nil {
 			return fmt.Errorf("lesson #%d: %w", seq, err)

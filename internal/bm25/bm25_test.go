@@ -60,11 +60,13 @@ func TestQuery_scoreAndCandidates(t *testing.T) {
 	if q == nil {
 		t.Fatal("nil query over a non-empty collection")
 	}
-	postings := func(_ context.Context, term string) ([]int64, error) {
-		var out []int64
-		for _, seq := range slices.Sorted(maps.Keys(docs)) {
-			if docs[seq].TF[term] > 0 {
-				out = append(out, seq)
+	postings := func(_ context.Context, ts []string) (map[string][]int64, error) {
+		out := map[string][]int64{}
+		for _, term := range ts {
+			for _, seq := range slices.Sorted(maps.Keys(docs)) {
+				if docs[seq].TF[term] > 0 {
+					out[term] = append(out[term], seq)
+				}
 			}
 		}
 		return out, nil
