@@ -2,7 +2,7 @@ package pgstore
 
 import (
 	"context"
-		"errors"
+	"errors"
 	"fmt"
 	"time"
 
