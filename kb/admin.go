@@ -19,6 +19,7 @@ type Admin interface {
 	MetaStore
 	StatsReader
 	RegulatorStore
+	DashboardReader
 
 	// ReadOnly reports whether the store was opened read-only.
 	ReadOnly() bool

@@ -3,7 +3,8 @@
 // of kb's values (the JSON text of lessons, verdicts, routing decisions,
 // hesitations, patterns and confidence history) and its reading, and the
 // rules of the verdict log (which verdicts calibrate, what a back-fill
-// changes). Both stores use it, so that they keep the same bytes and
+// changes), and the reading of the dashboard's rows (held drafts and their
+// excerpt, series per day). Both stores use it, so that they keep the same bytes and
 // behave alike; only their SQL differs.
 package storerow
 

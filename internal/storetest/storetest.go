@@ -64,6 +64,11 @@ func Run(t *testing.T, open Opener) {
 		{"VerdictOutcomeAndCalibration", verdictCalibration},
 		{"RoutingAndMisroute", routingMisroute},
 		{"AppraiseStateWindow", appraiseStateWindow},
+		// The cases of dashboard.go.
+		{"LessonActivityNewestFirst", lessonActivity},
+		{"HeldDraftsAndHesitationScores", heldDrafts},
+		{"ModeSeriesPerUTCDay", modeSeries},
+		{"CalibrationSeriesPerUTCDay", calibrationSeries},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
