@@ -182,7 +182,7 @@ func (q lessonQuery) href() string {
 func (q lessonQuery) sortedBy(col string) lessonQuery {
 	desc := defaultDesc(col)
 	if q.effectiveSort() == col {
-		desc = !q.Desc
+		desc = !q.effectiveDesc()
 	}
 	q.Sort, q.Desc, q.Page = col, desc, 1
 	return q

@@ -26,16 +26,16 @@ func TestParseLessonQuery(t *testing.T) {
 		}
 	}
 	bad := map[string]string{
-		"tier=gold":             "tier",
-		"state=deleted":         "state",
-		"origin=rumour":         "origin",
-		"sort=password":         "sort",
-		"sort=score":            "needs a search",
-		"dir=up":                "dir",
-		"page=0":                "page",
-		"page=1e9":              "page",
-		"q=a&q=b":               "given 2 times",
-		"project=%00":           "not text",
+		"tier=gold":     "tier",
+		"state=deleted": "state",
+		"origin=rumour": "origin",
+		"sort=password": "sort",
+		"sort=score":    "needs a search",
+		"dir=up":        "dir",
+		"page=0":        "page",
+		"page=1e9":      "page",
+		"q=a&q=b":       "given 2 times",
+		"project=%00":   "not text",
 		"q=" + strings.Repeat("x", maxQueryParam+1): "limit",
 	}
 	for in, want := range bad {
