@@ -105,7 +105,7 @@ func New(cfg Config) (*Server, error) {
 }
 
 // LoginURL is the URL to print: the dashboard's address with the one-time
-// token. It works once.
+// token. It works once: later uses are refused.
 func (srv *Server) LoginURL() string {
 	srv.sessions.mu.Lock()
 	defer srv.sessions.mu.Unlock()

@@ -26,7 +26,8 @@ const cookieName = "innate_session"
 // with its CSRF token. Safe for concurrent use.
 type sessions struct {
 	mu    sync.Mutex
-	login string            // the one-time token; "" once used
+	login string            // the one-time token
+	used  bool              // whether login was exchanged already
 	live  map[string]string // session id → CSRF token
 }
 
@@ -53,7 +54,7 @@ func randomToken() (string, error) {
 func (s *sessions) redeem(token string) (string, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.login == "" || subtle.ConstantTimeCompare([]byte(token), []byte(s.login)) != 1 {
+	if s.used || subtle.ConstantTimeCompare([]byte(token), []byte(s.login)) != 1 {
 		return "", false, nil
 	}
 	id, err := randomToken()
@@ -64,7 +65,7 @@ func (s *sessions) redeem(token string) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	s.login = ""
+	s.used = true
 	s.live[id] = csrf
 	return id, true, nil
 }
@@ -176,13 +177,13 @@ func hostsFor(addr string) (map[string]bool, error) {
 	return hosts, nil
 }
 
-// setSecurityHeaders forbids framing, inline scripts, other origins'
-// resources, caching and referrers (the token is in the first URL).
+// setSecurityHeaders forbids framing, inline scripts, other origins
+// resources, caching, and referrers to other origins.
 func setSecurityHeaders(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; connect-src 'self'")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Referrer-Policy", "same-origin") // "no-referrer" would make a form POST carry Origin: null
 	h.Set("Cache-Control", "no-store")
 }
