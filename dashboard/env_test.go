@@ -116,11 +116,18 @@ func newTestEnv(tb testing.TB, extra int) *testEnv {
 		topics := []string{"database migrations", "HTTP handlers", "React components", "CI pipelines", "logging", "caching", "auth tokens", "feature flags"}
 		for i := range extra {
 			t := topics[i%len(topics)]
-			nls = append(nls, kb.NewLesson{Content: fmt.Sprintf("Rule %d for %s: keep change %d small and reviewed, and test %s before merging.", i, t, i, t),
+			// A word of letters per lesson: lessons that differ only in a
+			// number would be near-duplicates, reinforced and not stored.
+			w := letters(i)
+			nls = append(nls, kb.NewLesson{Content: fmt.Sprintf("In the %s module, keep %s changes small and reviewed, and test %s before merging.", w, t, t),
 				Trigger: "working on " + t, Project: fmt.Sprintf("project-%d", i%12), Tags: []string{fmt.Sprintf("t%d", i%20)}, Origin: kb.OriginImported})
 		}
-		if _, err := k.Add(ctx, nls, nil); err != nil {
+		rep, err := k.Add(ctx, nls, nil)
+		if err != nil {
 			tb.Fatal(err)
+		}
+		if rep.Added != extra {
+			tb.Fatalf("added %d of %d generated lessons (%d duplicates, %d reinforced)", rep.Added, extra, rep.Duplicates, rep.Reinforced)
 		}
 	}
 
@@ -211,6 +218,18 @@ func newTestEnv(tb testing.TB, extra int) *testEnv {
 	}
 	e.srv = srv
 	return e
+}
+
+// letters spells n in base 26 with the letters a to z.
+func letters(n int) string {
+	s := ""
+	for {
+		s = string(rune('a'+n%26)) + s
+		n /= 26
+		if n == 0 {
+			return "mod" + s
+		}
+	}
 }
 
 // ruleFile is a real rule file of the shared evaluation data, or a small
