@@ -323,24 +323,10 @@ func lostContradiction(links []Link, id string) bool {
 	return false
 }
 
-// supersede archives lesson id as superseded, the reason noted in its
-// history, with the confidence event contradictions use; when by is not
-// empty, the lesson by replaces it and is linked to it.
+// supersede archives lesson id as superseded by lesson by (none when
+// empty), as KB.supersede does.
 func (r *reimport) supersede(ctx context.Context, id, by, reason string) error {
-	l, err := r.tx.Lesson(ctx, id)
-	if err != nil {
-		return fmt.Errorf("lesson %s: %w", id, err)
-	}
-	if _, err := r.k.apply(ctx, r.tx, &l, confidence.Event{Kind: confidence.KindSuperseded, At: r.now, Session: r.k.session, Note: reason}); err != nil {
-		return err
-	}
-	if err := r.tx.UpdateLesson(ctx, l); err != nil {
-		return err
-	}
-	if by == "" {
-		return nil
-	}
-	return r.tx.LinkLessons(ctx, by, id, linkSupersedes, reason, r.now)
+	return r.k.supersede(ctx, r.tx, id, by, reason, r.now)
 }
 
 // restore brings back an archived lesson whose rule is in the file again.

@@ -167,3 +167,60 @@ func (r *Regulator) step(ctx context.Context, s Store, k *kb.KB, log *slog.Logge
 		}
 	}
 }
+
+// Revert puts back, at now, the change to param that the regulator made at
+// at (a person's decision: the dashboard's revert button). It logs a
+// KindRevert entry restoring the change's before value, which also closes
+// the change's evaluation, and retunes k. It refuses, writing nothing, a
+// change that is not in the log, one already reverted, and one whose
+// parameter has moved since (its current value is not the change's after
+// value); such errors wrap ErrNotRevertible.
+func (r *Regulator) Revert(ctx context.Context, s Store, k *kb.KB, param string, at, now time.Time, why string) (regulate.Change, error) {
+	if s.ReadOnly() {
+		return regulate.Change{}, fmt.Errorf("revert %s: %w", param, kb.ErrReadOnly)
+	}
+	var refused error
+	var done regulate.Change
+	plan := func(params map[string]float64, hist []regulate.Change) regulate.Result {
+		var c *regulate.Change
+		for i := range hist {
+			h := &hist[i]
+			if h.Kind == regulate.KindChange && h.Param == param && h.At.Equal(at) {
+				c = h
+			}
+		}
+		if c == nil {
+			refused = fmt.Errorf("no change of %s at %s in the regulator's log: %w", param, at.Format(time.RFC3339Nano), ErrNotRevertible)
+			return regulate.Result{}
+		}
+		for _, h := range hist {
+			if h.Kind == regulate.KindRevert && h.Param == param && h.Ref.Equal(at) {
+				refused = fmt.Errorf("the change of %s at %s was reverted already (%s): %w", param, at.Format(time.RFC3339), h.At.Format(time.RFC3339), ErrNotRevertible)
+				return regulate.Result{}
+			}
+		}
+		cur := r.reg.Resolve(params)[param]
+		if math.Abs(cur-c.After) > 1e-9 {
+			refused = fmt.Errorf("%s is %.4g now, not the %.4g that change set; it moved since, so reverting it would undo a later change: %w",
+				param, cur, c.After, ErrNotRevertible)
+			return regulate.Result{}
+		}
+		if why == "" {
+			why = "by a person"
+		}
+		done = regulate.Change{Kind: regulate.KindRevert, Param: param, Before: cur, After: c.Before, Metric: c.Metric,
+			MetricValue: c.MetricValue, Severity: c.Severity, At: now, Ref: c.At,
+			Reason: fmt.Sprintf("revert %s %.4g→%.4g: %s", param, c.After, c.Before, why)}
+		return regulate.Result{Changes: []regulate.Change{done}}
+	}
+	if _, err := s.Regulate(ctx, plan); err != nil {
+		return regulate.Change{}, fmt.Errorf("revert %s: %w", param, err)
+	}
+	if refused != nil {
+		return regulate.Change{}, refused
+	}
+	return done, r.Retune(ctx, s, k)
+}
+
+// ErrNotRevertible is wrapped by Revert's refusals.
+var ErrNotRevertible = errors.New("not revertible")

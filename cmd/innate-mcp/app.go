@@ -80,6 +80,7 @@ func commands() []command {
 		{"patterns", "list or remove learned error patterns", (*Main).runPatterns},
 		{"lessons", "list, show, approve, reject, archive or restore lessons", (*Main).runLessons},
 		{"regulate", "let the regulator tune one parameter if due (--dry-run: only show)", (*Main).runRegulate},
+		{"ui", "the local dashboard in a browser: prints a one-time URL (--addr 127.0.0.1:0, --open)", (*Main).runUI},
 		{"stats", "the system's health: lessons, recall, hesitation, contradictions", (*Main).runStats},
 		{"prune", "prune traces beyond the retention now and reclaim the space (SQLite)", (*Main).runPrune},
 		{"migrate", "copy a SQLite knowledge base into an empty PostgreSQL one, then verify it: --from PATH.db --to postgres://...", (*Main).runMigrate},

@@ -30,7 +30,7 @@ var layers = [][]string{
 	{"kb"},
 	// 3: what stands on the knowledge base: its store, its front ends,
 	// reports and evaluations; setup edits the clients' files.
-	{"storage", "pgstore", "mcpserver", "hook", "stats", "tuning", "eval", "setup", "internal/storetest", "internal/storerow"},
+	{"storage", "pgstore", "mcpserver", "hook", "stats", "tuning", "eval", "setup", "dashboard", "internal/storetest", "internal/storerow"},
 	// 4: the command, which wires them.
 	{"cmd/innate-mcp"},
 }
