@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -231,19 +232,9 @@ func (db *DB) SetEmbedderInfo(ctx context.Context, model string, dim int) error 
 	})
 }
 
-// timeFormat is how times are stored: sortable UTC text, storage's format
-// (see the schema's comment for why not TIMESTAMPTZ).
-const timeFormat = "2006-01-02T15:04:05.000000000Z"
-
-func fmtTime(t time.Time) string { return t.UTC().Format(timeFormat) }
-
-func parseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
+// fmtTime and parseTime write and read a stored time (sortable UTC text,
+// the same in both stores).
+var fmtTime, parseTime = storerow.FormatTime, storerow.ParseTime
 
 // The stores' interfaces, checked at compile time.
 var (

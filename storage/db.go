@@ -17,6 +17,7 @@ import (
 	"modernc.org/sqlite" // the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -446,15 +447,6 @@ func (db *DB) update(ctx context.Context, fn func(*redactTx) error) error {
 	return nil
 }
 
-// timeFormat is how times are stored: sortable UTC text.
-const timeFormat = "2006-01-02T15:04:05.000000000Z"
-
-func fmtTime(t time.Time) string { return t.UTC().Format(timeFormat) }
-
-func parseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
+// fmtTime and parseTime write and read a stored time (sortable UTC text,
+// the same in both stores).
+var fmtTime, parseTime = storerow.FormatTime, storerow.ParseTime
