@@ -48,15 +48,8 @@ func (db *DB) RecallStats(ctx context.Context, since time.Time, top int) (kb.Rec
 		return kb.RecallStats{}, fmt.Errorf("read recall selections: %w", err)
 	}
 	defer rows.Close()
-	var usage []kb.Usage
-	for rows.Next() {
-		var u kb.Usage
-		if err := rows.Scan(&u.LessonID, &u.Content, &u.Count); err != nil {
-			return kb.RecallStats{}, fmt.Errorf("read recall selections: %w", err)
-		}
-		usage = append(usage, u)
-	}
-	if err := rows.Err(); err != nil {
+	usage, err := storerow.Collect(rows, storerow.Usage)
+	if err != nil {
 		return kb.RecallStats{}, fmt.Errorf("read recall selections: %w", err)
 	}
 	return t.Stats(usage), nil
@@ -72,15 +65,8 @@ func (db *DB) Contradictions(ctx context.Context) ([]kb.Contradiction, error) {
 		return nil, fmt.Errorf("read contradictions: %w", err)
 	}
 	defer rows.Close()
-	var out []kb.Contradiction
-	for rows.Next() {
-		var c kb.Contradiction
-		if err := rows.Scan(&c.A, &c.B, &c.Resolved); err != nil {
-			return nil, fmt.Errorf("read contradictions: %w", err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := storerow.Collect(rows, storerow.Contradiction)
+	if err != nil {
 		return nil, fmt.Errorf("read contradictions: %w", err)
 	}
 	return out, nil

@@ -51,15 +51,8 @@ func (db *DB) RecallStats(ctx context.Context, since time.Time, top int) (Recall
 		return RecallStats{}, fmt.Errorf("read recall selections: %w", err)
 	}
 	defer rows.Close()
-	var usage []Usage
-	for rows.Next() {
-		var u Usage
-		if err := rows.Scan(&u.LessonID, &u.Content, &u.Count); err != nil {
-			return RecallStats{}, fmt.Errorf("read recall selections: %w", err)
-		}
-		usage = append(usage, u)
-	}
-	if err := rows.Err(); err != nil {
+	usage, err := storerow.Collect(rows, storerow.Usage)
+	if err != nil {
 		return RecallStats{}, fmt.Errorf("read recall selections: %w", err)
 	}
 	return t.Stats(usage), nil
@@ -74,15 +67,11 @@ func (db *DB) Contradictions(ctx context.Context) ([]Contradiction, error) {
 		return nil, fmt.Errorf("read contradictions: %w", err)
 	}
 	defer rows.Close()
-	var out []Contradiction
-	for rows.Next() {
-		var c Contradiction
-		if err := rows.Scan(&c.A, &c.B, &c.Resolved); err != nil {
-			return nil, fmt.Errorf("read contradictions: %w", err)
-		}
-		out = append(out, c)
+	out, err := storerow.Collect(rows, storerow.Contradiction)
+	if err != nil {
+		return nil, fmt.Errorf("read contradictions: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // AllLessons returns every lesson (any state), in the order they were

@@ -145,3 +145,17 @@ func FoldLogs(sel Select, read TallyReader, write TallyWriter) error {
 	}
 	return nil
 }
+
+// Usage reads one row of (lesson id, content, times selected).
+func Usage(scan Scan) (kb.Usage, error) {
+	var u kb.Usage
+	err := scan(&u.LessonID, &u.Content, &u.Count)
+	return u, err
+}
+
+// Contradiction reads one row of (lesson a, lesson b, resolved).
+func Contradiction(scan Scan) (kb.Contradiction, error) {
+	var c kb.Contradiction
+	err := scan(&c.A, &c.B, &c.Resolved)
+	return c, err
+}
