@@ -24,13 +24,18 @@ const lessonColumns = storerow.LessonColumns
 // scanLesson reads one row of lessonColumns; kb.ErrNotFound when there is
 // none.
 func scanLesson(r pgx.Row) (kb.Lesson, int64, error) {
-	return storerow.Lesson(func(dest ...any) error {
+	return storerow.Lesson(notFound(r), false, true)
+}
+
+// notFound is r's Scan with pgx.ErrNoRows read as kb.ErrNotFound.
+func notFound(r pgx.Row) storerow.Scan {
+	return func(dest ...any) error {
 		err := r.Scan(dest...)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return kb.ErrNotFound
 		}
 		return err
-	}, false, true)
+	}
 }
 
 // querier is the pool or a redactTx.
