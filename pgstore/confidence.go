@@ -14,13 +14,12 @@ import (
 // order.
 func (t *Tx) AddHistory(ctx context.Context, lessonID string, changes []confidence.Change) error {
 	for _, ch := range changes {
-		before, after, err := storerow.Scores(ch)
+		args, err := storerow.HistoryArgs(lessonID, ch)
 		if err != nil {
-			return fmt.Errorf("encode confidence history of %s: %w", lessonID, err)
+			return err
 		}
-		_, err = t.tx.Exec(ctx, `INSERT INTO confidence_history (lesson_id, at, kind, reason, before, after,
-			lifecycle_before, lifecycle_after, ignored) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, lessonID, fmtTime(ch.At),
-			string(ch.Kind), ch.Reason, before, after, string(ch.LifecycleBefore), string(ch.LifecycleAfter), ch.Ignored)
+		_, err = t.tx.Exec(ctx, `INSERT INTO confidence_history (lesson_id, `+storerow.HistoryColumns+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, args...)
 		if err != nil {
 			return fmt.Errorf("write confidence history of %s: %w", lessonID, err)
 		}
@@ -31,22 +30,13 @@ func (t *Tx) AddHistory(ctx context.Context, lessonID string, changes []confiden
 // History implements kb.Admin: a lesson's confidence changes, oldest
 // first.
 func (db *DB) History(ctx context.Context, lessonID string) ([]confidence.Change, error) {
-	rows, err := db.pool.Query(ctx, `SELECT at, kind, reason, before, after, lifecycle_before, lifecycle_after, ignored
-		FROM confidence_history WHERE lesson_id = $1 ORDER BY id`, lessonID)
+	rows, err := db.pool.Query(ctx, `SELECT `+storerow.HistoryColumns+` FROM confidence_history WHERE lesson_id = $1 ORDER BY id`, lessonID)
 	if err != nil {
 		return nil, fmt.Errorf("read history of %s: %w", lessonID, err)
 	}
 	defer rows.Close()
-	var out []confidence.Change
-	for rows.Next() {
-		var at, kind, reason, before, after, lb, la string
-		var ignored bool
-		if err := rows.Scan(&at, &kind, &reason, &before, &after, &lb, &la, &ignored); err != nil {
-			return nil, fmt.Errorf("read history of %s: %w", lessonID, err)
-		}
-		out = append(out, storerow.HistoryRow(parseTime(at), kind, reason, before, after, lb, la, ignored))
-	}
-	if err := rows.Err(); err != nil {
+	out, err := storerow.Collect(rows, storerow.History)
+	if err != nil {
 		return nil, fmt.Errorf("read history of %s: %w", lessonID, err)
 	}
 	return out, nil
@@ -80,7 +70,7 @@ func (t *Tx) Links(ctx context.Context, id string) ([]kb.Link, error) {
 // empty), oldest first; links made in the same instant in the order of
 // their lessons' ids (storage leaves that order unspecified).
 func readLinks(ctx context.Context, q querier, id string) ([]kb.Link, error) {
-	query := `SELECT a, b, kind, reason, created_at FROM lesson_links`
+	query := `SELECT ` + storerow.LinkColumns + ` FROM lesson_links`
 	var args []any
 	if id != "" {
 		query += ` WHERE a = $1 OR b = $1`
@@ -91,17 +81,8 @@ func readLinks(ctx context.Context, q querier, id string) ([]kb.Link, error) {
 		return nil, fmt.Errorf("read lesson links: %w", err)
 	}
 	defer rows.Close()
-	var out []kb.Link
-	for rows.Next() {
-		var l kb.Link
-		var at string
-		if err := rows.Scan(&l.A, &l.B, &l.Kind, &l.Reason, &at); err != nil {
-			return nil, fmt.Errorf("read lesson links: %w", err)
-		}
-		l.At = parseTime(at)
-		out = append(out, l)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := storerow.Collect(rows, storerow.Link)
+	if err != nil {
 		return nil, fmt.Errorf("read lesson links: %w", err)
 	}
 	return out, nil

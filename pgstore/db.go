@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -200,50 +201,26 @@ func (db *DB) SetMetaDefault(ctx context.Context, key, value string) (string, er
 	return v, nil
 }
 
-// EmbedderInfo implements kb.Store. A stored dimension that is not a
-// whole number is an error (it would otherwise read as 0, the value that
-// turns the dimension check off); a missing one reads as 0, unknown.
+// EmbedderInfo implements kb.Store (see storerow.EmbedderInfo).
 func (db *DB) EmbedderInfo(ctx context.Context) (string, int, bool, error) {
-	model, ok, err := db.Meta(ctx, "embedder_model")
-	if err != nil || !ok {
-		return "", 0, false, err
-	}
-	dimS, ok, err := db.Meta(ctx, "embedder_dim")
-	if err != nil {
-		return "", 0, false, err
-	}
-	var dim int
-	if ok {
-		if _, err := fmt.Sscan(dimS, &dim); err != nil {
-			return "", 0, false, fmt.Errorf("stored embedder dimension %q is not a number (%v): run `innate-mcp reembed` to record the embedder again", dimS, err)
-		}
-	}
-	return model, dim, true, nil
+	return storerow.EmbedderInfo(func(key string) (string, bool, error) { return db.Meta(ctx, key) })
 }
 
 // SetEmbedderInfo implements kb.Store.
 func (db *DB) SetEmbedderInfo(ctx context.Context, model string, dim int) error {
 	return db.update(ctx, func(tx *redactTx) error {
-		if err := setMeta(ctx, tx, "embedder_model", model); err != nil {
-			return err
+		for _, kv := range storerow.EmbedderMeta(model, dim) {
+			if err := setMeta(ctx, tx, kv[0], kv[1]); err != nil {
+				return err
+			}
 		}
-		return setMeta(ctx, tx, "embedder_dim", fmt.Sprint(dim))
+		return nil
 	})
 }
 
-// timeFormat is how times are stored: sortable UTC text, storage's format
-// (see the schema's comment for why not TIMESTAMPTZ).
-const timeFormat = "2006-01-02T15:04:05.000000000Z"
-
-func fmtTime(t time.Time) string { return t.UTC().Format(timeFormat) }
-
-func parseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
+// fmtTime and parseTime write and read a stored time (sortable UTC text,
+// the same in both stores).
+var fmtTime, parseTime = storerow.FormatTime, storerow.ParseTime
 
 // The stores' interfaces, checked at compile time.
 var (

@@ -2,7 +2,6 @@ package pgstore
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/internal/randid"
@@ -21,55 +19,23 @@ import (
 )
 
 // lessonColumns is the column list scanLesson reads, in order.
-const lessonColumns = `l.seq, l.id, l.content, l.trigger, l.anti_trigger, l.tags, l.project, l.origin, l.kind, l.state,
-	l.confidence, l.recalls, l.uses, l.successes, l.failures, l.approvals, l.rejects, l.observed, l.source,
-	l.created_at, l.updated_at, l.last_used_at, l.content_hash, l.conf_state, l.tier, l.directive`
+const lessonColumns = storerow.LessonColumns
 
 // scanLesson reads one row of lessonColumns; kb.ErrNotFound when there is
 // none.
 func scanLesson(r pgx.Row) (kb.Lesson, int64, error) {
-	var (
-		l                      kb.Lesson
-		seq                    int64
-		tags, created, updated string
-		lastUsed               *string
-		origin, kind, state    string
-		confState, tier, dir   string
-	)
-	c := &l.Counters
-	err := r.Scan(&seq, &l.ID, &l.Content, &l.Trigger, &l.AntiTrigger, &tags, &l.Project, &origin, &kind, &state,
-		&l.Confidence, &c.Recalls, &c.Uses, &c.Successes, &c.Failures, &c.Approvals, &c.Rejects, &c.Observed, &l.Source,
-		&created, &updated, &lastUsed, &l.Hash, &confState, &tier, &dir)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return kb.Lesson{}, 0, kb.ErrNotFound
-	}
-	if err != nil {
-		return kb.Lesson{}, 0, fmt.Errorf("scan lesson: %w", err)
-	}
-	l.Origin, l.Kind, l.State = kb.Origin(origin), kb.Kind(kind), kb.State(state)
-	if err := json.Unmarshal([]byte(tags), &l.Tags); err != nil {
-		l.Tags = nil
-	}
-	l.CreatedAt, l.UpdatedAt = parseTime(created), parseTime(updated)
-	l.Tier = confidence.Tier(tier)
-	if confState != "" {
-		if err := json.Unmarshal([]byte(confState), &l.Conf); err != nil {
-			return kb.Lesson{}, 0, fmt.Errorf("lesson %s: bad confidence state: %w", l.ID, err)
+	return storerow.Lesson(notFound(r), false, true)
+}
+
+// notFound is r's Scan with pgx.ErrNoRows read as kb.ErrNotFound.
+func notFound(r pgx.Row) storerow.Scan {
+	return func(dest ...any) error {
+		err := r.Scan(dest...)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return kb.ErrNotFound
 		}
+		return err
 	}
-	if lastUsed != nil {
-		t := parseTime(*lastUsed)
-		l.LastUsedAt = &t
-	}
-	if dir != "" {
-		var d directive.Directive
-		if err := json.Unmarshal([]byte(dir), &d); err == nil {
-			l.Directive = &d
-		}
-		// A directive that does not decode is derived again, like one of
-		// an older parser version (as in storage).
-	}
-	return l, seq, nil
 }
 
 // querier is the pool or a redactTx.
@@ -93,28 +59,13 @@ func (db *DB) Lessons(ctx context.Context, f kb.LessonFilter, fn func(kb.Lesson)
 // eachLesson reads every lesson matching f, in the order they were stored
 // (seq), then calls fn for each.
 func eachLesson(ctx context.Context, q querier, f kb.LessonFilter, fn func(kb.Lesson) error) error {
-	query := `SELECT ` + lessonColumns + ` FROM lessons l WHERE true`
 	var args []any
 	arg := func(v any) string {
 		args = append(args, v)
 		return "$" + strconv.Itoa(len(args))
 	}
-	if len(f.States) > 0 {
-		states := make([]string, len(f.States))
-		for i, s := range f.States {
-			states[i] = string(s)
-		}
-		query += ` AND l.state = ANY(` + arg(states) + `)`
-	}
-	switch {
-	case f.Global:
-		query += ` AND l.project = ''`
-	case f.Project != "":
-		query += ` AND l.project = ` + arg(f.Project)
-	}
-	if f.Origin != "" {
-		query += ` AND l.origin = ` + arg(string(f.Origin))
-	}
+	query := `SELECT ` + lessonColumns + ` FROM lessons l WHERE true` + storerow.LessonFilter(f, arg,
+		func(col string, vals []string) string { return col + ` = ANY(` + arg(vals) + `)` })
 	rows, err := q.Query(ctx, query+` ORDER BY l.seq`, args...)
 	if err != nil {
 		return fmt.Errorf("list lessons: %w", err)
@@ -211,44 +162,14 @@ func (t *Tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	if err != nil {
 		return kb.Lesson{}, err
 	}
-	tags, err := storerow.Strings(nl.Tags)
-	if err != nil {
-		return kb.Lesson{}, fmt.Errorf("encode tags: %w", err)
-	}
-	created, updated := nl.CreatedAt, nl.UpdatedAt
-	if created.IsZero() {
-		created = now
-	}
-	if updated.IsZero() {
-		updated = now
-	}
-	var lastUsed *string
-	if nl.LastUsedAt != nil {
-		s := fmtTime(*nl.LastUsedAt)
-		lastUsed = &s
-	}
-	var confState, tier string
-	if nl.Conf != nil {
-		if confState, err = storerow.ConfState(*nl.Conf); err != nil {
-			return kb.Lesson{}, fmt.Errorf("encode confidence state: %w", err)
-		}
-		tier = string(nl.Conf.Tier)
-	}
-	dir, err := storerow.Directive(nl.Directive)
+	args, err := storerow.InsertLessonArgs(id, nl, now, rev)
 	if err != nil {
 		return kb.Lesson{}, err
 	}
-	c := nl.Counters
 	var seq int64
-	err = t.tx.QueryRow(ctx, `INSERT INTO lessons (id, content, trigger, anti_trigger, tags, project, origin, kind,
-		state, confidence, recalls, uses, successes, failures, approvals, rejects, observed, source, created_at,
-		updated_at, last_used_at, content_hash, shape_hash, vec_rev, conf_state, tier, directive)
+	err = t.tx.QueryRow(ctx, `INSERT INTO lessons (`+storerow.InsertLessonColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
-		RETURNING seq`,
-		id, nl.Content, nl.Trigger, nl.AntiTrigger, tags, nl.Project, string(nl.Origin), string(nl.Kind),
-		string(nl.State), storerow.Confidence(nl.Confidence), c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed,
-		nl.Source, fmtTime(created), fmtTime(updated), lastUsed, kb.ContentHash(nl.Content, nl.Trigger), kb.ShapeHash(nl.Content, nl.Trigger),
-		rev, confState, tier, dir).Scan(&seq)
+		RETURNING seq`, args...).Scan(&seq)
 	if err != nil {
 		return kb.Lesson{}, fmt.Errorf("insert lesson: %w", err)
 	}
@@ -302,25 +223,13 @@ func (t *Tx) UpdateLesson(ctx context.Context, l kb.Lesson) error {
 	if err != nil {
 		return fmt.Errorf("read lesson %s: %w", l.ID, err)
 	}
-	var lastUsed *string
-	if l.LastUsedAt != nil {
-		s := fmtTime(*l.LastUsedAt)
-		lastUsed = &s
-	}
-	tags, err := storerow.Strings(l.Tags)
+	args, err := storerow.UpdateLessonArgs(l, time.Now())
 	if err != nil {
-		return fmt.Errorf("encode tags of %s: %w", l.ID, err)
+		return err
 	}
-	confState, err := storerow.ConfState(l.Conf)
-	if err != nil {
-		return fmt.Errorf("encode confidence state of %s: %w", l.ID, err)
-	}
-	c := l.Counters
 	_, err = t.tx.Exec(ctx, `UPDATE lessons SET origin = $1, state = $2, confidence = $3, recalls = $4, uses = $5,
 		successes = $6, failures = $7, approvals = $8, rejects = $9, observed = $10, tags = $11, updated_at = $12,
-		last_used_at = $13, conf_state = $14, tier = $15 WHERE seq = $16`, string(l.Origin), string(l.State),
-		storerow.Confidence(l.Confidence), c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed, tags,
-		fmtTime(time.Now()), lastUsed, confState, string(l.Tier), seq)
+		last_used_at = $13, conf_state = $14, tier = $15 WHERE seq = $16`, append(args, seq)...)
 	if err != nil {
 		return fmt.Errorf("update lesson %s: %w", l.ID, err)
 	}

@@ -4,52 +4,19 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 )
 
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// migration is one numbered schema step.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// migrations returns the embedded migrations in order. File names are
-// NNNN_name.sql; the number is the schema version the file brings the
-// database to.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFS, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %s: name must start with a number", e.Name())
-		}
-		b, err := migrationFS.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	for i, m := range ms {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %s: want version %d", m.name, i+1)
-		}
-	}
-	return ms, nil
+// migrations returns the embedded migrations in order (see
+// storerow.Migrations).
+func migrations() ([]storerow.Migration, error) {
+	return storerow.Migrations(migrationFS, "migrations")
 }
 
 // SchemaVersion is the schema version this build migrates databases to.
@@ -91,19 +58,19 @@ func (db *DB) migrate(ctx context.Context) error {
 			if v > len(ms) {
 				return fmt.Errorf("database schema version %d is newer than this build's %d: upgrade innate-mcp", v, len(ms))
 			}
-			if v >= m.version {
+			if v >= m.Version {
 				return nil // done before, or by another instance meanwhile
 			}
 			// No arguments: the simple protocol, which runs a file of
 			// several statements.
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
-				return fmt.Errorf("apply %s: %w", m.name, err)
+			if _, err := tx.Exec(ctx, m.SQL); err != nil {
+				return fmt.Errorf("apply %s: %w", m.Name, err)
 			}
 			if _, err := tx.Exec(ctx, `DELETE FROM schema_version`); err != nil {
-				return fmt.Errorf("apply %s: %w", m.name, err)
+				return fmt.Errorf("apply %s: %w", m.Name, err)
 			}
-			if _, err := tx.Exec(ctx, `INSERT INTO schema_version (version) VALUES ($1)`, m.version); err != nil {
-				return fmt.Errorf("apply %s: %w", m.name, err)
+			if _, err := tx.Exec(ctx, `INSERT INTO schema_version (version) VALUES ($1)`, m.Version); err != nil {
+				return fmt.Errorf("apply %s: %w", m.Name, err)
 			}
 			applied = true
 			return nil
@@ -112,7 +79,7 @@ func (db *DB) migrate(ctx context.Context) error {
 			return err
 		}
 		if applied {
-			db.log.Debug("migrated", "version", m.version, "file", m.name)
+			db.log.Debug("migrated", "version", m.Version, "file", m.Name)
 		}
 	}
 	return nil

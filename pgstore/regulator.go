@@ -2,15 +2,14 @@ package pgstore
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/regulate"
-	"github.com/innate-mcp/innate-mcp/route"
 )
 
 // Params implements kb.RegulatorStore: the tuned parameter values stored
@@ -29,8 +28,8 @@ func readParams(ctx context.Context, q querier) (map[string]float64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read tuned parameters: %w", err)
 	}
-	m := map[string]float64{}
-	if err := json.Unmarshal([]byte(v), &m); err != nil {
+	m, err := storerow.Params(v)
+	if err != nil {
 		return nil, fmt.Errorf("read tuned parameters: %w", err)
 	}
 	return m, nil
@@ -43,27 +42,13 @@ func (db *DB) RegulatorHistory(ctx context.Context) ([]regulate.Change, error) {
 }
 
 func readRegulatorLog(ctx context.Context, q querier) ([]regulate.Change, error) {
-	rows, err := q.Query(ctx, `SELECT at, kind, param, before, after, metric, metric_value, severity, want,
-		reason, ref, degraded FROM regulator_log ORDER BY id`)
+	rows, err := q.Query(ctx, `SELECT `+storerow.RegulatorLogColumns+` FROM regulator_log ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("read regulator log: %w", err)
 	}
 	defer rows.Close()
-	var out []regulate.Change
-	for rows.Next() {
-		var c regulate.Change
-		var at, kind, ref string
-		if err := rows.Scan(&at, &kind, &c.Param, &c.Before, &c.After, &c.Metric, &c.MetricValue, &c.Severity, &c.Want,
-			&c.Reason, &ref, &c.Degraded); err != nil {
-			return nil, fmt.Errorf("read regulator log: %w", err)
-		}
-		c.At, c.Kind = parseTime(at), regulate.Kind(kind)
-		if ref != "" {
-			c.Ref = parseTime(ref)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := storerow.Collect(rows, storerow.RegulatorChange)
+	if err != nil {
 		return nil, fmt.Errorf("read regulator log: %w", err)
 	}
 	return out, nil
@@ -90,22 +75,16 @@ func (db *DB) Regulate(ctx context.Context, plan func(params map[string]float64,
 			return nil
 		}
 		for _, c := range res.Changes {
-			ref := ""
-			if !c.Ref.IsZero() {
-				ref = fmtTime(c.Ref)
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO regulator_log (at, kind, param, before, after, metric, metric_value,
-				severity, want, reason, ref, degraded) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, fmtTime(c.At),
-				string(c.Kind), c.Param, c.Before, c.After, c.Metric, c.MetricValue, c.Severity, c.Want, c.Reason, ref,
-				c.Degraded); err != nil {
+			if _, err := tx.Exec(ctx, `INSERT INTO regulator_log (`+storerow.RegulatorLogColumns+`)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, storerow.RegulatorChangeArgs(c)...); err != nil {
 				return fmt.Errorf("write regulator log: %w", err)
 			}
 		}
-		b, err := json.Marshal(regulate.Apply(params, res.Changes))
+		b, err := storerow.AppliedParams(params, res.Changes)
 		if err != nil {
-			return fmt.Errorf("encode tuned parameters: %w", err)
+			return err
 		}
-		if err := setMeta(ctx, tx, "params", string(b)); err != nil {
+		if err := setMeta(ctx, tx, "params", b); err != nil {
 			return fmt.Errorf("write tuned parameters: %w", err)
 		}
 		return nil
@@ -129,28 +108,13 @@ func (db *DB) HesitationMetrics(ctx context.Context, since time.Time) (regulate.
 // since a time, by mode, with their ambiguity and the misroute feedback
 // they received.
 func (db *DB) RoutingMetrics(ctx context.Context, since time.Time) (regulate.RoutingMetrics, error) {
-	m := regulate.RoutingMetrics{ByMode: map[route.Mode]int{}, Misroutes: map[route.Misroute]int{}}
 	rows, err := db.pool.Query(ctx, `SELECT mode, ambiguous, coalesce(misroute, '') FROM routing_log WHERE created_at >= $1`, fmtTime(since))
 	if err != nil {
-		return m, fmt.Errorf("read routing log: %w", err)
+		return regulate.RoutingMetrics{}, fmt.Errorf("read routing log: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var mode, misroute string
-		var ambiguous bool
-		if err := rows.Scan(&mode, &ambiguous, &misroute); err != nil {
-			return m, fmt.Errorf("read routing log: %w", err)
-		}
-		m.Decisions++
-		m.ByMode[route.Mode(mode)]++
-		if ambiguous {
-			m.Ambiguous++
-		}
-		if misroute != "" {
-			m.Misroutes[route.Misroute(misroute)]++
-		}
-	}
-	if err := rows.Err(); err != nil {
+	m, err := storerow.RoutingMetrics(rows)
+	if err != nil {
 		return m, fmt.Errorf("read routing log: %w", err)
 	}
 	return m, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -47,15 +48,8 @@ func (db *DB) RecallStats(ctx context.Context, since time.Time, top int) (kb.Rec
 		return kb.RecallStats{}, fmt.Errorf("read recall selections: %w", err)
 	}
 	defer rows.Close()
-	var usage []kb.Usage
-	for rows.Next() {
-		var u kb.Usage
-		if err := rows.Scan(&u.LessonID, &u.Content, &u.Count); err != nil {
-			return kb.RecallStats{}, fmt.Errorf("read recall selections: %w", err)
-		}
-		usage = append(usage, u)
-	}
-	if err := rows.Err(); err != nil {
+	usage, err := storerow.Collect(rows, storerow.Usage)
+	if err != nil {
 		return kb.RecallStats{}, fmt.Errorf("read recall selections: %w", err)
 	}
 	return t.Stats(usage), nil
@@ -71,15 +65,8 @@ func (db *DB) Contradictions(ctx context.Context) ([]kb.Contradiction, error) {
 		return nil, fmt.Errorf("read contradictions: %w", err)
 	}
 	defer rows.Close()
-	var out []kb.Contradiction
-	for rows.Next() {
-		var c kb.Contradiction
-		if err := rows.Scan(&c.A, &c.B, &c.Resolved); err != nil {
-			return nil, fmt.Errorf("read contradictions: %w", err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := storerow.Collect(rows, storerow.Contradiction)
+	if err != nil {
 		return nil, fmt.Errorf("read contradictions: %w", err)
 	}
 	return out, nil
@@ -95,33 +82,10 @@ func (db *DB) AppraiseStats(ctx context.Context, since time.Time) (kb.AppraiseSt
 			return t.Stats(), err
 		}
 	}
-	if err := addVerdicts(ctx, db.pool, &t, `created_at >= $1`, fmtTime(since)); err != nil {
+	if err := storerow.AddVerdicts(selectWhere(ctx, db.pool, `created_at >= $1`, fmtTime(since)), &t); err != nil {
 		return t.Stats(), err
 	}
 	return t.Stats(), nil
-}
-
-// addVerdicts adds the verdict_log rows matching where to t.
-func addVerdicts(ctx context.Context, q querier, t *kb.VerdictTally, where string, args ...any) error {
-	rows, err := q.Query(ctx, `SELECT abstained, directional, valence, confidence, coalesce(outcome, ''), censored
-		FROM verdict_log WHERE `+where, args...)
-	if err != nil {
-		return fmt.Errorf("read verdict log: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var abstained, censored bool
-		var directional, valence, outcome string
-		var conf float64
-		if err := rows.Scan(&abstained, &directional, &valence, &conf, &outcome, &censored); err != nil {
-			return fmt.Errorf("read verdict log: %w", err)
-		}
-		t.Add(abstained, directional, valence, conf, outcome, censored)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read verdict log: %w", err)
-	}
-	return nil
 }
 
 // ModeCounts implements kb.StatsReader. With a zero since it counts every
@@ -134,31 +98,10 @@ func (db *DB) ModeCounts(ctx context.Context, since time.Time) (map[string]int, 
 			return nil, err
 		}
 	}
-	if err := addModes(ctx, db.pool, out, `created_at >= $1`, fmtTime(since)); err != nil {
+	if err := storerow.AddModes(selectWhere(ctx, db.pool, `created_at >= $1`, fmtTime(since)), out); err != nil {
 		return nil, err
 	}
 	return out, nil
-}
-
-// addModes adds the routing_log rows matching where to t.
-func addModes(ctx context.Context, q querier, t kb.RoutingTally, where string, args ...any) error {
-	rows, err := q.Query(ctx, `SELECT mode, count(*) FROM routing_log WHERE `+where+` GROUP BY mode`, args...)
-	if err != nil {
-		return fmt.Errorf("read routing log: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var mode string
-		var n int
-		if err := rows.Scan(&mode, &n); err != nil {
-			return fmt.Errorf("read routing log: %w", err)
-		}
-		t[mode] += n
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read routing log: %w", err)
-	}
-	return nil
 }
 
 // HesitationStats implements kb.StatsReader. With a zero since it covers
@@ -171,7 +114,7 @@ func (db *DB) HesitationStats(ctx context.Context, since time.Time) (kb.Hesitati
 			return kb.HesitationStats{Signals: map[string]int{}}, err
 		}
 	}
-	if err := addHesitations(ctx, db.pool, &t, `created_at >= $1`, fmtTime(since)); err != nil {
+	if err := storerow.AddHesitations(selectWhere(ctx, db.pool, `created_at >= $1`, fmtTime(since)), &t); err != nil {
 		return kb.HesitationStats{Signals: map[string]int{}}, err
 	}
 	var patterns int
@@ -179,25 +122,4 @@ func (db *DB) HesitationStats(ctx context.Context, since time.Time) (kb.Hesitati
 		return t.Stats(0), fmt.Errorf("count error patterns: %w", err)
 	}
 	return t.Stats(patterns), nil
-}
-
-// addHesitations adds the hesitation_log rows matching where to t.
-func addHesitations(ctx context.Context, q querier, t *kb.HesitationTally, where string, args ...any) error {
-	rows, err := q.Query(ctx, `SELECT confident, held, signals, coalesce(review, '') FROM hesitation_log WHERE `+where, args...)
-	if err != nil {
-		return fmt.Errorf("read hesitation log: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var confident, held bool
-		var signals, review string
-		if err := rows.Scan(&confident, &held, &signals, &review); err != nil {
-			return fmt.Errorf("read hesitation log: %w", err)
-		}
-		t.Add(confident, held, signals, review)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read hesitation log: %w", err)
-	}
-	return nil
 }

@@ -13,13 +13,12 @@ import (
 
 func (t *tx) AddHistory(ctx context.Context, lessonID string, changes []confidence.Change) error {
 	for _, ch := range changes {
-		before, after, err := storerow.Scores(ch)
+		args, err := storerow.HistoryArgs(lessonID, ch)
 		if err != nil {
-			return fmt.Errorf("encode confidence history of %s: %w", lessonID, err)
+			return err
 		}
-		_, err = t.tx.ExecContext(ctx, `INSERT INTO confidence_history (lesson_id, at, kind, reason, before, after,
-			lifecycle_before, lifecycle_after, ignored) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, lessonID, fmtTime(ch.At),
-			string(ch.Kind), ch.Reason, before, after, string(ch.LifecycleBefore), string(ch.LifecycleAfter), ch.Ignored)
+		_, err = t.tx.ExecContext(ctx, `INSERT INTO confidence_history (lesson_id, `+storerow.HistoryColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
 		if err != nil {
 			return fmt.Errorf("write confidence history of %s: %w", lessonID, err)
 		}
@@ -43,22 +42,16 @@ type HistoryEntry struct {
 
 // History returns a lesson's confidence changes, oldest first.
 func (db *DB) History(ctx context.Context, lessonID string) ([]confidence.Change, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT at, kind, reason, before, after, lifecycle_before, lifecycle_after, ignored
-		FROM confidence_history WHERE lesson_id = ? ORDER BY id`, lessonID)
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+storerow.HistoryColumns+` FROM confidence_history WHERE lesson_id = ? ORDER BY id`, lessonID)
 	if err != nil {
 		return nil, fmt.Errorf("read history of %s: %w", lessonID, err)
 	}
 	defer rows.Close()
-	var out []confidence.Change
-	for rows.Next() {
-		var at, kind, reason, before, after, lb, la string
-		var ignored bool
-		if err := rows.Scan(&at, &kind, &reason, &before, &after, &lb, &la, &ignored); err != nil {
-			return nil, fmt.Errorf("read history of %s: %w", lessonID, err)
-		}
-		out = append(out, storerow.HistoryRow(parseTime(at), kind, reason, before, after, lb, la, ignored))
+	out, err := storerow.Collect(rows, storerow.History)
+	if err != nil {
+		return nil, fmt.Errorf("read history of %s: %w", lessonID, err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Link is a relation between two lessons.
@@ -77,7 +70,7 @@ func (t *tx) Links(ctx context.Context, id string) ([]kb.Link, error) {
 // readLinks returns the links that involve a lesson (all when id is
 // empty), oldest first.
 func readLinks(ctx context.Context, q queryer, id string) ([]kb.Link, error) {
-	query := `SELECT a, b, kind, reason, created_at FROM lesson_links`
+	query := `SELECT ` + storerow.LinkColumns + ` FROM lesson_links`
 	var args []any
 	if id != "" {
 		query += ` WHERE a = ? OR b = ?`
@@ -88,17 +81,11 @@ func readLinks(ctx context.Context, q queryer, id string) ([]kb.Link, error) {
 		return nil, fmt.Errorf("read lesson links: %w", err)
 	}
 	defer rows.Close()
-	var out []kb.Link
-	for rows.Next() {
-		var l kb.Link
-		var at string
-		if err := rows.Scan(&l.A, &l.B, &l.Kind, &l.Reason, &at); err != nil {
-			return nil, fmt.Errorf("read lesson links: %w", err)
-		}
-		l.At = parseTime(at)
-		out = append(out, l)
+	out, err := storerow.Collect(rows, storerow.Link)
+	if err != nil {
+		return nil, fmt.Errorf("read lesson links: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // backfillConfidence is migration 6's data step: a confidence state for

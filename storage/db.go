@@ -17,6 +17,7 @@ import (
 	"modernc.org/sqlite" // the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -388,34 +389,22 @@ func (db *DB) SetMetaDefault(ctx context.Context, key, value string) (string, er
 	return v, err
 }
 
-// EmbedderInfo implements kb.Store. A stored dimension that is not a
-// whole number is an error (it would otherwise read as 0, the value that
-// turns the dimension check off); a missing one reads as 0, unknown.
+// EmbedderInfo implements kb.Store (see storerow.EmbedderInfo).
 func (db *DB) EmbedderInfo(ctx context.Context) (string, int, bool, error) {
-	model, ok, err := db.Meta(ctx, "embedder_model")
-	if err != nil || !ok {
-		return "", 0, false, err
-	}
-	dimS, ok, err := db.Meta(ctx, "embedder_dim")
+	model, dim, ok, err := storerow.EmbedderInfo(func(key string) (string, bool, error) { return db.Meta(ctx, key) })
 	if err != nil {
-		return "", 0, false, err
+		return "", 0, false, fmt.Errorf("database %s: %w", db.path, err)
 	}
-	var dim int
-	if ok {
-		if _, err := fmt.Sscan(dimS, &dim); err != nil {
-			return "", 0, false, fmt.Errorf("database %s: stored embedder dimension %q is not a number (%v): run `innate-mcp reembed` to record the embedder again", db.path, dimS, err)
-		}
-	}
-	return model, dim, true, nil
+	return model, dim, ok, nil
 }
 
 // SetEmbedderInfo implements kb.Store.
 func (db *DB) SetEmbedderInfo(ctx context.Context, model string, dim int) error {
 	return db.update(ctx, func(tx *redactTx) error {
-		for k, v := range map[string]string{"embedder_model": model, "embedder_dim": fmt.Sprint(dim)} {
+		for _, kv := range storerow.EmbedderMeta(model, dim) {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
-				ON CONFLICT (key) DO UPDATE SET value = excluded.value`, k, v); err != nil {
-				return fmt.Errorf("write meta %s: %w", k, err)
+				ON CONFLICT (key) DO UPDATE SET value = excluded.value`, kv[0], kv[1]); err != nil {
+				return fmt.Errorf("write meta %s: %w", kv[0], err)
 			}
 		}
 		return nil
@@ -446,15 +435,6 @@ func (db *DB) update(ctx context.Context, fn func(*redactTx) error) error {
 	return nil
 }
 
-// timeFormat is how times are stored: sortable UTC text.
-const timeFormat = "2006-01-02T15:04:05.000000000Z"
-
-func fmtTime(t time.Time) string { return t.UTC().Format(timeFormat) }
-
-func parseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
+// fmtTime and parseTime write and read a stored time (sortable UTC text,
+// the same in both stores).
+var fmtTime, parseTime = storerow.FormatTime, storerow.ParseTime

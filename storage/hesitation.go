@@ -125,7 +125,7 @@ func (db *DB) HesitationStats(ctx context.Context, since time.Time) (HesitationS
 			return HesitationStats{Signals: map[string]int{}}, err
 		}
 	}
-	if err := addHesitations(ctx, db.sql, &t, `created_at >= ?`, fmtTime(since)); err != nil {
+	if err := storerow.AddHesitations(selectWhere(ctx, db.sql, `created_at >= ?`, fmtTime(since)), &t); err != nil {
 		return HesitationStats{Signals: map[string]int{}}, err
 	}
 	var patterns int
@@ -133,26 +133,4 @@ func (db *DB) HesitationStats(ctx context.Context, since time.Time) (HesitationS
 		return t.Stats(0), fmt.Errorf("count error patterns: %w", err)
 	}
 	return t.Stats(patterns), nil
-}
-
-// addHesitations adds the hesitation_log rows matching where to t.
-func addHesitations(ctx context.Context, q queryer, t *kb.HesitationTally, where string, args ...any) error {
-	rows, err := q.QueryContext(ctx, `SELECT confident, held, signals, review FROM hesitation_log WHERE `+where, args...)
-	if err != nil {
-		return fmt.Errorf("read hesitation log: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var confident, held bool
-		var signals string
-		var review sql.NullString
-		if err := rows.Scan(&confident, &held, &signals, &review); err != nil {
-			return fmt.Errorf("read hesitation log: %w", err)
-		}
-		t.Add(confident, held, signals, review.String)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read hesitation log: %w", err)
-	}
-	return nil
 }

@@ -3,14 +3,12 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/internal/randid"
@@ -21,14 +19,9 @@ import (
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
-// baseLessonColumns are the columns of a lesson as of schema version 6
-// (migration 6's data step reads them); lessonColumns adds the directive.
-const baseLessonColumns = `l.seq, l.id, l.content, l.trigger, l.anti_trigger, l.tags, l.project, l.origin, l.kind, l.state,
-	l.confidence, l.recalls, l.uses, l.successes, l.failures, l.approvals, l.rejects, l.observed, l.source,
-	l.created_at, l.updated_at, l.last_used_at, l.content_hash, l.conf_state, l.tier`
-
-// lessonColumns is the column list scanLesson reads, in order.
-const lessonColumns = baseLessonColumns + `, l.directive`
+// lessonColumns and baseLessonColumns are the columns scanLesson and
+// scanBaseLesson read.
+const lessonColumns, baseLessonColumns = storerow.LessonColumns, storerow.BaseLessonColumns
 
 // rowScanner is *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -37,65 +30,25 @@ type rowScanner interface{ Scan(dest ...any) error }
 func scanLesson(r rowScanner) (kb.Lesson, int64, error) { return scanLessonMode(r, false) }
 
 // scanBaseLesson reads one row of baseLessonColumns.
-func scanBaseLesson(r rowScanner) (kb.Lesson, int64, error) { return scanLessonCols(r, false, false) }
+func scanBaseLesson(r rowScanner) (kb.Lesson, int64, error) {
+	return storerow.Lesson(notFound(r), false, false)
+}
 
 // scanLessonMode reads one row of lessonColumns; with lazy, the confidence
 // state is left raw in ConfRaw for the caller to decode when needed.
 func scanLessonMode(r rowScanner, lazy bool) (kb.Lesson, int64, error) {
-	return scanLessonCols(r, lazy, true)
+	return storerow.Lesson(notFound(r), lazy, true)
 }
 
-// scanLessonCols reads one row of lessonColumns, or of baseLessonColumns
-// without withDirective.
-func scanLessonCols(r rowScanner, lazy, withDirective bool) (kb.Lesson, int64, error) {
-	var (
-		l                      kb.Lesson
-		seq                    int64
-		tags, created, updated string
-		lastUsed               sql.NullString
-		origin, kind, state    string
-		confState, tier, dir   string
-	)
-	c := &l.Counters
-	dest := []any{&seq, &l.ID, &l.Content, &l.Trigger, &l.AntiTrigger, &tags, &l.Project, &origin, &kind, &state,
-		&l.Confidence, &c.Recalls, &c.Uses, &c.Successes, &c.Failures, &c.Approvals, &c.Rejects, &c.Observed, &l.Source,
-		&created, &updated, &lastUsed, &l.Hash, &confState, &tier}
-	if withDirective {
-		dest = append(dest, &dir)
-	}
-	err := r.Scan(dest...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return kb.Lesson{}, 0, kb.ErrNotFound
-	}
-	if err != nil {
-		return kb.Lesson{}, 0, fmt.Errorf("scan lesson: %w", err)
-	}
-	l.Origin, l.Kind, l.State = kb.Origin(origin), kb.Kind(kind), kb.State(state)
-	if err := json.Unmarshal([]byte(tags), &l.Tags); err != nil {
-		l.Tags = nil
-	}
-	l.CreatedAt, l.UpdatedAt = parseTime(created), parseTime(updated)
-	l.Tier = confidence.Tier(tier)
-	if confState != "" && lazy {
-		l.ConfRaw = []byte(confState)
-	} else if confState != "" {
-		if err := json.Unmarshal([]byte(confState), &l.Conf); err != nil {
-			return kb.Lesson{}, 0, fmt.Errorf("lesson %s: bad confidence state: %w", l.ID, err)
+// notFound is r's Scan with sql.ErrNoRows read as kb.ErrNotFound.
+func notFound(r rowScanner) storerow.Scan {
+	return func(dest ...any) error {
+		err := r.Scan(dest...)
+		if errors.Is(err, sql.ErrNoRows) {
+			return kb.ErrNotFound
 		}
+		return err
 	}
-	if lastUsed.Valid {
-		t := parseTime(lastUsed.String)
-		l.LastUsedAt = &t
-	}
-	if dir != "" {
-		var d directive.Directive
-		if err := json.Unmarshal([]byte(dir), &d); err == nil {
-			l.Directive = &d
-		}
-		// A directive that does not decode is derived again, like one of
-		// an older parser version.
-	}
-	return l, seq, nil
 }
 
 // Lesson implements kb.Store.
@@ -112,25 +65,15 @@ func (db *DB) Lessons(ctx context.Context, f kb.LessonFilter, fn func(kb.Lesson)
 // queryLessons calls fn for every lesson matching f, in the order they
 // were stored (seq), while its rows are open.
 func queryLessons(ctx context.Context, q queryer, f kb.LessonFilter, fn func(kb.Lesson) error) error {
-	query := `SELECT ` + lessonColumns + ` FROM lessons l WHERE 1=1`
 	var args []any
-	if len(f.States) > 0 {
-		query += ` AND l.state IN (` + placeholders(len(f.States)) + `)`
-		for _, s := range f.States {
-			args = append(args, string(s))
-		}
-	}
-	switch {
-	case f.Global:
-		query += ` AND l.project = ''`
-	case f.Project != "":
-		query += ` AND l.project = ?`
-		args = append(args, f.Project)
-	}
-	if f.Origin != "" {
-		query += ` AND l.origin = ?`
-		args = append(args, string(f.Origin))
-	}
+	query := `SELECT ` + lessonColumns + ` FROM lessons l WHERE 1=1` + storerow.LessonFilter(f,
+		func(v any) string { args = append(args, v); return "?" },
+		func(col string, vals []string) string {
+			for _, v := range vals {
+				args = append(args, v)
+			}
+			return col + ` IN (` + placeholders(len(vals)) + `)`
+		})
 	rows, err := q.QueryContext(ctx, query+` ORDER BY l.seq`, args...)
 	if err != nil {
 		return fmt.Errorf("list lessons: %w", err)
@@ -273,41 +216,13 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	if err != nil {
 		return kb.Lesson{}, err
 	}
-	tags, err := storerow.Strings(nl.Tags)
-	if err != nil {
-		return kb.Lesson{}, fmt.Errorf("encode tags: %w", err)
-	}
-	created, updated := nl.CreatedAt, nl.UpdatedAt
-	if created.IsZero() {
-		created = now
-	}
-	if updated.IsZero() {
-		updated = now
-	}
-	var lastUsed any
-	if nl.LastUsedAt != nil {
-		lastUsed = fmtTime(*nl.LastUsedAt)
-	}
-	c := nl.Counters
-	var seq int64
-	var confState, tier string
-	if nl.Conf != nil {
-		if confState, err = storerow.ConfState(*nl.Conf); err != nil {
-			return kb.Lesson{}, fmt.Errorf("encode confidence state: %w", err)
-		}
-		tier = string(nl.Conf.Tier)
-	}
-	dir, err := storerow.Directive(nl.Directive)
+	args, err := storerow.InsertLessonArgs(id, nl, now, rev)
 	if err != nil {
 		return kb.Lesson{}, err
 	}
-	err = t.tx.QueryRowContext(ctx, `INSERT INTO lessons (id, content, trigger, anti_trigger, tags, project, origin, kind,
-		state, confidence, recalls, uses, successes, failures, approvals, rejects, observed, source, created_at,
-		updated_at, last_used_at, content_hash, shape_hash, vec_rev, conf_state, tier, directive)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-		id, nl.Content, nl.Trigger, nl.AntiTrigger, tags, nl.Project, string(nl.Origin), string(nl.Kind),
-		string(nl.State), storerow.Confidence(nl.Confidence), c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed,
-		nl.Source, fmtTime(created), fmtTime(updated), lastUsed, kb.ContentHash(nl.Content, nl.Trigger), kb.ShapeHash(nl.Content, nl.Trigger), rev, confState, tier, dir).Scan(&seq)
+	var seq int64
+	err = t.tx.QueryRowContext(ctx, `INSERT INTO lessons (`+storerow.InsertLessonColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`, args...).Scan(&seq)
 	if err != nil {
 		return kb.Lesson{}, fmt.Errorf("insert lesson: %w", err)
 	}
@@ -366,23 +281,13 @@ func (t *tx) UpdateLesson(ctx context.Context, l kb.Lesson) error {
 	if err != nil {
 		return fmt.Errorf("read lesson %s: %w", l.ID, err)
 	}
-	var lastUsed any
-	if l.LastUsedAt != nil {
-		lastUsed = fmtTime(*l.LastUsedAt)
-	}
-	tags, err := storerow.Strings(l.Tags)
+	args, err := storerow.UpdateLessonArgs(l, time.Now())
 	if err != nil {
-		return fmt.Errorf("encode tags of %s: %w", l.ID, err)
-	}
-	c := l.Counters
-	confState, err := storerow.ConfState(l.Conf)
-	if err != nil {
-		return fmt.Errorf("encode confidence state of %s: %w", l.ID, err)
+		return err
 	}
 	_, err = t.tx.ExecContext(ctx, `UPDATE lessons SET origin = ?, state = ?, confidence = ?, recalls = ?, uses = ?,
 		successes = ?, failures = ?, approvals = ?, rejects = ?, observed = ?, tags = ?, updated_at = ?, last_used_at = ?,
-		conf_state = ?, tier = ? WHERE seq = ?`, string(l.Origin), string(l.State), storerow.Confidence(l.Confidence), c.Recalls, c.Uses, c.Successes,
-		c.Failures, c.Approvals, c.Rejects, c.Observed, tags, fmtTime(time.Now()), lastUsed, confState, string(l.Tier), seq)
+		conf_state = ?, tier = ? WHERE seq = ?`, append(args, seq)...)
 	if err != nil {
 		return fmt.Errorf("update lesson %s: %w", l.ID, err)
 	}

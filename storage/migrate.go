@@ -4,50 +4,17 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
-	"strings"
+
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 )
 
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// migration is one numbered schema step.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// migrations returns the embedded migrations in order. File names are
-// NNNN_name.sql; the number is the schema version the file brings the
-// database to.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFS, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %s: name must start with a number", e.Name())
-		}
-		b, err := migrationFS.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	for i, m := range ms {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %s: want version %d", m.name, i+1)
-		}
-	}
-	return ms, nil
+// migrations returns the embedded migrations in order (see
+// storerow.Migrations).
+func migrations() ([]storerow.Migration, error) {
+	return storerow.Migrations(migrationFS, "migrations")
 }
 
 // goSteps are data migrations that SQL cannot express, run in the same
@@ -90,7 +57,7 @@ func (db *DB) migrateTo(ctx context.Context, target int) error {
 		return fmt.Errorf("database schema version %d is newer than this build's %d: upgrade innate-mcp", current, len(ms))
 	}
 	for _, m := range ms {
-		if m.version <= current || m.version > target {
+		if m.Version <= current || m.Version > target {
 			continue
 		}
 		err := db.update(ctx, func(tx *redactTx) error {
@@ -98,24 +65,24 @@ func (db *DB) migrateTo(ctx context.Context, target int) error {
 			if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
 				return err
 			}
-			if v >= m.version {
+			if v >= m.Version {
 				return nil // another process got here first
 			}
-			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-				return fmt.Errorf("apply %s: %w", m.name, err)
+			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+				return fmt.Errorf("apply %s: %w", m.Name, err)
 			}
-			if step := goSteps[m.version]; step != nil {
+			if step := goSteps[m.Version]; step != nil {
 				if err := step(ctx, tx); err != nil {
-					return fmt.Errorf("apply %s: %w", m.name, err)
+					return fmt.Errorf("apply %s: %w", m.Name, err)
 				}
 			}
-			_, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, m.version))
+			_, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, m.Version))
 			return err
 		})
 		if err != nil {
 			return err
 		}
-		db.log.Debug("migrated", "version", m.version, "file", m.name)
+		db.log.Debug("migrated", "version", m.Version, "file", m.Name)
 	}
 	return nil
 }

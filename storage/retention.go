@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -47,22 +48,9 @@ func (db *DB) prune(ctx context.Context, now time.Time, r kb.Retention, maxBatch
 	if err != nil {
 		return rep, err
 	}
-	for {
-		if maxBatches > 0 && rep.Batches >= maxBatches {
-			rep.More = true
-			break
-		}
-		n, err := db.pruneOnce(ctx, cutoff)
-		if err != nil {
-			return rep, err
-		}
-		if n > 0 {
-			rep.Batches++
-			rep.Deleted += n
-		}
-		if n < kb.PruneBatch {
-			break // that was the last batch
-		}
+	rep, err = storerow.PruneBatches(maxBatches, func() (int, error) { return db.pruneOnce(ctx, cutoff) })
+	if err != nil {
+		return rep, err
 	}
 	if err := db.reclaim(ctx, !rep.More, &rep); err != nil {
 		return rep, err
@@ -70,28 +58,16 @@ func (db *DB) prune(ctx context.Context, now time.Time, r kb.Retention, maxBatch
 	return rep, nil
 }
 
-// pruneCutoff is the creation time before which traces are pruned: the
-// later of now - MaxAge and the creation time of the MaxTraces-th newest
-// trace ("" when nothing is to be pruned). Traces written after it is
-// computed are newer, so it errs on the side of keeping.
+// pruneCutoff is storerow.PruneCutoff over this database's traces.
 func (db *DB) pruneCutoff(ctx context.Context, now time.Time, r kb.Retention) (string, error) {
-	cutoff := ""
-	if r.MaxAge > 0 {
-		cutoff = fmtTime(now.Add(-r.MaxAge))
-	}
-	if r.MaxTraces > 0 {
+	return storerow.PruneCutoff(now, r, func(offset int) (string, error) {
 		var nth string
-		err := db.sql.QueryRowContext(ctx, `SELECT created_at FROM traces ORDER BY created_at DESC LIMIT 1 OFFSET ?`,
-			r.MaxTraces-1).Scan(&nth)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return "", fmt.Errorf("prune traces: find the %d-th newest: %w", r.MaxTraces, err)
-		case nth > cutoff:
-			cutoff = nth
+		err := db.sql.QueryRowContext(ctx, `SELECT created_at FROM traces ORDER BY created_at DESC LIMIT 1 OFFSET ?`, offset).Scan(&nth)
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", nil
 		}
-	}
-	return cutoff, nil
+		return nth, err
+	})
 }
 
 // pruneOnce deletes, in one transaction, up to kb.PruneBatch of the oldest
@@ -187,59 +163,23 @@ func foldTraces(ctx context.Context, tx *redactTx, ids []any) error {
 		if err != nil {
 			return fmt.Errorf("tally recall selections: %w", err)
 		}
-		sel := map[string]int{}
-		for rows.Next() {
-			var id string
-			var n int
-			if err := rows.Scan(&id, &n); err != nil {
-				rows.Close()
-				return fmt.Errorf("tally recall selections: %w", err)
-			}
-			sel[id] = n
-			rt.Selections += n
-		}
+		lessons, counts, total, err := storerow.Selections(rows)
 		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err != nil {
 			return fmt.Errorf("tally recall selections: %w", err)
 		}
-		for id, n := range sel {
+		rt.Selections += total
+		for i, id := range lessons {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO pruned_selections (lesson_id, selections) VALUES (?, ?)
-				ON CONFLICT (lesson_id) DO UPDATE SET selections = selections + excluded.selections`, id, n); err != nil {
+				ON CONFLICT (lesson_id) DO UPDATE SET selections = selections + excluded.selections`, id, counts[i]); err != nil {
 				return fmt.Errorf("tally recall selections: %w", err)
 			}
 		}
-		if err := addTally(ctx, tx, kb.TallyRecall, (*kb.RecallTally).Merge, rt); err != nil {
+		if err := storerow.AddTally(tallyReader(ctx, tx), tallyWriter(ctx, tx), kb.TallyRecall, (*kb.RecallTally).Merge, rt); err != nil {
 			return err
 		}
 	}
-	var vt kb.VerdictTally
-	if err := addVerdicts(ctx, tx, &vt, `trace_id IN `+in, ids...); err != nil {
-		return err
-	}
-	if vt.Verdicts > 0 {
-		if err := addTally(ctx, tx, kb.TallyVerdicts, (*kb.VerdictTally).Merge, vt); err != nil {
-			return err
-		}
-	}
-	mt := kb.RoutingTally{}
-	if err := addModes(ctx, tx, mt, `trace_id IN `+in, ids...); err != nil {
-		return err
-	}
-	if len(mt) > 0 {
-		if err := addTally(ctx, tx, kb.TallyRouting, (*kb.RoutingTally).Merge, mt); err != nil {
-			return err
-		}
-	}
-	var ht kb.HesitationTally
-	if err := addHesitations(ctx, tx, &ht, `trace_id IN `+in, ids...); err != nil {
-		return err
-	}
-	if ht.Calls > 0 {
-		if err := addTally(ctx, tx, kb.TallyHesitation, (*kb.HesitationTally).Merge, ht); err != nil {
-			return err
-		}
-	}
-	return nil
+	return storerow.FoldLogs(selectWhere(ctx, tx, `trace_id IN `+in, ids...), tallyReader(ctx, tx), tallyWriter(ctx, tx))
 }
 
 // reclaim hands free pages back to the file system when they exceed a
@@ -338,41 +278,13 @@ func (db *DB) convertAutoVacuum(ctx context.Context, before, pageSize int64, rep
 	return nil
 }
 
-// firstPrune is how soon after Open the background loop prunes first (or
-// the interval, when shorter): long enough for a server to have answered
-// its handshake.
-const firstPrune = 10 * time.Second
-
 // startPruning runs Prune in the background, soon after Open and then every
 // interval, until Close; errors are logged.
 func (db *DB) startPruning(every time.Duration) {
 	if db.retention.KeepsAll() {
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		timer := time.NewTimer(min(every, firstPrune))
-		defer timer.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-timer.C:
-			}
-			rep, err := db.Prune(ctx, time.Now(), 0)
-			switch {
-			case err != nil && ctx.Err() == nil:
-				db.log.Warn("prune traces", "err", err)
-			case rep.Deleted > 0 || rep.Converted:
-				db.log.Info("pruned traces", "deleted", rep.Deleted, "batches", rep.Batches, "reclaimed_bytes", rep.ReclaimedBytes)
-			}
-			timer.Reset(every)
-		}
-	}()
-	db.stopPrune = func() {
-		cancel()
-		<-done
-	}
+	db.stopPrune = storerow.PruneEvery(every, db.log, func(ctx context.Context, now time.Time) (kb.PruneReport, error) {
+		return db.Prune(ctx, now, 0)
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -50,15 +51,8 @@ func (db *DB) RecallStats(ctx context.Context, since time.Time, top int) (Recall
 		return RecallStats{}, fmt.Errorf("read recall selections: %w", err)
 	}
 	defer rows.Close()
-	var usage []Usage
-	for rows.Next() {
-		var u Usage
-		if err := rows.Scan(&u.LessonID, &u.Content, &u.Count); err != nil {
-			return RecallStats{}, fmt.Errorf("read recall selections: %w", err)
-		}
-		usage = append(usage, u)
-	}
-	if err := rows.Err(); err != nil {
+	usage, err := storerow.Collect(rows, storerow.Usage)
+	if err != nil {
 		return RecallStats{}, fmt.Errorf("read recall selections: %w", err)
 	}
 	return t.Stats(usage), nil
@@ -73,15 +67,11 @@ func (db *DB) Contradictions(ctx context.Context) ([]Contradiction, error) {
 		return nil, fmt.Errorf("read contradictions: %w", err)
 	}
 	defer rows.Close()
-	var out []Contradiction
-	for rows.Next() {
-		var c Contradiction
-		if err := rows.Scan(&c.A, &c.B, &c.Resolved); err != nil {
-			return nil, fmt.Errorf("read contradictions: %w", err)
-		}
-		out = append(out, c)
+	out, err := storerow.Collect(rows, storerow.Contradiction)
+	if err != nil {
+		return nil, fmt.Errorf("read contradictions: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // AllLessons returns every lesson (any state), in the order they were
@@ -102,33 +92,10 @@ func (db *DB) AppraiseStats(ctx context.Context, since time.Time) (AppraiseStats
 			return t.Stats(), err
 		}
 	}
-	if err := addVerdicts(ctx, db.sql, &t, `created_at >= ?`, fmtTime(since)); err != nil {
+	if err := storerow.AddVerdicts(selectWhere(ctx, db.sql, `created_at >= ?`, fmtTime(since)), &t); err != nil {
 		return t.Stats(), err
 	}
 	return t.Stats(), nil
-}
-
-// addVerdicts adds the verdict_log rows matching where to t.
-func addVerdicts(ctx context.Context, q queryer, t *kb.VerdictTally, where string, args ...any) error {
-	rows, err := q.QueryContext(ctx, `SELECT abstained, directional, valence, confidence, coalesce(outcome, ''), censored
-		FROM verdict_log WHERE `+where, args...)
-	if err != nil {
-		return fmt.Errorf("read verdict log: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var abstained, censored bool
-		var directional, valence, outcome string
-		var conf float64
-		if err := rows.Scan(&abstained, &directional, &valence, &conf, &outcome, &censored); err != nil {
-			return fmt.Errorf("read verdict log: %w", err)
-		}
-		t.Add(abstained, directional, valence, conf, outcome, censored)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read verdict log: %w", err)
-	}
-	return nil
 }
 
 // ModeCounts counts routing decisions per mode since a time. With a zero
@@ -141,29 +108,8 @@ func (db *DB) ModeCounts(ctx context.Context, since time.Time) (map[string]int, 
 			return nil, err
 		}
 	}
-	if err := addModes(ctx, db.sql, out, `created_at >= ?`, fmtTime(since)); err != nil {
+	if err := storerow.AddModes(selectWhere(ctx, db.sql, `created_at >= ?`, fmtTime(since)), out); err != nil {
 		return nil, err
 	}
 	return out, nil
-}
-
-// addModes adds the routing_log rows matching where to t.
-func addModes(ctx context.Context, q queryer, t kb.RoutingTally, where string, args ...any) error {
-	rows, err := q.QueryContext(ctx, `SELECT mode, count(*) FROM routing_log WHERE `+where+` GROUP BY mode`, args...)
-	if err != nil {
-		return fmt.Errorf("read routing log: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var mode string
-		var n int
-		if err := rows.Scan(&mode, &n); err != nil {
-			return fmt.Errorf("read routing log: %w", err)
-		}
-		t[mode] += n
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read routing log: %w", err)
-	}
-	return nil
 }

@@ -2,9 +2,6 @@ package storage
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -15,13 +12,12 @@ import (
 
 // CreateToken implements kb.Admin.
 func (db *DB) CreateToken(ctx context.Context, t kb.Token, hash string) error {
-	projects, err := json.Marshal(storerow.NonNil(t.Projects))
+	args, err := storerow.TokenArgs(t, hash)
 	if err != nil {
-		return fmt.Errorf("encode token projects: %w", err)
+		return err
 	}
 	return db.update(ctx, func(tx *redactTx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO tokens (id, name, hash, scope, projects, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-			t.ID, t.Name, hash, t.Scope, string(projects), fmtTime(t.CreatedAt))
+		_, err := tx.ExecContext(ctx, `INSERT INTO tokens (id, name, hash, scope, projects, created_at) VALUES (?, ?, ?, ?, ?, ?)`, args...)
 		if err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed: tokens.name") {
 			return fmt.Errorf("token %q: %w", t.Name, kb.ErrExists)
 		}
@@ -32,25 +28,8 @@ func (db *DB) CreateToken(ctx context.Context, t kb.Token, hash string) error {
 	})
 }
 
-const tokenColumns = `id, name, scope, projects, created_at, revoked_at`
-
-func scanToken(sc interface{ Scan(...any) error }) (kb.Token, error) {
-	var t kb.Token
-	var projects, created string
-	var revoked sql.NullString
-	if err := sc.Scan(&t.ID, &t.Name, &t.Scope, &projects, &created, &revoked); err != nil {
-		return kb.Token{}, err
-	}
-	if err := json.Unmarshal([]byte(projects), &t.Projects); err != nil {
-		return kb.Token{}, fmt.Errorf("token %s: projects: %w", t.ID, err)
-	}
-	t.CreatedAt = parseTime(created)
-	if revoked.Valid {
-		at := parseTime(revoked.String)
-		t.RevokedAt = &at
-	}
-	return t, nil
-}
+// tokenColumns are the columns storerow.Token reads.
+const tokenColumns = storerow.TokenColumns
 
 // Tokens implements kb.Admin.
 func (db *DB) Tokens(ctx context.Context) ([]kb.Token, error) {
@@ -59,27 +38,16 @@ func (db *DB) Tokens(ctx context.Context) ([]kb.Token, error) {
 		return nil, fmt.Errorf("read tokens: %w", err)
 	}
 	defer rows.Close()
-	var out []kb.Token
-	for rows.Next() {
-		t, err := scanToken(rows)
-		if err != nil {
-			return nil, fmt.Errorf("read tokens: %w", err)
-		}
-		out = append(out, t)
+	out, err := storerow.Collect(rows, storerow.Token)
+	if err != nil {
+		return nil, fmt.Errorf("read tokens: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // TokenByHash implements kb.Admin.
 func (db *DB) TokenByHash(ctx context.Context, hash string) (kb.Token, error) {
-	t, err := scanToken(db.sql.QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM tokens WHERE hash = ?`, hash))
-	if errors.Is(err, sql.ErrNoRows) {
-		return kb.Token{}, kb.ErrNotFound
-	}
-	if err != nil {
-		return kb.Token{}, fmt.Errorf("read token: %w", err)
-	}
-	return t, nil
+	return storerow.TokenByHash(notFound(db.sql.QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM tokens WHERE hash = ?`, hash)))
 }
 
 // RevokeToken implements kb.Admin. Revoking a revoked token keeps its

@@ -1,0 +1,61 @@
+package storerow
+
+import "time"
+
+// Scan reads the columns of one row into dest: the Scan method of
+// *sql.Row and *sql.Rows (database/sql) and of pgx.Row and pgx.Rows, so
+// that one function decodes a row for either store.
+type Scan = func(dest ...any) error
+
+// Rows is a result set being read: *sql.Rows and pgx.Rows both are. Its
+// closing stays with the store (their Close methods differ).
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// Collect reads every row of rows with read, in order, and returns them;
+// it stops at the first error, read's or the result set's, and returns it
+// unwrapped (the store adds what it was reading).
+func Collect[T any](rows Rows, read func(scan Scan) (T, error)) ([]T, error) {
+	var out []T
+	for rows.Next() {
+		v, err := read(rows.Scan)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Each calls fn with every row of rows, in order; it stops at the first
+// error, fn's or the result set's, and returns it unwrapped.
+func Each(rows Rows, fn func(scan Scan) error) error {
+	for rows.Next() {
+		if err := fn(rows.Scan); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// timeFormat is how both stores keep times: sortable UTC text (PostgreSQL
+// too, see its schema's comment for why not TIMESTAMPTZ).
+const timeFormat = "2006-01-02T15:04:05.000000000Z"
+
+// FormatTime is the stored form of t.
+func FormatTime(t time.Time) string { return t.UTC().Format(timeFormat) }
+
+// ParseTime reads a stored time; the zero time when s is not one.
+func ParseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
