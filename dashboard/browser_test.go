@@ -98,7 +98,7 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{Store: e.store, KB: e.kb, Addr: ln.Addr().String(), Where: "a knowledge base seeded from astral-sh/ruff's AGENTS.md"})
+	srv, err := New(Config{Store: e.db, KB: e.kb, Addr: ln.Addr().String(), Where: "a knowledge base seeded from astral-sh/ruff's AGENTS.md"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,44 +21,10 @@ import (
 	"github.com/innate-mcp/innate-mcp/storage"
 )
 
-// fakeStore is a real store (SQLite) with the contract's activity reads
-// answered from what the test seeded. At integration, when storage
-// implements activityReader itself, the seeding below stays and this
-// wrapper can go.
-type fakeStore struct {
-	kb.Admin
-	held   []HeldDraft
-	scores []float64
-	modes  []DayCount
-	calib  []DayPoints
-}
-
-func (f *fakeStore) LessonActivity(ctx context.Context, id string, limit int) ([]Activity, error) {
-	return []Activity{{At: time.Now().Add(-time.Hour), Kind: "returned", TraceID: "t_seed", Tool: "recall", Rank: 1},
-		{At: time.Now().Add(-time.Hour), Kind: "used", TraceID: "t_seed"},
-		{At: time.Now().Add(-time.Hour), Kind: "outcome", TraceID: "t_seed", Outcome: kb.OutcomeSuccess}}, nil
-}
-
-func (f *fakeStore) HeldDrafts(ctx context.Context, pendingOnly bool, limit int) ([]HeldDraft, error) {
-	return f.held, nil
-}
-
-func (f *fakeStore) HesitationScores(ctx context.Context, since time.Time) ([]float64, error) {
-	return f.scores, nil
-}
-
-func (f *fakeStore) ModeSeries(ctx context.Context, since time.Time) ([]DayCount, error) {
-	return f.modes, nil
-}
-
-func (f *fakeStore) CalibrationSeries(ctx context.Context, since time.Time) ([]DayPoints, error) {
-	return f.calib, nil
-}
-
 // testEnv is a seeded knowledge base and a dashboard over it.
 type testEnv struct {
 	db      *storage.DB
-	store   *fakeStore
+	held    []string // trace ids of the hesitate calls seeded
 	kb      *kb.KB
 	srv     *Server
 	pending string // a pending lesson's id
@@ -80,17 +46,16 @@ func newTestEnv(tb testing.TB, extra int) *testEnv {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	fs := &fakeStore{Admin: db}
 	emb := fakeembed.New(64)
 	open := func(session string) *kb.KB {
-		k, err := kb.New(kb.Config{Store: fs, Embedder: emb, Session: session})
+		k, err := kb.New(kb.Config{Store: db, Embedder: emb, Session: session})
 		if err != nil {
 			tb.Fatal(err)
 		}
 		return k
 	}
 	k := open("dashboard-test")
-	e := &testEnv{db: db, store: fs, kb: k}
+	e := &testEnv{db: db, kb: k}
 
 	rules := ruleFile(tb)
 	if _, err := k.ImportRuleFile(ctx, "AGENTS.md", "astral-sh/ruff", rules); err != nil {
@@ -170,35 +135,59 @@ func newTestEnv(tb testing.TB, extra int) *testEnv {
 	drafts := []string{"Fixed, all tests pass now. The bug is definitely gone and this will always work.",
 		"Done: the migration is guaranteed safe, no need to check anything.",
 		"I think the cache is probably fine, but I have not run the tests yet."}
-	for i, d := range drafts {
+	for _, d := range drafts {
 		h, err := k.Hesitate(ctx, kb.HesitateRequest{Draft: d, Actions: []string{"commit"}})
 		if err != nil {
 			tb.Fatal(err)
 		}
-		var sig []string
-		for _, s := range h.Signals {
-			sig = append(sig, string(s.Type))
-		}
-		fs.held = append(fs.held, HeldDraft{TraceID: h.TraceID, At: time.Now().Add(-time.Duration(i) * time.Hour), Score: float64(h.Score),
-			Signals: sig, Behaviours: []string{"claims success without a test run"}, Excerpt: d})
-		fs.scores = append(fs.scores, float64(h.Score))
+		e.held = append(e.held, h.TraceID)
 	}
-	for i := range 40 {
-		fs.scores = append(fs.scores, float64((i*37)%100))
-	}
-	// Routing and calibration per day over two weeks.
+	// Routing decisions and verdicts with outcomes, logged over two weeks
+	// (the calls above are all of today): the charts per day have history.
 	day0 := time.Now().UTC().AddDate(0, 0, -14)
-	for d := range 14 {
-		day := day0.AddDate(0, 0, d).Format(time.DateOnly)
-		for j, m := range route.Modes() {
-			fs.modes = append(fs.modes, DayCount{Day: day, Mode: string(m), Count: (d*3+j*7)%11 + 1})
+	err = db.Update(ctx, func(tx kb.Tx) error {
+		for d := range 14 {
+			at := day0.AddDate(0, 0, d).Add(12 * time.Hour)
+			for j, m := range route.Modes() {
+				for n := range (d*3+j*7)%5 + 1 {
+					id := fmt.Sprintf("t_route_%d_%d_%d", d, j, n)
+					if err := tx.InsertTrace(ctx, kb.Trace{ID: id, Tool: "appraise", Session: "history", CreatedAt: at}); err != nil {
+						return err
+					}
+					if err := tx.InsertRouting(ctx, kb.RoutingRecord{TraceID: id, Session: "history", CreatedAt: at, Decision: route.Decision{Mode: m}}); err != nil {
+						return err
+					}
+				}
+			}
+			for j := range 12 {
+				id := fmt.Sprintf("t_verdict_%d_%d", d, j)
+				strength := float64((d*5+j*13)%100) / 100
+				valence, out := appraise.Affirm, kb.OutcomeSuccess
+				if j%3 == 0 {
+					valence = appraise.Caution
+				}
+				if float64((j*29+d)%100)/100 >= strength {
+					out = kb.OutcomeFailure
+					if valence == appraise.Caution {
+						out = kb.OutcomeSuccess
+					}
+				}
+				if err := tx.InsertTrace(ctx, kb.Trace{ID: id, Tool: "appraise", Session: "history", CreatedAt: at}); err != nil {
+					return err
+				}
+				if err := tx.InsertVerdict(ctx, kb.VerdictRecord{TraceID: id, Session: "history", CreatedAt: at, Mode: appraise.Focus, Band: appraise.Medium, Valence: valence,
+					Directional: valence, Strength: strength, Confidence: strength, HasCandidate: true}); err != nil {
+					return err
+				}
+				if err := tx.SetVerdictOutcome(ctx, id, out, nil, at.Add(time.Hour)); err != nil {
+					return err
+				}
+			}
 		}
-		var pts []appraise.Point
-		for j := range 12 {
-			s := float64((d*5+j*13)%100) / 100
-			pts = append(pts, appraise.Point{Strength: s, Hit: float64((j*29+d)%100)/100 < s})
-		}
-		fs.calib = append(fs.calib, DayPoints{Day: day, Points: pts})
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
 	}
 	// One regulator change, revertible.
 	if _, err := db.Regulate(ctx, func(map[string]float64, []regulate.Change) regulate.Result {
@@ -212,7 +201,7 @@ func newTestEnv(tb testing.TB, extra int) *testEnv {
 	if e.ruleID == "" {
 		tb.Fatal("the seeded search returned no lesson")
 	}
-	srv, err := New(Config{Store: fs, KB: k, Addr: "127.0.0.1:8999", Where: "test.db"})
+	srv, err := New(Config{Store: db, KB: k, Addr: "127.0.0.1:8999", Where: "test.db"})
 	if err != nil {
 		tb.Fatal(err)
 	}

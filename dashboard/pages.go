@@ -98,9 +98,8 @@ type overviewData struct {
 	HesitationChart                 template.HTML
 	Pending                         []kb.Lesson
 	PendingCount                    int
-	Held                            []HeldDraft
+	Held                            []kb.HeldDraft
 	HeldCount                       int
-	ActivityMissing                 bool
 	Contradictions                  [][2]string
 	EmptyRate, TopShare             float64
 	EmptyRateStatus, TopShareStatus string
@@ -150,24 +149,19 @@ func (srv *Server) overview(w http.ResponseWriter, r *http.Request) {
 	d.StateChart = chartBars("Lessons by state", countBars(rep.Lessons.ByState, []string{"active", "pending", "archived"}, 0))
 	d.OriginChart = chartBars("Lessons by origin", countBars(rep.Lessons.ByOrigin, []string{"user_stated", "imported", "agent_inferred"}, 0))
 	d.ProjectChart = chartBars("Lessons by project (largest 10)", countBars(byProject, nil, 10))
-	if srv.act == nil {
-		d.ActivityMissing = true
-		d.HesitationChart = chartHistogram("Hesitation scores, last 30 days", "score", nil)
-	} else {
-		scores, err := srv.act.HesitationScores(ctx, srv.cfg.Now().AddDate(0, 0, -chartDays))
-		if err != nil {
-			srv.fail(w, r, fmt.Errorf("read hesitation scores: %w", err))
-			return
-		}
-		d.HesitationChart = chartHistogram("Hesitation scores, last 30 days", "score", scoreBins(scores))
-		held, err := srv.act.HeldDrafts(ctx, true, reviewLimit)
-		if err != nil {
-			srv.fail(w, r, fmt.Errorf("read held drafts: %w", err))
-			return
-		}
-		d.HeldCount = len(held)
-		d.Held = held[:min(len(held), needsPerson)]
+	scores, err := srv.act.HesitationScores(ctx, srv.cfg.Now().AddDate(0, 0, -chartDays))
+	if err != nil {
+		srv.fail(w, r, fmt.Errorf("read hesitation scores: %w", err))
+		return
 	}
+	d.HesitationChart = chartHistogram("Hesitation scores, last 30 days", "score", scoreBins(scores))
+	held, err := srv.act.HeldDrafts(ctx, true, reviewLimit)
+	if err != nil {
+		srv.fail(w, r, fmt.Errorf("read held drafts: %w", err))
+		return
+	}
+	d.HeldCount = len(held)
+	d.Held = held[:min(len(held), needsPerson)]
 	srv.render(w, r, http.StatusOK, "overview", "Overview", d)
 }
 
@@ -393,8 +387,7 @@ type lessonData struct {
 	Trend             confidence.Trend
 	History           []confidence.Change
 	Links             []kb.Link
-	Activity          []Activity
-	ActivityMissing   bool
+	Activity          []kb.Activity
 	TrendChart, Radar template.HTML
 	Archived          bool
 }
@@ -441,9 +434,7 @@ func (srv *Server) lesson(w http.ResponseWriter, r *http.Request) {
 	d.TrendChart = chartTimeLine("Confidence over time", "confidence", lines, marks)
 	d.Radar = chartRadar("Confidence dimensions", []chartAxis{{"frequency", d.Scores.Frequency},
 		{"effectiveness", d.Scores.Effectiveness}, {"human approval", d.Scores.Human}})
-	if srv.act == nil {
-		d.ActivityMissing = true
-	} else if d.Activity, err = srv.act.LessonActivity(ctx, id, activityLimit); err != nil {
+	if d.Activity, err = srv.act.LessonActivity(ctx, id, activityLimit); err != nil {
 		srv.fail(w, r, fmt.Errorf("read the activity of %s: %w", id, err))
 		return
 	}
@@ -479,7 +470,6 @@ func (srv *Server) lessonEdit(w http.ResponseWriter, r *http.Request) {
 
 // calibrationData is the calibration page.
 type calibrationData struct {
-	Missing        bool
 	Bins           []chartReliabilityBin
 	Reliability    template.HTML
 	OverTime       template.HTML
@@ -506,10 +496,8 @@ func (srv *Server) calibration(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Identity, d.CalibrationMap = cal.Identity(), cal.Knots
-	var days []DayPoints
-	if srv.act == nil {
-		d.Missing = true
-	} else if days, err = srv.act.CalibrationSeries(ctx, srv.cfg.Now().AddDate(0, 0, -calibDays)); err != nil {
+	days, err := srv.act.CalibrationSeries(ctx, srv.cfg.Now().AddDate(0, 0, -calibDays))
+	if err != nil {
 		srv.fail(w, r, fmt.Errorf("read the calibration points: %w", err))
 		return
 	}
@@ -571,13 +559,12 @@ func brierOf(conf []float64, hit []bool) float64 {
 
 // reviewData is the review page.
 type reviewData struct {
-	Missing           bool
-	Pending, Reviewed []HeldDraft
+	Pending, Reviewed []kb.HeldDraft
 }
 
 func (srv *Server) review(w http.ResponseWriter, r *http.Request) {
-	d := reviewData{Missing: srv.act == nil}
-	if srv.act != nil {
+	d := reviewData{}
+	{ // the held drafts, pending first
 		all, err := srv.act.HeldDrafts(r.Context(), false, reviewLimit)
 		if err != nil {
 			srv.fail(w, r, fmt.Errorf("read held drafts: %w", err))
@@ -619,7 +606,6 @@ type regulatorRow struct {
 
 // routingData is the routing page.
 type routingData struct {
-	Missing   bool
 	Modes     template.HTML
 	ModeTable []modeDay
 	ModeNames []string
@@ -634,11 +620,11 @@ type modeDay struct {
 
 func (srv *Server) routing(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	d := routingData{Missing: srv.act == nil}
+	d := routingData{}
 	for _, m := range route.Modes() {
 		d.ModeNames = append(d.ModeNames, string(m))
 	}
-	if srv.act != nil {
+	{
 		series, err := srv.act.ModeSeries(ctx, srv.cfg.Now().AddDate(0, 0, -chartDays))
 		if err != nil {
 			srv.fail(w, r, fmt.Errorf("read the routing log: %w", err))

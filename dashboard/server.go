@@ -57,7 +57,7 @@ type Config struct {
 // concurrent use.
 type Server struct {
 	cfg      Config
-	act      activityReader // nil when the store does not provide it
+	act      kb.DashboardReader // the store's reads for the dashboard
 	reg      *tuning.Regulator
 	registry *regulate.Registry
 	pages    map[string]*template.Template
@@ -99,7 +99,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	srv := &Server{cfg: cfg, reg: reg, registry: registry, pages: pages, sessions: ss, hosts: hosts}
-	srv.act, _ = cfg.Store.(activityReader)
+	srv.act = cfg.Store
 	srv.handler = srv.guard(srv.routes())
 	return srv, nil
 }

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -98,13 +99,18 @@ func withCookie(c *http.Cookie) *http.Request {
 func TestPages_renderWithTheirData(t *testing.T) {
 	e := newTestEnv(t, 0)
 	c, _ := e.session(t)
+	held, err := e.db.HeldDrafts(context.Background(), true, 100)
+	if err != nil || len(held) == 0 {
+		t.Fatalf("the seeded hesitations held no draft (%v): the review checks below would prove nothing", err)
+	}
+	awaiting := fmt.Sprint(len(held))
 	for path, want := range map[string][]string{
-		"/":                      {"Health", "recall.empty_rate", "Pending lessons: 1", "Unresolved contradictions", "Held drafts awaiting review: 3"},
+		"/":                      {"Health", "recall.empty_rate", "Pending lessons: 1", "Unresolved contradictions", "Held drafts awaiting review: " + awaiting},
 		"/lessons":               {"Lessons 1–", e.pending, `aria-sort="descending"`},
 		"/lessons?state=pending": {e.pending, "Lessons 1–1 of 1"},
 		"/lessons/" + e.pending:  {"Retry flaky network calls", "Approve", "Confidence events", "Save as a new lesson"},
 		"/calibration":           {"Reliability bins", "ECE"},
-		"/review":                {"Awaiting review: 3", "Confirm: holding was right"},
+		"/review":                {"Awaiting review: " + awaiting, "Confirm: holding was right", held[0].TraceID},
 		"/routing":               {"Revert", regulate.ParamHesitationHedge, "hesitation.confirm_ratio = 0.310"},
 		"/lessons?q=" + url.QueryEscape(searchQuery): {"Search: “" + searchQuery},
 	} {
@@ -148,7 +154,7 @@ func TestActions_editReviewRevert(t *testing.T) {
 		t.Errorf("after the edit the old lesson is %s and the new one %s", old.State, newID)
 	}
 	// Review: confirmed, as record with review does.
-	trace := e.store.held[0].TraceID
+	trace := e.held[0]
 	if rec := e.do(post("/review/"+trace, url.Values{"csrf": {csrf}, "review": {"confirmed"}}), c); rec.Code != http.StatusSeeOther {
 		t.Fatalf("review: %d %s", rec.Code, rec.Body)
 	}
