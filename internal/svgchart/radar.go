@@ -68,7 +68,7 @@ func Radar(title string, axes []Axis) template.HTML {
 	c.f(`</g>`)
 	c.f(`<g font-size="10" fill-opacity="0.6">`)
 	for _, q := range []float64{0.5, 1} {
-		c.text(cx+4, cy-r*q+12, "", num(q))
+		c.text(cx+4, cy-r*q+12, "", tickLabel(q))
 	}
 	c.f(`</g>`)
 

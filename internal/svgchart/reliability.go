@@ -57,7 +57,7 @@ func Reliability(title string, bins []ReliabilityBin) template.HTML {
 	}
 	c.f(`</g><g font-size="11" fill-opacity="0.8" text-anchor="middle">`)
 	for _, v := range yt {
-		c.text(xs.at(v), bottom+17, "", num(v))
+		c.text(xs.at(v), bottom+17, "", tickLabel(v))
 	}
 	c.f(`</g>`)
 	c.axes(left, top, right, bottom)

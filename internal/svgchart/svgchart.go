@@ -385,7 +385,7 @@ func (c *canvas) grid(yt []float64, ys scale, left, right float64) {
 	}
 	c.f(`</g><g font-size="11" fill-opacity="0.8" text-anchor="end">`)
 	for _, v := range yt {
-		c.text(left-6, ys.at(v)+4, "", num(v))
+		c.text(left-6, ys.at(v)+4, "", tickLabel(v))
 	}
 	c.f(`</g>`)
 }
@@ -418,6 +418,15 @@ func (c *canvas) bandLabels(names []string, left, bw, y float64) {
 		}
 	}
 	c.f(`</g>`)
+}
+
+// tickLabel formats a tick value: as num, without trailing zeros (0.8,
+// not 0.80).
+func tickLabel(v float64) string {
+	if a := math.Abs(v); a >= 1e-3 && a < 1e9 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return num(v)
 }
 
 // countTicks is ticks for counts up to hi: whole numbers only.

@@ -217,14 +217,21 @@ func TimeLine(title string, yLabel string, series []Series, marks []Mark) templa
 		c.f(`</g>`)
 	}
 
-	// The list of marks.
+	// The list of marks: number, time, label.
 	if listed > 0 {
 		y := legendTop + float64(rows)*20 + 8
+		when := make([]string, listed)
+		labelX := 0.0
+		for i, m := range ms[:listed] {
+			when[i] = m.T.In(loc).Format(layoutFull(layout))
+			labelX = max(labelX, textWidth(when[i], 11))
+		}
+		labelX += left + 24 + 12
 		c.f(`<g class="mark-list" font-size="11">`)
 		for i, m := range ms[:listed] {
 			c.text(left, y+float64(i)*18, `font-weight="600"`, fmt.Sprint(i+1))
-			c.text(left+24, y+float64(i)*18, `fill-opacity="0.8"`, m.T.In(loc).Format(layoutFull(layout)))
-			c.text(left+140, y+float64(i)*18, "", clipTo(m.Label, "event", 80))
+			c.text(left+24, y+float64(i)*18, `fill-opacity="0.8"`, when[i])
+			c.text(labelX, y+float64(i)*18, "", clipTo(m.Label, "event", 80))
 		}
 		if len(ms) > listed {
 			c.text(left, y+float64(listed)*18, `fill-opacity="0.8"`, fmt.Sprintf("and %d more", len(ms)-listed))
@@ -234,16 +241,18 @@ func TimeLine(title string, yLabel string, series []Series, marks []Mark) templa
 	return c.finish()
 }
 
-// layoutFull is the layout of a mark's time in the list: the tick layout
-// with the date when the ticks show only the time.
+// layoutFull is the layout of a mark's time in the list: date and time to
+// the precision of the ticks, the year when they span months.
 func layoutFull(tick string) string {
-	if tick == "15:04" || tick == "15:04:05" {
-		return "Jan 2 " + tick
-	}
-	if tick == "2006" || tick == "Jan 2006" {
+	switch tick {
+	case "15:04:05":
+		return "Jan 2 15:04:05"
+	case "2006", "Jan 2006":
 		return "2006-01-02"
+	case "2006-01-02 15:04":
+		return tick
 	}
-	return tick
+	return "Jan 2 15:04"
 }
 
 // timeStep is a spacing of time ticks: a duration, or a number of days or
