@@ -28,7 +28,7 @@ func Radar(title string, axes []Axis) template.HTML {
 	if valid == 0 {
 		return empty(title)
 	}
-	const w, h, cx, cy, r = 480.0, 344.0, 240.0, 182.0, 110.0
+	const w, h, cx, cy, r = 540.0, 344.0, 270.0, 182.0, 110.0
 	var desc strings.Builder
 	fmt.Fprintf(&desc, "Radar chart of %d axes, each from 0 at the centre to 1 at the edge:", len(axes))
 	for i, a := range axes {
@@ -109,7 +109,7 @@ func Radar(title string, axes []Axis) template.HTML {
 		} else if sin > 0.5 {
 			ly, vy = y+10, y+24
 		}
-		name := label(a.Label, fmt.Sprintf("axis %d", i+1))
+		name := clipTo(a.Label, fmt.Sprintf("axis %d", i+1), 20) // fits in the 146 px beside the rim
 		c.f(`<g text-anchor="%s">`, anchor)
 		c.tip(fullOr(a.Label, name) + ": " + num(a.Value))
 		c.text(x, ly, "", name)
