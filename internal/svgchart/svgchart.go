@@ -110,9 +110,9 @@ func (c *canvas) text(x, y float64, attrs, s string) {
 }
 
 // tip appends a tooltip: a title element for the enclosing element. Text
-// from the caller must have gone through full or fullOr.
+// from the caller must have gone through full or fullOr (to be clipped).
 func (c *canvas) tip(s string) {
-	c.f(`<title>%s</title>`, esc(clean(s)))
+	c.f(`<title>%s</title>`, esc(s))
 }
 
 // finish closes the svg and replaces idToken with a prefix made from a hash
@@ -181,9 +181,10 @@ func clipTo(s, fallback string, max int) string {
 	return s
 }
 
-// esc escapes s for XML text and attribute values. s must be clean.
+// esc is s cleaned and escaped for XML text and attribute values: every
+// text the chart writes goes through it.
 func esc(s string) string {
-	return template.HTMLEscapeString(s)
+	return template.HTMLEscapeString(clean(s))
 }
 
 // n formats a coordinate: rounded to a tenth, no trailing zeros, finite.
@@ -220,6 +221,7 @@ func num(v float64) string {
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
+// finite reports whether v is a number, neither NaN nor infinite.
 func finite(v float64) bool {
 	return !math.IsNaN(v) && !math.IsInf(v, 0)
 }
@@ -325,7 +327,7 @@ func textWidth(s string, px float64) float64 {
 	return w
 }
 
-// markerShape appends the marker called shape centred at (x, y), radius r,
+// marker appends the marker called shape centred at (x, y), radius r,
 // in colour col, with class "mk mk-<shape>", and the tooltip tip if any.
 func (c *canvas) marker(shape string, x, y, r float64, col, tip string) {
 	open := func(el, geo string) {
@@ -357,6 +359,7 @@ func (c *canvas) marker(shape string, x, y, r float64, col, tip string) {
 // style is how series i is drawn.
 type style struct{ color, dash, marker string }
 
+// seriesStyle is the style of series i: colour, dash and marker.
 func seriesStyle(i int) style {
 	return style{color(i), dash(i), markerOf(i)}
 }
