@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/internal/clip"
+	"github.com/innate-mcp/innate-mcp/internal/svgchart"
 
 	"github.com/innate-mcp/innate-mcp/appraise"
 	"github.com/innate-mcp/innate-mcp/confidence"
@@ -145,16 +146,16 @@ func (srv *Server) overview(w http.ResponseWriter, r *http.Request) {
 	for _, t := range confidence.AllTiers() {
 		tiers = append(tiers, string(t))
 	}
-	d.TierChart = chartBars("Lessons by tier", countBars(rep.Lessons.ByTier, tiers, 0))
-	d.StateChart = chartBars("Lessons by state", countBars(rep.Lessons.ByState, []string{"active", "pending", "archived"}, 0))
-	d.OriginChart = chartBars("Lessons by origin", countBars(rep.Lessons.ByOrigin, []string{"user_stated", "imported", "agent_inferred"}, 0))
-	d.ProjectChart = chartBars("Lessons by project (largest 10)", countBars(byProject, nil, 10))
+	d.TierChart = svgchart.Bars("Lessons by tier", countBars(rep.Lessons.ByTier, tiers, 0))
+	d.StateChart = svgchart.Bars("Lessons by state", countBars(rep.Lessons.ByState, []string{"active", "pending", "archived"}, 0))
+	d.OriginChart = svgchart.Bars("Lessons by origin", countBars(rep.Lessons.ByOrigin, []string{"user_stated", "imported", "agent_inferred"}, 0))
+	d.ProjectChart = svgchart.Bars("Lessons by project (largest 10)", countBars(byProject, nil, 10))
 	scores, err := srv.act.HesitationScores(ctx, srv.cfg.Now().AddDate(0, 0, -chartDays))
 	if err != nil {
 		srv.fail(w, r, fmt.Errorf("read hesitation scores: %w", err))
 		return
 	}
-	d.HesitationChart = chartHistogram("Hesitation scores, last 30 days", "score", scoreBins(scores))
+	d.HesitationChart = svgchart.Histogram("Hesitation scores, last 30 days", "score", scoreBins(scores))
 	held, err := srv.act.HeldDrafts(ctx, true, reviewLimit)
 	if err != nil {
 		srv.fail(w, r, fmt.Errorf("read held drafts: %w", err))
@@ -168,12 +169,12 @@ func (srv *Server) overview(w http.ResponseWriter, r *http.Request) {
 // countBars turns counts into bars: the keys of order first (with zero
 // counts), then the others largest first; at most limit bars when limit >
 // 0.
-func countBars(m map[string]int, order []string, limit int) []chartBar {
+func countBars(m map[string]int, order []string, limit int) []svgchart.Bar {
 	total := 0
 	for _, n := range m {
 		total += n
 	}
-	var bars []chartBar
+	var bars []svgchart.Bar
 	seen := map[string]bool{}
 	add := func(k string) {
 		seen[k] = true
@@ -185,7 +186,7 @@ func countBars(m map[string]int, order []string, limit int) []chartBar {
 		if label == "" {
 			label = "(none)"
 		}
-		bars = append(bars, chartBar{Label: label, Value: float64(m[k]), Note: note})
+		bars = append(bars, svgchart.Bar{Label: label, Value: float64(m[k]), Note: note})
 	}
 	for _, k := range order {
 		add(k)
@@ -207,11 +208,11 @@ func countBars(m map[string]int, order []string, limit int) []chartBar {
 }
 
 // scoreBins counts hesitation scores (0-100) in ten bins.
-func scoreBins(scores []float64) []chartBin {
+func scoreBins(scores []float64) []svgchart.Bin {
 	if len(scores) == 0 {
 		return nil
 	}
-	bins := make([]chartBin, 10)
+	bins := make([]svgchart.Bin, 10)
 	for i := range bins {
 		bins[i].Label = fmt.Sprintf("%d-%d", 10*i, 10*i+9)
 	}
@@ -414,26 +415,26 @@ func (srv *Server) lesson(w http.ResponseWriter, r *http.Request) {
 	d := lessonData{L: l, Scores: l.Conf.Scores(cc), Links: links, Archived: l.State == kb.StateArchived}
 	var series []float64
 	names := []string{"confidence", "frequency", "effectiveness", "human approval"}
-	lines := make([]chartSeries, len(names))
+	lines := make([]svgchart.Series, len(names))
 	for i, n := range names {
 		lines[i].Name = n
 	}
-	var marks []chartMark
+	var marks []svgchart.Mark
 	for _, h := range hist {
 		series = append(series, h.After.Composite)
 		for i, v := range []float64{h.After.Composite, h.After.Frequency, h.After.Effectiveness, h.After.Human} {
-			lines[i].Points = append(lines[i].Points, chartTimePoint{T: h.At, V: v})
+			lines[i].Points = append(lines[i].Points, svgchart.TimePoint{T: h.At, V: v})
 		}
 		if h.Kind != confidence.KindDecay {
-			marks = append(marks, chartMark{T: h.At, Label: string(h.Kind)})
+			marks = append(marks, svgchart.Mark{T: h.At, Label: string(h.Kind)})
 		}
 	}
 	d.Trend = confidence.TrendOf(series, cc)
 	slices.Reverse(hist)
 	d.History = hist
-	d.TrendChart = chartTimeLine("Confidence over time", "confidence", lines, marks)
-	d.Radar = chartRadar("Confidence dimensions", []chartAxis{{"frequency", d.Scores.Frequency},
-		{"effectiveness", d.Scores.Effectiveness}, {"human approval", d.Scores.Human}})
+	d.TrendChart = svgchart.TimeLine("Confidence over time", "confidence", lines, marks)
+	d.Radar = svgchart.Radar("Confidence dimensions", []svgchart.Axis{{Label: "frequency", Value: d.Scores.Frequency},
+		{Label: "effectiveness", Value: d.Scores.Effectiveness}, {Label: "human approval", Value: d.Scores.Human}})
 	if d.Activity, err = srv.act.LessonActivity(ctx, id, activityLimit); err != nil {
 		srv.fail(w, r, fmt.Errorf("read the activity of %s: %w", id, err))
 		return
@@ -470,7 +471,7 @@ func (srv *Server) lessonEdit(w http.ResponseWriter, r *http.Request) {
 
 // calibrationData is the calibration page.
 type calibrationData struct {
-	Bins           []chartReliabilityBin
+	Bins           []svgchart.ReliabilityBin
 	Reliability    template.HTML
 	OverTime       template.HTML
 	Days           []calibrationDay
@@ -505,8 +506,8 @@ func (srv *Server) calibration(w http.ResponseWriter, r *http.Request) {
 	sumP, sumO, cnt := make([]float64, nb), make([]float64, nb), make([]int, nb)
 	var allConf []float64
 	var allHit []bool
-	ece := chartSeries{Name: "ECE"}
-	brier := chartSeries{Name: "Brier"}
+	ece := svgchart.Series{Name: "ECE"}
+	brier := svgchart.Series{Name: "Brier"}
 	for _, day := range days {
 		conf, hit := make([]float64, len(day.Points)), make([]bool, len(day.Points))
 		for i, p := range day.Points {
@@ -524,23 +525,23 @@ func (srv *Server) calibration(w http.ResponseWriter, r *http.Request) {
 		if len(conf) > 0 {
 			cd.ECE, cd.Brier = appraise.ECE(conf, hit, nb), brierOf(conf, hit)
 			if t, err := time.Parse(time.DateOnly, day.Day); err == nil {
-				ece.Points = append(ece.Points, chartTimePoint{T: t, V: cd.ECE})
-				brier.Points = append(brier.Points, chartTimePoint{T: t, V: cd.Brier})
+				ece.Points = append(ece.Points, svgchart.TimePoint{T: t, V: cd.ECE})
+				brier.Points = append(brier.Points, svgchart.TimePoint{T: t, V: cd.Brier})
 			}
 		}
 		d.Days = append(d.Days, cd)
 	}
 	for b := range nb {
 		if cnt[b] > 0 {
-			d.Bins = append(d.Bins, chartReliabilityBin{Predicted: sumP[b] / float64(cnt[b]), Observed: sumO[b] / float64(cnt[b]), Count: cnt[b]})
+			d.Bins = append(d.Bins, svgchart.ReliabilityBin{Predicted: sumP[b] / float64(cnt[b]), Observed: sumO[b] / float64(cnt[b]), Count: cnt[b]})
 		}
 	}
 	if d.Points = len(allConf); d.Points > 0 {
 		d.ECE, d.Brier = appraise.ECE(allConf, allHit, nb), brierOf(allConf, allHit)
 	}
 	slices.Reverse(d.Days)
-	d.Reliability = chartReliability("Reliability: predicted confidence against observed hit rate", d.Bins)
-	d.OverTime = chartTimeLine("Calibration error per day", "error", []chartSeries{ece, brier}, nil)
+	d.Reliability = svgchart.Reliability("Reliability: predicted confidence against observed hit rate", d.Bins)
+	d.OverTime = svgchart.TimeLine("Calibration error per day", "error", []svgchart.Series{ece, brier}, nil)
 	srv.render(w, r, http.StatusOK, "calibration", "Calibration", d)
 }
 
@@ -642,16 +643,16 @@ func (srv *Server) routing(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		slices.Sort(days)
-		var groups []chartGroup
+		var groups []svgchart.Group
 		for _, day := range days {
-			g := chartGroup{Label: day}
+			g := svgchart.Group{Label: day}
 			for _, n := range byDay[day] {
 				g.Values = append(g.Values, float64(n))
 			}
 			groups = append(groups, g)
 			d.ModeTable = append(d.ModeTable, modeDay{day, byDay[day]})
 		}
-		d.Modes = chartStackedBars("Engagement modes per day", d.ModeNames, groups)
+		d.Modes = svgchart.StackedBars("Engagement modes per day", d.ModeNames, groups)
 	}
 	hist, err := srv.cfg.Store.RegulatorHistory(ctx)
 	if err != nil {
