@@ -92,6 +92,8 @@ type healthRow struct {
 
 // overviewData is the overview page.
 type overviewData struct {
+	// CensusAt is the time of the lesson snapshot the counts come from.
+	CensusAt                        time.Time
 	Report                          stats.Report
 	Health                          []healthRow
 	TierChart, StateChart           template.HTML
@@ -108,12 +110,17 @@ type overviewData struct {
 
 func (srv *Server) overview(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	rep, err := stats.Build(ctx, srv.cfg.Store, srv.cfg.KB)
+	lessons, at, err := srv.census.snapshot(ctx)
+	if err != nil {
+		srv.fail(w, r, fmt.Errorf("read the lessons: %w", err))
+		return
+	}
+	rep, err := stats.Build(ctx, censusSource{srv.cfg.Store, lessons}, srv.cfg.KB)
 	if err != nil {
 		srv.fail(w, r, fmt.Errorf("build the health report: %w", err))
 		return
 	}
-	d := overviewData{Report: rep, Contradictions: rep.Contradictions.Pairs}
+	d := overviewData{Report: rep, Contradictions: rep.Contradictions.Pairs, CensusAt: at}
 	for _, c := range rep.Health {
 		d.Health = append(d.Health, healthRow{c, statusLabel(c.Status)})
 		switch c.Name {
@@ -124,7 +131,7 @@ func (srv *Server) overview(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	byProject := map[string]int{}
-	err = srv.cfg.KB.Lessons(ctx, kb.LessonFilter{}, func(l kb.Lesson) error {
+	err = censusSource{lessons: lessons}.Lessons(ctx, kb.LessonFilter{}, func(l kb.Lesson) error {
 		p := l.Project
 		if p == "" {
 			p = "(global)"
@@ -328,7 +335,11 @@ func (srv *Server) findLessons(r *http.Request, q lessonQuery) ([]lessonRow, err
 	if q.State != "" {
 		f.States = []kb.State{kb.State(q.State)}
 	}
-	err := srv.cfg.KB.Lessons(ctx, f, func(l kb.Lesson) error {
+	lessons, _, err := srv.census.snapshot(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the lessons: %w", err)
+	}
+	err = censusSource{lessons: lessons}.Lessons(ctx, f, func(l kb.Lesson) error {
 		l = srv.cfg.KB.DecayedToNow(l)
 		if keep(l) {
 			rows = append(rows, lessonRow{Lesson: l})
@@ -452,7 +463,7 @@ func (srv *Server) lessonAction(w http.ResponseWriter, r *http.Request) {
 		srv.fail(w, r, err)
 		return
 	}
-	done(w, r, "/lessons/"+pathEscape(l.ID), fmt.Sprintf("%s: %s", action, note))
+	srv.done(w, r, "/lessons/"+pathEscape(l.ID), fmt.Sprintf("%s: %s", action, note))
 }
 
 // lessonEdit replaces a lesson by a new wording (kb.EditLesson): the old
@@ -466,7 +477,7 @@ func (srv *Server) lessonEdit(w http.ResponseWriter, r *http.Request) {
 		srv.fail(w, r, err)
 		return
 	}
-	done(w, r, "/lessons/"+pathEscape(l.ID), fmt.Sprintf("edited: this lesson supersedes %s, now archived", id))
+	srv.done(w, r, "/lessons/"+pathEscape(l.ID), fmt.Sprintf("edited: this lesson supersedes %s, now archived", id))
 }
 
 // calibrationData is the calibration page.
@@ -595,7 +606,7 @@ func (srv *Server) reviewAction(w http.ResponseWriter, r *http.Request) {
 	for _, c := range res.Changes {
 		what = append(what, c.What)
 	}
-	done(w, r, "/review", strings.Join(what, "; "))
+	srv.done(w, r, "/review", strings.Join(what, "; "))
 }
 
 // regulatorRow is one entry of the regulator's log on the routing page.
@@ -705,5 +716,5 @@ func (srv *Server) revert(w http.ResponseWriter, r *http.Request) {
 		srv.fail(w, r, err)
 		return
 	}
-	done(w, r, "/routing", c.Reason)
+	srv.done(w, r, "/routing", c.Reason)
 }

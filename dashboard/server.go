@@ -64,6 +64,7 @@ type Server struct {
 	sessions *sessions
 	hosts    map[string]bool
 	handler  http.Handler
+	census   *census
 }
 
 // New returns a dashboard over cfg's store, with a fresh one-time login
@@ -100,8 +101,18 @@ func New(cfg Config) (*Server, error) {
 	}
 	srv := &Server{cfg: cfg, reg: reg, registry: registry, pages: pages, sessions: ss, hosts: hosts}
 	srv.act = cfg.Store
+	srv.census = &census{now: cfg.Now, read: func(ctx context.Context, fn func(kb.Lesson) error) error {
+		return cfg.Store.Lessons(ctx, kb.LessonFilter{}, fn)
+	}}
 	srv.handler = srv.guard(srv.routes())
 	return srv, nil
+}
+
+// Warm reads the lesson snapshot the overview and the lessons table share
+// (see census), so that the first page does not wait for it.
+func (srv *Server) Warm(ctx context.Context) error {
+	_, _, err := srv.census.snapshot(ctx)
+	return err
 }
 
 // LoginURL is the URL to print: the dashboard's address with the one-time
@@ -184,7 +195,10 @@ func (srv *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // done redirects after an action to path with a note of what it did.
-func done(w http.ResponseWriter, r *http.Request, path, note string) {
+// Every action may change lessons: the census is read again before the
+// next page (see census).
+func (srv *Server) done(w http.ResponseWriter, r *http.Request, path, note string) {
+	srv.census.invalidate()
 	http.Redirect(w, r, path+"?note="+url.QueryEscape(note), http.StatusSeeOther)
 }
 

@@ -44,6 +44,13 @@ func (m *Main) runUI(ctx context.Context, g *globals, args []string, stdin io.Re
 	if err != nil {
 		return err
 	}
+	// The lesson snapshot the overview and the lessons table share is read
+	// while the person opens the link.
+	go func() {
+		if err := srv.Warm(ctx); err != nil && ctx.Err() == nil {
+			a.log.Warn("dashboard: could not read the lessons ahead of the first page", "err", err)
+		}
+	}()
 	fmt.Fprintf(stdout, "innate-mcp dashboard: %s\n(the link works once; Ctrl-C stops the dashboard)\n", srv.LoginURL())
 	if *open {
 		if err := openBrowser(ctx, srv.LoginURL()); err != nil {
