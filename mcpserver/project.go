@@ -10,7 +10,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
 )
 
 // ProjectResolver finds the current project for a call that names none:
@@ -127,4 +126,3 @@ func GitRoot(dir string) string {
 		dir = parent
 	}
 }
-
