@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -247,4 +248,24 @@ func BenchmarkInitializeWithRuleSync(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(total.Microseconds())/float64(n)/1000, "ms/initialize")
+}
+
+// TestCLI_setupProjectScopeSyncsTheRuleFiles: `setup --scope project`
+// imports the project's rule files at once, and says which.
+func TestCLI_setupProjectScopeSyncsTheRuleFiles(t *testing.T) {
+	root := syncProject(t)
+	env := testEnv(t)
+	env["XDG_DATA_HOME"] = t.TempDir()
+	m := &Main{Getenv: func(k string) string { return env[k] }, Getwd: func() (string, error) { return root, nil }}
+	var out, errb bytes.Buffer
+	if err := m.Run(context.Background(), []string{"setup", "cursor", "--scope", "project"}, strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("setup: %v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "rule file "+filepath.Join(root, "CLAUDE.md")+": ") || !strings.Contains(out.String(), "GEMINI.md: refused") {
+		t.Errorf("setup's output does not say what it synced:\n%s", out.String())
+	}
+	res, err := run(t, env, `{"query": "`+syncQuery+`", "project": "`+root+`"}`, "recall")
+	if err != nil || !strings.Contains(res, "pnpm test") {
+		t.Errorf("recall after setup: %v\n%s", err, res)
+	}
 }
