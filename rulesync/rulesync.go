@@ -2,7 +2,9 @@
 // base in step without anyone running import: when a project is first seen
 // (a tool call naming it, a SessionStart hook, `setup --scope project`) and
 // again after a file changed, it reads the rule files at the project's root
-// (Files) and the user's ~/.claude/CLAUDE.md (global, no project), and
+// (CLAUDE.md, CLAUDE.local.md, AGENTS.md, GEMINI.md, .cursorrules,
+// .windsurfrules, .github/copilot-instructions.md, .cursor/rules/**/*.mdc,
+// .github/instructions/**/*.instructions.md) and the user's ~/.claude/CLAUDE.md (global, no project), and
 // imports each changed one with kb's re-import semantics (changed rules
 // linked, removed ones superseded, unchanged ones untouched).
 //
@@ -59,20 +61,24 @@ const (
 	maxProjects = 1024
 )
 
-// Files are the rule files read at a project's root, slash-separated:
-// fixed names, then the directories walked for their rule files (Dirs).
-var Files = []string{
-	"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md", ".cursorrules", ".windsurfrules",
-	".github/copilot-instructions.md",
+// projectFiles are the rule files read at a project's root by name,
+// slash-separated (ruleDirs are walked for the others).
+func projectFiles() []string {
+	return []string{
+		"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md", ".cursorrules", ".windsurfrules",
+		".github/copilot-instructions.md",
+	}
 }
 
-// Dirs are the directories of a project walked for rule files, each with
-// the suffix its files' names end with: Cursor's rules
-// (.cursor/rules/**/*.mdc) and GitHub Copilot's path-specific instructions
+// ruleDir is a directory of a project walked for rule files: those whose
+// names end with suffix, at any depth.
+type ruleDir struct{ dir, suffix string }
+
+// ruleDirs are Cursor's rules (.cursor/rules/**/*.mdc) and GitHub
+// Copilot's path-specific instructions
 // (.github/instructions/**/*.instructions.md).
-var Dirs = []struct{ Dir, Suffix string }{
-	{".cursor/rules", ".mdc"},
-	{".github/instructions", ".instructions.md"},
+func ruleDirs() []ruleDir {
+	return []ruleDir{{".cursor/rules", ".mdc"}, {".github/instructions", ".instructions.md"}}
 }
 
 // GlobalDir and GlobalFile are the user's own rule file, under the home
@@ -481,18 +487,18 @@ func (s *Syncer) candidates(r *os.Root, projectName, root string, rep *Report) [
 		return nil
 	}
 	var out []string
-	for _, name := range Files {
+	for _, name := range projectFiles() {
 		if _, err := r.Lstat(name); err == nil {
 			out = append(out, name)
 		}
 	}
 	fsys := r.FS()
-	for _, d := range Dirs {
+	for _, d := range ruleDirs() {
 		visited := 0
-		err := fs.WalkDir(fsys, d.Dir, func(p string, e fs.DirEntry, err error) error {
+		err := fs.WalkDir(fsys, d.dir, func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
-				if p == d.Dir {
-					if _, lerr := r.Lstat(d.Dir); lerr == nil {
+				if p == d.dir {
+					if _, lerr := r.Lstat(d.dir); lerr == nil {
 						s.refuse(rep, projectName, filepath.Join(root, filepath.FromSlash(p)), unreadable(r, root, p, err))
 					}
 					return fs.SkipDir // no such directory: nothing to read
@@ -501,17 +507,17 @@ func (s *Syncer) candidates(r *os.Root, projectName, root string, rep *Report) [
 				return nil
 			}
 			if visited++; visited > maxWalkEntries {
-				s.refuse(rep, projectName, filepath.Join(root, filepath.FromSlash(d.Dir)),
+				s.refuse(rep, projectName, filepath.Join(root, filepath.FromSlash(d.dir)),
 					fmt.Sprintf("holds more than %d entries; the rest are not read", maxWalkEntries))
 				return fs.SkipAll
 			}
-			if !e.IsDir() && strings.HasSuffix(path.Base(p), d.Suffix) {
+			if !e.IsDir() && strings.HasSuffix(path.Base(p), d.suffix) {
 				out = append(out, p)
 			}
 			return nil
 		})
 		if err != nil {
-			s.refuse(rep, projectName, filepath.Join(root, filepath.FromSlash(d.Dir)), "cannot be listed: "+err.Error())
+			s.refuse(rep, projectName, filepath.Join(root, filepath.FromSlash(d.dir)), "cannot be listed: "+err.Error())
 		}
 	}
 	return out
