@@ -4,9 +4,10 @@
 // again after a file changed, it reads the rule files at the project's root
 // (CLAUDE.md, CLAUDE.local.md, AGENTS.md, GEMINI.md, .cursorrules,
 // .windsurfrules, .github/copilot-instructions.md, .cursor/rules/**/*.mdc,
-// .github/instructions/**/*.instructions.md) and the user's ~/.claude/CLAUDE.md (global, no project), and
-// imports each changed one with kb's re-import semantics (changed rules
-// linked, removed ones superseded, unchanged ones untouched).
+// .github/instructions/**/*.instructions.md) and the user's
+// ~/.claude/CLAUDE.md (global, no project), and imports each changed one
+// with kb's re-import semantics (changed rules linked, removed ones
+// superseded, unchanged ones untouched).
 //
 // It is cheap when nothing changed: a project checked in the last Interval
 // by this process is not looked at; otherwise each file's size and
