@@ -19,6 +19,11 @@ type Config struct {
 	PreToolUse       PreToolUseConfig       `json:"pre_tool_use"`
 	PostToolUse      Switch                 `json:"post_tool_use"`
 	Stop             Switch                 `json:"stop"`
+	// RuleSync turns off the sync of the project's agent rule files into
+	// the knowledge base (package rulesync), which the MCP server, the
+	// SessionStart hook and `setup --scope project` run. It is no hook,
+	// but it lives in the same files: per user, and per project.
+	RuleSync Switch `json:"rule_sync"`
 }
 
 // Switch turns a hook on or off.
@@ -64,6 +69,7 @@ func DefaultConfig() Config {
 		PreToolUse:       PreToolUseConfig{Enabled: true, BashDecision: "ask"},
 		PostToolUse:      Switch{Enabled: true},
 		Stop:             Switch{Enabled: true},
+		RuleSync:         Switch{Enabled: true},
 	}
 }
 

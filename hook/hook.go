@@ -141,8 +141,12 @@ type Handler struct {
 	// State keeps what one hook call tells a later one of the same
 	// session; nil keeps nothing.
 	State *StateDir
-	Log   *slog.Logger
-	Now   func() time.Time
+	// SyncRules brings the knowledge base in line with the project's agent
+	// rule files (package rulesync) before SessionStart reads its rules;
+	// nil syncs nothing. It logs its own failures.
+	SyncRules func(ctx context.Context, project string)
+	Log       *slog.Logger
+	Now       func() time.Time
 }
 
 func (h *Handler) now() time.Time {
@@ -168,6 +172,9 @@ func (h *Handler) Handle(ctx context.Context, in Input) (Output, error) {
 	}
 	switch in.Event {
 	case SessionStart:
+		if h.SyncRules != nil && project != "" {
+			h.SyncRules(ctx, project)
+		}
 		if h.Config.SessionStart.Enabled {
 			return h.sessionStart(ctx, project)
 		}

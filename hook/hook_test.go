@@ -281,6 +281,35 @@ func TestReadInput_refusesWhatItCannotRead(t *testing.T) {
 	}
 }
 
+// TestSessionStart_syncsTheRuleFilesFirst: SyncRules runs with the
+// project before SessionStart reads its rules, so that a rule file never
+// imported is in the first session's context.
+func TestSessionStart_syncsTheRuleFilesFirst(t *testing.T) {
+	h, k := testHandler(t)
+	var synced []string
+	h.SyncRules = func(ctx context.Context, p string) {
+		synced = append(synced, p)
+		if _, err := k.ImportRuleFile(ctx, filepath.Join(p, "AGENTS.md"), p, []byte("- Always run `make proto` after editing a .proto file.\n")); err != nil {
+			t.Error(err)
+		}
+	}
+	out, err := h.Handle(context.Background(), payload(t, "session-start.json", "transcript-untested.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(synced) != 1 || synced[0] != project {
+		t.Fatalf("SyncRules called with %q; want once with %q", synced, project)
+	}
+	if out.Specific == nil || !strings.Contains(out.Specific.AdditionalContext, "make proto") {
+		t.Errorf("the synced rule is not in the context: %+v", out)
+	}
+	// Other events do not sync.
+	h.Handle(context.Background(), payload(t, "stop.json", "transcript-tested.jsonl"))
+	if len(synced) != 1 {
+		t.Errorf("SyncRules called on Stop: %q", synced)
+	}
+}
+
 func TestLoadConfig(t *testing.T) {
 	dir := t.TempDir()
 	user := filepath.Join(dir, "user.json")
@@ -294,7 +323,14 @@ func TestLoadConfig(t *testing.T) {
 	if c.Stop.Enabled || c.SessionStart.BudgetTokens != 200 || c.PreToolUse.BashDecision != "deny" || !c.UserPromptSubmit.Enabled {
 		t.Errorf("config %+v", c)
 	}
-	for _, bad := range []string{`{"stop": {"enabled": "no"}}`, `{"bogus": 1}`, `{"pre_tool_use": {"bash_decision": "allow"}}`} {
+	if !c.RuleSync.Enabled {
+		t.Errorf("rule sync off by default: %+v", c)
+	}
+	os.WriteFile(proj, []byte(`{"rule_sync": {"enabled": false}}`), 0o600)
+	if c, err := LoadConfig(user, proj); err != nil || c.RuleSync.Enabled || c.Stop.Enabled {
+		t.Errorf("a project's rule_sync off: %+v, %v; want it off and the user's settings kept", c.RuleSync, err)
+	}
+	for _, bad := range []string{`{"stop": {"enabled": "no"}}`, `{"bogus": 1}`, `{"rule_sync": {"enabled": 0}}`, `{"pre_tool_use": {"bash_decision": "allow"}}`} {
 		os.WriteFile(proj, []byte(bad), 0o600)
 		if _, err := LoadConfig(proj); err == nil || !strings.Contains(err.Error(), proj) {
 			t.Errorf("%s: err = %v", bad, err)

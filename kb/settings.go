@@ -11,8 +11,18 @@ import (
 )
 
 // MetaStore is the part of a store that keeps the knowledge base's settings
-// (the meta table).
+// and small records of its own (the meta table: keys and values, the
+// values redacted as every stored text is).
 type MetaStore interface {
+	// Meta returns the value stored under key; ok is false when there is
+	// none.
+	Meta(ctx context.Context, key string) (value string, ok bool, err error)
+	// SetMeta stores value under key, replacing what was there. It fails
+	// with ErrReadOnly on a read-only store.
+	SetMeta(ctx context.Context, key, value string) error
+	// MetaPrefixed returns every key beginning with prefix and its value
+	// (the comparison is of bytes: no pattern characters).
+	MetaPrefixed(ctx context.Context, prefix string) (map[string]string, error)
 	// SetMetaDefault stores value under key unless a value is already
 	// there, and returns the value in force. On a read-only store it
 	// stores nothing and returns the stored value, or value when there is

@@ -27,6 +27,27 @@ type ProjectResolver struct {
 	gitOnce sync.Once
 	cwd     string
 	gitRoot string
+
+	// onProject is told of each recall's, appraise's and hesitate's
+	// project (OnProject).
+	onProject func(ctx context.Context, project string)
+}
+
+// OnProject sets fn to be called before each recall, appraise and
+// hesitate runs, with the call's project (the one it names, else the one
+// resolved; "" when global): the server's sync of rule files (package
+// rulesync) runs there, so that the first call naming a project finds its
+// rules. fn must not fail the call: it logs what goes wrong and returns.
+// Call it before the server serves.
+func (p *ProjectResolver) OnProject(fn func(ctx context.Context, project string)) {
+	p.onProject = fn
+}
+
+// seen tells onProject of a call's project.
+func (p *ProjectResolver) seen(ctx context.Context, project string) {
+	if p.onProject != nil {
+		p.onProject(ctx, project)
+	}
 }
 
 // NewProjectResolver returns the resolver for a server whose working

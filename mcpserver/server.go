@@ -42,7 +42,7 @@ func New(version string, svc Service, report ReportFunc, proj *ProjectResolver, 
 	s.AddNotificationHandler(mcp.MethodNotificationRootsListChanged, func(ctx context.Context, n mcp.JSONRPCNotification) {
 		proj.forgetRoots()
 	})
-	registerTools(s, svc, proj.resolve, log)
+	registerTools(s, svc, proj, log)
 	s.AddResource(statsResource(report))
 	s.AddResourceTemplate(lessonResource(svc))
 	return s

@@ -35,11 +35,8 @@ type Service interface {
 	Lesson(ctx context.Context, id string) (kb.Lesson, error)
 }
 
-// projectFunc resolves the current project when a call names none.
-type projectFunc func(ctx context.Context) string
-
 // recallTool returns the recall tool and its handler.
-func recallTool(svc Service, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
+func recallTool(svc Service, proj *ProjectResolver, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("recall",
 		mcp.WithToolTitle("Recall lessons"),
 		mcp.WithDescription("Before acting: returns the lessons from the knowledge base worth loading for this situation, best first, "+
@@ -57,14 +54,15 @@ func recallTool(svc Service, project projectFunc, log *slog.Logger) (mcp.Tool, s
 	setBounds(&tool, "budget_tokens", 0, -1)
 	return tool, handler(log, tool, func(ctx context.Context, req kb.RecallRequest) (kb.RecallResult, error) {
 		if req.Project == "" {
-			req.Project = project(ctx)
+			req.Project = proj.resolve(ctx)
 		}
+		proj.seen(ctx, req.Project)
 		return svc.Recall(ctx, req)
 	})
 }
 
 // recordTool returns the record tool and its handler.
-func recordTool(svc Service, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
+func recordTool(svc Service, proj *ProjectResolver, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("record",
 		mcp.WithToolTitle("Record outcome, feedback, lessons"),
 		mcp.WithDescription("After acting: report what came of a recall (outcome, the lessons you used, up/down feedback with a reason), "+
@@ -80,7 +78,7 @@ func recordTool(svc Service, project projectFunc, log *slog.Logger) (mcp.Tool, s
 	)
 	return tool, handler(log, tool, func(ctx context.Context, req kb.RecordRequest) (kb.RecordResult, error) {
 		if req.Project == "" && req.Lesson != nil && !req.Lesson.Global {
-			req.Project = project(ctx)
+			req.Project = proj.resolve(ctx)
 		}
 		return svc.Record(ctx, req)
 	})
@@ -155,9 +153,9 @@ func handler[Req, Res any](log *slog.Logger, tool mcp.Tool, op func(context.Cont
 }
 
 // registerTools adds every tool to s.
-func registerTools(s *server.MCPServer, svc Service, project projectFunc, log *slog.Logger) {
-	for _, mk := range []func(Service, projectFunc, *slog.Logger) (mcp.Tool, server.ToolHandlerFunc){recallTool, recordTool, appraiseTool, hesitateTool} {
-		t, h := mk(svc, project, log)
+func registerTools(s *server.MCPServer, svc Service, proj *ProjectResolver, log *slog.Logger) {
+	for _, mk := range []func(Service, *ProjectResolver, *slog.Logger) (mcp.Tool, server.ToolHandlerFunc){recallTool, recordTool, appraiseTool, hesitateTool} {
+		t, h := mk(svc, proj, log)
 		s.AddTool(t, h)
 	}
 }

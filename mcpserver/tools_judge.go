@@ -11,7 +11,7 @@ import (
 )
 
 // appraiseTool returns the appraise tool and its handler.
-func appraiseTool(svc Service, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
+func appraiseTool(svc Service, proj *ProjectResolver, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("appraise",
 		mcp.WithToolTitle("Appraise a situation or a draft"),
 		mcp.WithDescription("Before committing to an answer or plan: the knowledge base's intuition about the situation and, "+
@@ -29,14 +29,15 @@ func appraiseTool(svc Service, project projectFunc, log *slog.Logger) (mcp.Tool,
 	)
 	return tool, handler(log, tool, func(ctx context.Context, req kb.AppraiseRequest) (kb.AppraiseResult, error) {
 		if req.Project == "" {
-			req.Project = project(ctx)
+			req.Project = proj.resolve(ctx)
 		}
+		proj.seen(ctx, req.Project)
 		return svc.Appraise(ctx, req)
 	})
 }
 
 // hesitateTool returns the hesitate tool and its handler.
-func hesitateTool(svc Service, project projectFunc, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
+func hesitateTool(svc Service, proj *ProjectResolver, log *slog.Logger) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("hesitate",
 		mcp.WithToolTitle("Hesitate before acting"),
 		mcp.WithDescription("Before acting on a draft (a reply, a plan, a commit, a lesson to record): a deterministic, zero-LLM check "+
@@ -55,6 +56,11 @@ func hesitateTool(svc Service, project projectFunc, log *slog.Logger) (mcp.Tool,
 			IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(false)}),
 	)
 	return tool, handler(log, tool, func(ctx context.Context, req kb.HesitateRequest) (kb.HesitateResult, error) {
+		// Hesitate names no project, but its learned error patterns come
+		// from the project's rules too.
+		if proj.onProject != nil {
+			proj.seen(ctx, proj.resolve(ctx))
+		}
 		return svc.Hesitate(ctx, req)
 	})
 }

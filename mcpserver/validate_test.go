@@ -15,7 +15,7 @@ import (
 // what to send, in words, never the validator's Go structs.
 func TestArgValidator_saysWhatToSend(t *testing.T) {
 	tools := map[string]mcp.Tool{}
-	for _, mk := range []func(Service, projectFunc, *slog.Logger) (mcp.Tool, server.ToolHandlerFunc){recallTool, recordTool, appraiseTool, hesitateTool} {
+	for _, mk := range []func(Service, *ProjectResolver, *slog.Logger) (mcp.Tool, server.ToolHandlerFunc){recallTool, recordTool, appraiseTool, hesitateTool} {
 		tool, _ := mk(nil, nil, slog.Default())
 		tools[tool.Name] = tool
 	}

@@ -29,6 +29,11 @@ type Rule struct {
 	Source string `json:"source"`
 }
 
+// MaxFileBytes is the most a rule file may hold: a rule file is pages of
+// Markdown a person writes, and what is larger is refused unread by import
+// and by the rule files' sync.
+const MaxFileBytes = 4 << 20
+
 // Errors returned by Parse, wrapped with detail; compare with errors.Is.
 var (
 	// ErrNotText means the data is not UTF-8 text (invalid encoding or

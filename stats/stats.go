@@ -1,6 +1,6 @@
 // Package stats builds the system's health report: lessons by state, tier
 // and origin, the recall, appraise, routing and hesitation logs summarised,
-// the regulator's latest changes and contradictions, and each health
+// the regulator's latest changes and contradictions, the rule files synced, and each health
 // figure against its healthy range. `innate-mcp stats` prints it and the
 // MCP resource innate://stats serves it; its JSON schema is
 // stats.schema.json at the repository root.
@@ -15,6 +15,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/regulate"
 	"github.com/innate-mcp/innate-mcp/route"
+	"github.com/innate-mcp/innate-mcp/rulesync"
 )
 
 // Report is the system's health in one view.
@@ -27,7 +28,10 @@ type Report struct {
 	Hesitation     HesitationSection     `json:"hesitation"`
 	Contradictions ContradictionsSection `json:"contradictions"`
 	Regulator      []regulate.Change     `json:"regulator"` // the latest changes, newest first
-	Health         []Check               `json:"health"`
+	// RuleFiles are the agent rule files synced into the knowledge base
+	// (package rulesync), by project, the global ones first.
+	RuleFiles []rulesync.State `json:"rule_files"`
+	Health    []Check          `json:"health"`
 }
 
 // RoutingSection is the engagement router's mode distribution against the
@@ -80,6 +84,7 @@ type Check struct {
 // Source is what the report reads from a store.
 type Source interface {
 	kb.StatsReader
+	kb.MetaStore
 	// Lessons calls fn for every lesson matching filter, in id order.
 	Lessons(ctx context.Context, filter kb.LessonFilter, fn func(kb.Lesson) error) error
 	// RegulatorHistory returns the regulator's log, oldest first.
@@ -114,6 +119,9 @@ func Build(ctx context.Context, s Source, k *kb.KB) (Report, error) {
 		return r, err
 	}
 	if r.Contradictions, err = contradictionsSection(ctx, s); err != nil {
+		return r, err
+	}
+	if r.RuleFiles, err = rulesync.States(ctx, s); err != nil {
 		return r, err
 	}
 	r.Health = healthChecks(r)

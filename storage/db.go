@@ -354,6 +354,28 @@ func (db *DB) Meta(ctx context.Context, key string) (value string, ok bool, err 
 	return value, true, nil
 }
 
+// MetaPrefixed implements kb.MetaStore: every key beginning with prefix,
+// with its value.
+func (db *DB) MetaPrefixed(ctx context.Context, prefix string) (map[string]string, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT key, value FROM meta WHERE substr(key, 1, length(?)) = ?`, prefix, prefix)
+	if err != nil {
+		return nil, fmt.Errorf("read meta %s*: %w", prefix, err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, fmt.Errorf("read meta %s*: %w", prefix, err)
+		}
+		out[k] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read meta %s*: %w", prefix, err)
+	}
+	return out, nil
+}
+
 // SetMeta stores value, its secrets redacted, under key in the meta table.
 func (db *DB) SetMeta(ctx context.Context, key, value string) error {
 	return db.update(ctx, func(tx *redactTx) error {

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/innate-mcp/innate-mcp/internal/atomicfile"
+	"github.com/innate-mcp/innate-mcp/internal/regfile"
 )
 
 // checkTarget refuses to write path when it is a symbolic link (writing
@@ -24,7 +25,7 @@ func checkTarget(path string) error {
 		dest, _ := os.Readlink(path)
 		return fmt.Errorf("is a symbolic link (to %s): refusing to write through it; name the file itself, or another", dest)
 	case !st.Mode().IsRegular():
-		return fmt.Errorf("exists and is %s: export writes a regular file", fileType(st))
+		return fmt.Errorf("exists and is %s: export writes a regular file", regfile.Type(st))
 	}
 	return nil
 }

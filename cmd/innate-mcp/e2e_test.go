@@ -91,7 +91,9 @@ type rpcClient struct {
 // this process, through Main.Run with pipes for stdin and stdout.
 func spawn(t testing.TB, db string, env ...string) *rpcClient {
 	t.Helper()
-	vars := map[string]string{"INNATE_DB": db, "INNATE_LOG_LEVEL": "warn"}
+	// HOME is a new empty directory unless env sets it, so that no rule
+	// file of the user's is synced into the test's database.
+	vars := map[string]string{"INNATE_DB": db, "INNATE_LOG_LEVEL": "warn", "HOME": t.TempDir()}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		vars[k] = v
@@ -130,10 +132,18 @@ func spawn(t testing.TB, db string, env ...string) *rpcClient {
 // process of its own, for the tests where a real process matters.
 func spawnProcess(t testing.TB, db string, env ...string) *rpcClient {
 	t.Helper()
+	return spawnProcessIn(t, t.(interface{ TempDir() string }).TempDir(), db, env...)
+}
+
+// spawnProcessIn is spawnProcess with dir as the server's working
+// directory. HOME is a new empty directory unless env sets it, so that no
+// rule file of the user's is synced into the test's database.
+func spawnProcessIn(t testing.TB, dir, db string, env ...string) *rpcClient {
+	t.Helper()
 	cmd := exec.Command(buildBinary(t), "serve")
-	cmd.Env = append(os.Environ(), "INNATE_DB="+db, "INNATE_LOG_LEVEL=warn")
+	cmd.Env = append(os.Environ(), "INNATE_DB="+db, "INNATE_LOG_LEVEL=warn", "HOME="+t.(interface{ TempDir() string }).TempDir())
 	cmd.Env = append(cmd.Env, env...)
-	cmd.Dir = t.(interface{ TempDir() string }).TempDir()
+	cmd.Dir = dir
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -129,17 +129,17 @@ func (m *Main) hookHandler(a *app, in hook.Input) (*hook.Handler, error) {
 	if in.Cwd != "" {
 		root = mcpserver.GitRoot(in.Cwd)
 	}
-	userDir, _ := os.UserConfigDir()
-	if d := m.Getenv("XDG_CONFIG_HOME"); d != "" {
-		userDir = d
-	}
-	cfg, err := hook.LoadConfig(hook.ConfigPaths(userDir, root)...)
+	cfg, err := hook.LoadConfig(hook.ConfigPaths(m.userConfigDir(), root)...)
 	if err != nil {
 		return nil, fmt.Errorf("hook configuration: %w", err)
 	}
 	stateDir, err := m.hookDir("state")
 	if err != nil {
 		return nil, err
+	}
+	var syncRules func(ctx context.Context, project string)
+	if s := m.ruleSyncer(a); s != nil {
+		syncRules = s.Seen
 	}
 	return &hook.Handler{
 		KB: a.kb, Config: cfg, Log: a.log.With("component", "hook"),
@@ -148,7 +148,8 @@ func (m *Main) hookHandler(a *app, in hook.Input) (*hook.Handler, error) {
 			r := capture.Read(msg, prev)
 			return hook.Capture{Correction: r.Correction, Rule: r.Rule, RuleText: r.RuleText}
 		},
-		State: &hook.StateDir{Dir: stateDir},
+		State:     &hook.StateDir{Dir: stateDir},
+		SyncRules: syncRules,
 	}, nil
 }
 

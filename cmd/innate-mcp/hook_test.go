@@ -294,3 +294,26 @@ func BenchmarkHooks(b *testing.B) {
 		b.ReportMetric(q(ds, 0.5), ev+"-noserver-p50-ms")
 	}
 }
+
+// TestHook_sessionStartSyncsTheRuleFiles: with nothing imported, the
+// SessionStart hook reads the project's CLAUDE.md into the knowledge base
+// and gives its rules.
+func TestHook_sessionStartSyncsTheRuleFiles(t *testing.T) {
+	e := newHookEnv(t)
+	if err := os.WriteFile(filepath.Join(e.project, "CLAUDE.md"), []byte(shopRules), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, code, _ := e.run(t, "SessionStart", e.payload(t, "session-start.json", "transcript-untested.jsonl"), "INNATE_HOOK_SERVER=off")
+	if code != 0 || !bytes.Contains(out, []byte("Never push directly to main")) {
+		t.Errorf("SessionStart with a CLAUDE.md never imported: exit %d, %s", code, out)
+	}
+	// With the sync off, a new user's session gets nothing of the file.
+	e2 := newHookEnv(t)
+	if err := os.WriteFile(filepath.Join(e2.project, "CLAUDE.md"), []byte(shopRules), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = e2.run(t, "SessionStart", e2.payload(t, "session-start.json", "transcript-untested.jsonl"), "INNATE_HOOK_SERVER=off", "INNATE_RULE_SYNC=off")
+	if bytes.Contains(out, []byte("Never push directly to main")) {
+		t.Errorf("SessionStart with INNATE_RULE_SYNC=off gave the file's rules: %s", out)
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/innate-mcp/innate-mcp/rulefile"
 )
 
 // TestCLI_importRefuses: import refuses what is not a regular file, what
@@ -42,7 +44,7 @@ func TestCLI_importRefuses(t *testing.T) {
 			"does not look like lessons or rules"},
 		{"long line", write("long.jsonl", []byte(`{"content": "`+strings.Repeat("a", 2<<20)+`"}`+"\n")),
 			"line 1 is longer than 1 MiB, the limit for one line"},
-		{"large rule file", write("big.md", bytes.Repeat([]byte("- Use gofmt on every file.\n"), (maxRuleFileBytes/27)+1)),
+		{"large rule file", write("big.md", bytes.Repeat([]byte("- Use gofmt on every file.\n"), (rulefile.MaxFileBytes/27)+1)),
 			"holds more than 4 MiB, the limit for a rule file"},
 		{"large JSONL file", huge, "holds more than 512 MiB, the limit for a lesson JSONL file"},
 		{"binary rule file", write("bin.md", []byte("# Rules\n\x00\x01\x02\x03")), "not a text file"},

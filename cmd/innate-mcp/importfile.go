@@ -6,20 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/innate-mcp/innate-mcp/internal/regfile"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/mcpserver"
+	"github.com/innate-mcp/innate-mcp/rulefile"
 )
 
-// Limits on what import reads: a rule file is a page of Markdown, a JSONL
-// file an export (a lesson's content is at most kb.MaxContentBytes, which
+// Limits on what import reads (a rule file's is rulefile.MaxFileBytes, a
+// page of Markdown): a JSONL file is an export (a lesson's content is at most kb.MaxContentBytes, which
 // JSON escaping can make six times longer on its line).
 const (
-	maxRuleFileBytes   = 4 << 20
 	maxJSONLFileBytes  = 512 << 20
 	maxImportLineBytes = 1 << 20
 )
@@ -66,25 +65,14 @@ func fileKind(path string, head []byte) (rules bool, err error) {
 // file, what does not look like lessons or rules (fileKind), and a file or
 // line beyond the limits, each with a reason that names the limit.
 func readLessonsFile(path, project string) (lessonsFile, error) {
-	// Stat first: opening a FIFO would block until a writer comes.
-	st, err := os.Stat(path)
-	if err != nil {
-		return lessonsFile{}, err
+	f, st, err := regfile.Open(regfile.OS{}, path)
+	if regfile.IsNotRegular(err) {
+		return lessonsFile{}, fmt.Errorf("%w: import reads regular files of lessons or rules", err)
 	}
-	if err := regularFile(st); err != nil {
-		return lessonsFile{}, err
-	}
-	f, err := os.Open(path)
 	if err != nil {
 		return lessonsFile{}, err
 	}
 	defer f.Close()
-	if st, err = f.Stat(); err != nil {
-		return lessonsFile{}, err
-	}
-	if err := regularFile(st); err != nil {
-		return lessonsFile{}, err
-	}
 	br := bufio.NewReaderSize(f, 64<<10)
 	head, err := br.Peek(512)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
@@ -96,60 +84,31 @@ func readLessonsFile(path, project string) (lessonsFile, error) {
 	}
 	limit := int64(maxJSONLFileBytes)
 	if rules {
-		limit = maxRuleFileBytes
+		limit = rulefile.MaxFileBytes
 	}
 	if st.Size() > limit {
 		return lessonsFile{}, tooLarge(st.Size(), limit, rules)
 	}
-	// The file may grow while it is read: read one byte past the limit to
-	// tell.
-	cr := &countingReader{r: io.LimitReader(br, limit+1)}
 	if rules {
-		data, err := io.ReadAll(cr)
+		data, err := regfile.ReadAll(br, limit)
+		var big *regfile.TooLargeError
+		if errors.As(err, &big) {
+			return lessonsFile{}, tooLarge(big.N, limit, rules)
+		}
 		if err != nil {
 			return lessonsFile{}, err
-		}
-		if cr.n > limit {
-			return lessonsFile{}, tooLarge(cr.n, limit, rules)
 		}
 		ls, err := kb.RuleFileLessons(path, project, data)
 		return lessonsFile{path: path, rules: true, lessons: ls}, err
 	}
+	// The file may grow while it is read: read one byte past the limit to
+	// tell.
+	cr := &countingReader{r: io.LimitReader(br, limit+1)}
 	ls, err := parseJSONL(cr)
 	if cr.n > limit {
 		return lessonsFile{}, tooLarge(cr.n, limit, rules)
 	}
 	return lessonsFile{path: path, lessons: ls}, err
-}
-
-// regularFile refuses anything but a regular file (a device such as
-// /dev/zero never ends; a FIFO blocks).
-func regularFile(st fs.FileInfo) error {
-	if st.Mode().IsRegular() {
-		return nil
-	}
-	return fmt.Errorf("is %s: import reads regular files of lessons or rules", fileType(st))
-}
-
-// fileType names the kind of file st describes.
-func fileType(st fs.FileInfo) string {
-	switch m := st.Mode(); {
-	case m.IsRegular():
-		return "a regular file"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a regular file"
 }
 
 // tooLarge says that a file of n bytes passes its limit.
@@ -159,7 +118,7 @@ func tooLarge(n, limit int64, rules bool) error {
 		kind = "a rule file"
 	}
 	return fmt.Errorf("holds more than %s, the limit for %s (%d bytes read): split it, or check that it is what you meant to import",
-		byteSize(limit), kind, n)
+		regfile.ByteSize(limit), kind, n)
 }
 
 // parseJSONL decodes lesson lines, refusing unknown fields and lines over
@@ -176,7 +135,7 @@ func parseJSONL(r io.Reader) ([]kb.NewLesson, error) {
 	})
 	var long *lineTooLongError
 	if errors.As(err, &long) {
-		return nil, fmt.Errorf("%w: a line of lesson JSONL holds one lesson, whose content is at most %s", err, byteSize(kb.MaxContentBytes))
+		return nil, fmt.Errorf("%w: a line of lesson JSONL holds one lesson, whose content is at most %s", err, regfile.ByteSize(kb.MaxContentBytes))
 	}
 	return out, err
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/innate-mcp/innate-mcp/internal/regfile"
 )
 
 // maxJSONLine is the longest line an evaluation JSONL input may hold.
@@ -41,18 +43,5 @@ func eachJSONLine(r io.Reader, maxLine int, fn func(line int, b []byte) error) e
 type lineTooLongError struct{ line, limit int }
 
 func (e *lineTooLongError) Error() string {
-	return fmt.Sprintf("line %d is longer than %s, the limit for one line", e.line, byteSize(int64(e.limit)))
-}
-
-// byteSize prints a size limit in the largest binary unit that divides it.
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmt.Sprintf("line %d is longer than %s, the limit for one line", e.line, regfile.ByteSize(int64(e.limit)))
 }

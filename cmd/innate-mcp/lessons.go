@@ -1,12 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/rulesync"
 
 	"github.com/innate-mcp/innate-mcp/internal/clip"
 	"github.com/innate-mcp/innate-mcp/internal/metric"
@@ -127,6 +131,32 @@ func (m *Main) listLessons(ctx context.Context, a *app, state, tier, project str
 	fmt.Fprintln(tw, "ID\tSTATE\tTIER\tCONF\tORIGIN\tCONTENT")
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\t%s\n", r.ID, r.State, r.Tier, r.Confidence, r.Origin, clip.Line(r.Content, 70))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeSyncedFiles(ctx, a, project, stdout)
+}
+
+// writeSyncedFiles prints, under the lessons, the rule files the server
+// synced (all, or the project's and the global ones) and when.
+func writeSyncedFiles(ctx context.Context, a *app, project string, stdout io.Writer) error {
+	states, err := rulesync.States(ctx, a.store)
+	if err != nil {
+		return err
+	}
+	states = slices.DeleteFunc(states, func(st rulesync.State) bool {
+		return len(st.Files) == 0 || (project != "" && st.Project != "" && st.Project != project)
+	})
+	if len(states) == 0 {
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nRULE FILE\tSYNCED\tRULES\tPROJECT")
+	for _, st := range states {
+		for _, f := range st.Files {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", f.Path, f.SyncedAt.Local().Format(time.DateTime), f.Rules, cmp.Or(st.Project, "(global)"))
+		}
 	}
 	return tw.Flush()
 }

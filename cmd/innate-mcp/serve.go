@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/mcpserver"
+	"github.com/innate-mcp/innate-mcp/rulesync"
 	"github.com/innate-mcp/innate-mcp/stats"
 	"github.com/innate-mcp/innate-mcp/tuning"
 )
@@ -59,6 +60,16 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 		cwd = ""
 	}
 	proj := mcpserver.NewProjectResolver(cwd)
+	// The rule files of the project of each call are synced on stdio only:
+	// over HTTP the projects are paths on the clients' machines, and a
+	// token holder must not make the server read files of its own.
+	var syncer *rulesync.Syncer
+	if *httpAddr == "" {
+		syncer = m.ruleSyncer(a)
+	}
+	if syncer != nil {
+		proj.OnProject(syncer.Seen)
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -73,6 +84,11 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 			defer wg.Done()
 			if err := a.emb.Preload(); err != nil {
 				a.log.Warn("load embedder", "err", err)
+			}
+			if syncer != nil {
+				// The first sync of the working directory's project, after
+				// the handshake; a call that comes meanwhile waits for it.
+				syncer.Seen(ctx, mcpserver.GitRoot(cwd))
 			}
 			if err := a.store.WarmUp(ctx); err != nil && !errors.Is(err, context.Canceled) {
 				a.log.Warn("build vector index", "err", err)

@@ -82,6 +82,9 @@ func (m *Main) runSetup(ctx context.Context, g *globals, args []string, stdin io
 	if err != nil {
 		return err
 	}
+	if !*dryRun && !*uninstall && *scope == string(setup.ScopeProject) {
+		m.syncProjectRules(ctx, g, project, stdout, stderr, !*asJSON)
+	}
 	if !*dryRun && !*uninstall && rep.Changed() && !*asJSON {
 		fmt.Fprintln(stdout, "Done: start a new session of the client. `innate-mcp setup --dry-run` shows what is set; `--uninstall` removes it.")
 	}
@@ -102,5 +105,35 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
+	}
+}
+
+// syncProjectRules imports the project's agent rule files into the
+// knowledge base now, as the server would on its first call naming the
+// project; a failure is reported on stderr and does not fail setup.
+func (m *Main) syncProjectRules(ctx context.Context, g *globals, project string, stdout, stderr io.Writer, say bool) {
+	a, err := m.open(ctx, g, stderr, "", logAccess)
+	if err != nil {
+		fmt.Fprintf(stderr, "setup: rule files not synced: %v\n", err)
+		return
+	}
+	defer a.close()
+	s := m.ruleSyncer(a)
+	if s == nil {
+		return
+	}
+	rep, err := s.Sync(ctx, project)
+	if err != nil {
+		fmt.Fprintf(stderr, "setup: rule files not synced (the server syncs them on its first call): %v\n", err)
+		return
+	}
+	if !say {
+		return
+	}
+	for _, f := range rep.Imported {
+		fmt.Fprintf(stdout, "rule file %s: %d rules, %d added, %d changed, %d removed\n", f.Path, f.Rules, f.Added, f.Changed, f.Removed)
+	}
+	for _, r := range rep.Refused {
+		fmt.Fprintf(stdout, "rule file %s: refused: %s\n", r.Path, r.Reason)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/rulesync"
 	"github.com/innate-mcp/innate-mcp/stats"
 )
 
@@ -81,6 +82,7 @@ func writeReport(w io.Writer, r stats.Report) error {
 	for _, pair := range r.Contradictions.Pairs {
 		p("  %s ↔ %s\n", pair[0], pair[1])
 	}
+	writeRuleFiles(p, r.RuleFiles)
 	p("\nHEALTH\tvalue\thealthy\tstatus\n")
 	for _, c := range r.Health {
 		flag := ""
@@ -131,4 +133,22 @@ func tierNames() []string {
 		out = append(out, string(t))
 	}
 	return out
+}
+
+// writeRuleFiles prints the rule files synced, by project, for people.
+func writeRuleFiles(p func(string, ...any), states []rulesync.State) {
+	n := 0
+	for _, st := range states {
+		n += len(st.Files)
+	}
+	p("\nRULE FILES\t%d synced\n", n)
+	for _, st := range states {
+		project := st.Project
+		if project == "" {
+			project = "(global)"
+		}
+		for _, f := range st.Files {
+			p("  %s\tsynced %s, %d rules (+%d ~%d -%d)\t%s\n", f.Path, f.SyncedAt.Local().Format(time.DateTime), f.Rules, f.Added, f.Changed, f.Removed, project)
+		}
+	}
 }

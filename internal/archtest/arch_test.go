@@ -23,14 +23,14 @@ var layers = [][]string{
 	// 0: primitives (text, numbers, file formats, the encoder).
 	{"terms", "runlog", "rulefile", "sanitize", "auth", "embed", "embed/internal/usefile", "embed/internal/asmgen", "embed/cmd/convert-use",
 		"internal/ahocorasick", "internal/clip", "internal/metric", "internal/randid", "internal/split", "internal/linediff",
-		"internal/answerfree", "internal/evaldata", "internal/fakeembed", "internal/mcptest", "internal/archtest", "internal/pgtest", "internal/atomicfile", "internal/bm25", "internal/vecindex", "internal/svgchart"},
+		"internal/answerfree", "internal/evaldata", "internal/fakeembed", "internal/mcptest", "internal/archtest", "internal/pgtest", "internal/atomicfile", "internal/bm25", "internal/vecindex", "internal/svgchart", "internal/regfile"},
 	// 1: judgement, pure functions over text and numbers.
 	{"confidence", "directive", "route", "hesitation", "capture", "appraise", "regulate"},
 	// 2: the knowledge base.
 	{"kb"},
 	// 3: what stands on the knowledge base: its store, its front ends,
 	// reports and evaluations; setup edits the clients' files.
-	{"storage", "pgstore", "mcpserver", "hook", "stats", "tuning", "eval", "setup", "dashboard", "internal/storetest", "internal/storerow"},
+	{"storage", "pgstore", "mcpserver", "hook", "stats", "tuning", "eval", "setup", "dashboard", "internal/storetest", "internal/storerow", "rulesync"},
 	// 4: the command, which wires them.
 	{"cmd/innate-mcp"},
 }

@@ -49,6 +49,7 @@ func Run(t *testing.T, open Opener) {
 		{"ContradictionsResolved", contradictionsResolved},
 		{"RegulateStoresAndLogs", regulateStoresAndLogs},
 		{"PruneKeepsAllTimeStats", pruneKeepsAllTimeStats},
+		{"MetaPrefixed", metaPrefixed},
 		// The cases of tx.go.
 		{"EvidenceReplacedWithThePreviousSignal", evidenceReplace},
 		{"LinksIdempotentOldestFirst", linksIdempotent},
@@ -345,5 +346,43 @@ func lexicalSearch(t *testing.T, s kb.Admin, _ func() kb.Admin) {
 	}
 	if !slices.ContainsFunc(cands, func(c kb.Candidate) bool { return c.Lesson.ID == want.ID }) {
 		t.Errorf("the lesson holding the query's words is not a candidate: %+v", cands)
+	}
+}
+
+// metaPrefixed: a value set under a key is read back by any handle,
+// replaced by the next SetMeta, redacted, and listed by MetaPrefixed under
+// exactly the keys that begin with the prefix (its "_" and "%" are
+// characters, not patterns).
+func metaPrefixed(t *testing.T, s kb.Admin, reopen func() kb.Admin) {
+	ctx := context.Background()
+	set := func(k, v string) {
+		t.Helper()
+		if err := s.SetMeta(ctx, k, v); err != nil {
+			t.Fatalf("SetMeta %s: %v", k, err)
+		}
+	}
+	set("rule_sync:/src/a", "one")
+	set("rule_sync:/src/a", "two")
+	set("rule_sync:", "global "+secret)
+	set("rule_syncX/src/b", "not under the prefix")
+	set("rule_sync%", "a pattern character")
+	if v, ok, err := reopen().Meta(ctx, "rule_sync:/src/a"); err != nil || !ok || v != "two" {
+		t.Fatalf("Meta from another handle = %q, %v, %v; want two", v, ok, err)
+	}
+	if _, ok, err := s.Meta(ctx, "rule_sync:/src/none"); err != nil || ok {
+		t.Fatalf("Meta of a missing key: ok %v, err %v", ok, err)
+	}
+	got, err := s.MetaPrefixed(ctx, "rule_sync:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got["rule_sync:/src/a"] != "two" || !strings.HasPrefix(got["rule_sync:"], "global ") {
+		t.Fatalf("MetaPrefixed(rule_sync:) = %v; want the two keys under it", got)
+	}
+	if strings.Contains(got["rule_sync:"], secret) {
+		t.Errorf("a meta value kept a secret: %q", got["rule_sync:"])
+	}
+	if got, err := s.MetaPrefixed(ctx, "rule_sync_"); err != nil || len(got) != 0 {
+		t.Errorf("MetaPrefixed(rule_sync_) = %v, %v; want nothing (_ is no wildcard)", got, err)
 	}
 }

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"os"
+
+	"github.com/innate-mcp/innate-mcp/hook"
+	"github.com/innate-mcp/innate-mcp/rulesync"
+)
+
+// ruleSyncer returns the sync of the agent rule files into a's knowledge
+// base, or nil when INNATE_RULE_SYNC=off. Whether a project's files are
+// synced is the rule_sync switch of the hooks' configuration files (the
+// user's, then the project's); a file that cannot be read turns the sync
+// of that project off, with a log line naming it.
+func (m *Main) ruleSyncer(a *app) *rulesync.Syncer {
+	if m.Getenv("INNATE_RULE_SYNC") == "off" {
+		return nil
+	}
+	log := a.log.With("component", "rulesync")
+	home := m.Getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	userDir := m.userConfigDir()
+	enabled := func(project string) bool {
+		cfg, err := hook.LoadConfig(hook.ConfigPaths(userDir, project)...)
+		if err != nil {
+			log.Warn("rule sync off for this project: fix its configuration file", "project", project, "err", err)
+			return false
+		}
+		return cfg.RuleSync.Enabled
+	}
+	return rulesync.New(a.kb, a.store, rulesync.Options{Home: home, Enabled: enabled, Log: log})
+}
+
+// userConfigDir is the user's configuration directory ($XDG_CONFIG_HOME,
+// else os.UserConfigDir's), "" when there is none.
+func (m *Main) userConfigDir() string {
+	if d := m.Getenv("XDG_CONFIG_HOME"); d != "" {
+		return d
+	}
+	d, _ := os.UserConfigDir()
+	return d
+}
