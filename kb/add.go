@@ -132,15 +132,20 @@ type prepared struct {
 	lessons []*NewLesson
 	idx     []int      // each lesson's index in the caller's list
 	opposed [][]string // the existing lessons each one contradicts
+	// known holds content hashes of lessons the caller already stores
+	// and will leave as they are (a re-import's unchanged rules): such a
+	// lesson is admitted but neither embedded nor searched for
+	// contradictions, so it has no vectors.
+	known map[string]bool
 }
 
 // prepare does what Add does before a write transaction opens, for
 // lessons[start:end], and appends the result to p: each lesson is admitted
 // (a rejection is reported in rep, redactions counted), the admitted ones
 // are embedded with one batch call and searched for the existing lessons
-// they contradict.
+// they contradict (except those p.known holds).
 func (k *KB) prepare(ctx context.Context, lessons []NewLesson, start, end int, rep *AddReport, p *prepared) error {
-	var batch []*NewLesson
+	var admitted, batch []*NewLesson
 	for i := start; i < end; i++ {
 		nl := &lessons[i]
 		rep.Items[i] = AddItem{Index: i, ID: nl.ID}
@@ -151,16 +156,22 @@ func (k *KB) prepare(ctx context.Context, lessons []NewLesson, start, end int, r
 			continue
 		}
 		rep.Redacted += n
-		batch = append(batch, nl)
+		admitted = append(admitted, nl)
 		p.idx = append(p.idx, i)
+		if !p.known[ContentHash(nl.Content, nl.Trigger)] {
+			batch = append(batch, nl)
+		}
 	}
 	if err := k.embedLessons(ctx, batch); err != nil {
 		return err
 	}
-	for _, nl := range batch {
-		ids, err := k.opposing(ctx, nl)
-		if err != nil {
-			return err
+	for _, nl := range admitted {
+		var ids []string
+		if !p.known[ContentHash(nl.Content, nl.Trigger)] {
+			var err error
+			if ids, err = k.opposing(ctx, nl); err != nil {
+				return err
+			}
 		}
 		p.lessons = append(p.lessons, nl)
 		p.opposed = append(p.opposed, ids)

@@ -87,24 +87,19 @@ func (k *KB) ImportRules(ctx context.Context, path, project string, rules []NewL
 	if err := k.checkEmbedder(ctx); err != nil {
 		return AddReport{}, err
 	}
-	rep := AddReport{Items: make([]AddItem, len(rules))}
-	var p prepared
-	for start := 0; start < len(rules); start += addBatch {
-		if err := k.prepare(ctx, rules, start, min(start+addBatch, len(rules)), &rep, &p); err != nil {
-			return rep, err
-		}
+	// The file's rules already stored stay as they are: they are not
+	// embedded again (an edit of one rule in a file of fifty costs one
+	// embedding, not fifty). Should one of them go meanwhile (another
+	// process re-importing the file), the import runs again embedding all.
+	known, err := k.fileHashes(ctx, project, file)
+	if err != nil {
+		return AddReport{}, err
 	}
-	now := k.now().UTC()
-	var done AddReport
-	err := k.store.Update(ctx, func(tx Tx) error {
-		r := reimport{k: k, tx: tx, file: file, now: now, rep: rep}
-		r.rep.Items = slices.Clone(rep.Items)
-		if err := r.run(ctx, project, p); err != nil {
-			return err
-		}
-		done = r.rep
-		return nil
-	})
+	originals := slices.Clone(rules)
+	done, rep, err := k.reimportOnce(ctx, project, file, rules, known)
+	if errors.Is(err, errVanished) {
+		done, rep, err = k.reimportOnce(ctx, project, file, originals, nil)
+	}
 	if err != nil {
 		return rep, fmt.Errorf("import %s: %w", file, err)
 	}
@@ -121,6 +116,53 @@ func (k *KB) ImportRules(ctx context.Context, path, project string, rules []NewL
 		}
 	}
 	return done, nil
+}
+
+// errVanished reports that a stored rule ImportRules did not embed again
+// was gone by the time its transaction ran.
+var errVanished = errors.New("a stored rule of the file changed during the import")
+
+// fileHashes returns the content hashes of the lessons of a rule file in
+// a project that a re-import leaves as they are (the recallable ones).
+func (k *KB) fileHashes(ctx context.Context, project, file string) (map[string]bool, error) {
+	known := map[string]bool{}
+	filter := LessonFilter{Project: project, Global: project == "", Origin: OriginUserStated,
+		States: []State{StateActive, StatePending}}
+	err := k.store.Lessons(ctx, filter, func(l Lesson) error {
+		if ruleFile(l.Source) == file {
+			known[l.Hash] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the lessons of %s: %w", file, err)
+	}
+	return known, nil
+}
+
+// reimportOnce prepares rules (embedding those known does not hold) and
+// reconciles the file's lessons with them in one transaction; it returns
+// the report of the transaction and the report of the preparation.
+func (k *KB) reimportOnce(ctx context.Context, project, file string, rules []NewLesson, known map[string]bool) (AddReport, AddReport, error) {
+	rep := AddReport{Items: make([]AddItem, len(rules))}
+	p := prepared{known: known}
+	for start := 0; start < len(rules); start += addBatch {
+		if err := k.prepare(ctx, rules, start, min(start+addBatch, len(rules)), &rep, &p); err != nil {
+			return AddReport{}, rep, err
+		}
+	}
+	now := k.now().UTC()
+	var done AddReport
+	err := k.store.Update(ctx, func(tx Tx) error {
+		r := reimport{k: k, tx: tx, file: file, now: now, rep: rep}
+		r.rep.Items = slices.Clone(rep.Items)
+		if err := r.run(ctx, project, p); err != nil {
+			return err
+		}
+		done = r.rep
+		return nil
+	})
+	return done, rep, err
 }
 
 // reimport is one ImportRules transaction.
@@ -188,6 +230,9 @@ func (r *reimport) run(ctx context.Context, project string, p prepared) error {
 		}
 		if !errors.Is(err, ErrNotFound) {
 			return err
+		}
+		if len(nl.ContentVec) == 0 {
+			return errVanished // known when prepared, not embedded, gone now
 		}
 		fresh = append(fresh, j)
 	}

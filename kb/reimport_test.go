@@ -349,3 +349,45 @@ func TestImportRuleFile_failureWritesNothing(t *testing.T) {
 		e.sameAs(t, s)
 	}
 }
+
+// countingEmbedder counts the texts embedded for lessons.
+type countingEmbedder struct {
+	kb.Embedder
+	texts int
+}
+
+func (c *countingEmbedder) EmbedBatch(ctx context.Context, texts []string) ([][]float32, error) {
+	c.texts += len(texts)
+	return c.Embedder.EmbedBatch(ctx, texts)
+}
+
+// TestImportRules_embedsOnlyWhatChanged: a re-import embeds the new and
+// reworded rules, not the unchanged ones (rule files sync on every edit),
+// and ends as a full re-import does.
+func TestImportRules_embedsOnlyWhatChanged(t *testing.T) {
+	var counter *countingEmbedder
+	e := newEnv(t, func(c *kb.Config) {
+		counter = &countingEmbedder{Embedder: c.Embedder}
+		c.Embedder = counter
+	})
+	e.importFile(t, "CLAUDE.md", "p", claudeV1)
+	first := counter.texts
+	if first == 0 {
+		t.Fatal("the first import embedded nothing")
+	}
+	rep := e.importFile(t, "CLAUDE.md", "p", claudeV2)
+	// V2 keeps three rules, rewords one and adds one: two new lessons
+	// each a content and a trigger text at most.
+	if got := counter.texts - first; got == 0 || got > 4 {
+		t.Errorf("the re-import embedded %d texts, want those of the 2 new rules only (the first import: %d)", got, first)
+	}
+	if rep.Unchanged != 3 || rep.Added != 1 || len(rep.Changed) != 1 || len(rep.Removed) != 1 {
+		t.Errorf("re-import report: unchanged %d, added %d, changed %d, removed %d; want 3, 1, 1, 1", rep.Unchanged, rep.Added, len(rep.Changed), len(rep.Removed))
+	}
+	// Importing the same text again embeds nothing.
+	before := counter.texts
+	e.importFile(t, "CLAUDE.md", "p", claudeV2)
+	if counter.texts != before {
+		t.Errorf("an unchanged file embedded %d texts", counter.texts-before)
+	}
+}
