@@ -8,13 +8,28 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/internal/pgtest"
 )
 
 // TestUI_servesTheDashboardOnLoopback: `innate-mcp ui` prints a URL on
 // 127.0.0.1 whose token logs in once, serves the pages, and stops on
 // cancellation.
 func TestUI_servesTheDashboardOnLoopback(t *testing.T) {
+	uiServes(t, testEnv(t))
+}
+
+// TestUI_onPostgres: the dashboard of a PostgreSQL team store.
+func TestUI_onPostgres(t *testing.T) {
+	c := pgtest.Start(t)
 	env := testEnv(t)
+	env["INNATE_DB"] = c.NewDatabase(t, "ui")
+	uiServes(t, env)
+}
+
+// uiServes runs `innate-mcp ui` on env's store and checks its login URL,
+// its overview with the lesson recorded, and that the token works once.
+func uiServes(t *testing.T, env map[string]string) {
 	if _, err := run(t, env, "", "record", "--lesson", "Run go vet before every commit.", "--origin", "user_stated"); err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +58,7 @@ func TestUI_servesTheDashboardOnLoopback(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(body), "Health") || strings.Contains(resp.Request.URL.RawQuery, "token") {
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "Health") || !strings.Contains(string(body), "Lessons: 1") || strings.Contains(resp.Request.URL.RawQuery, "token") {
 		t.Errorf("GET the printed URL: %d at %s", resp.StatusCode, resp.Request.URL)
 	}
 	resp, err = http.Get(url) // a fresh client: the token is spent
