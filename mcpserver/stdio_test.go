@@ -8,11 +8,11 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/internal/mcptest"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -275,7 +275,7 @@ func TestStdioTransport_signalFinishesCallsInFlight(t *testing.T) {
 	tr := newTestTransport(svc)
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	var out syncBuffer
+	var out mcptest.SyncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() { errc <- tr.serve(ctx, pr, &out) }()
@@ -404,22 +404,4 @@ type recordProject struct {
 func (r *recordProject) Record(ctx context.Context, req kb.RecordRequest) (kb.RecordResult, error) {
 	r.project = req.Project
 	return kb.RecordResult{TraceID: "t_fake"}, nil
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -58,18 +58,10 @@ func open(t *testing.T, dsn string) *DB {
 	return db
 }
 
-const dim = 8
+const dim = storetest.Dim
 
 // newLesson is internal/storetest's: a vector of its own per text.
-func newLesson(content, project string) kb.NewLesson {
-	v := make([]float32, dim)
-	for i, r := range content {
-		v[i%dim] += float32(r % 7)
-	}
-	v[0]++
-	return kb.NewLesson{Content: content, Project: project, Origin: kb.OriginUserStated, Kind: kb.KindRule,
-		State: kb.StateActive, Confidence: 0.7, ContentVec: v}
-}
+func newLesson(content, project string) kb.NewLesson { return storetest.NewLesson(content, project) }
 
 func insert(t *testing.T, db *DB, nl kb.NewLesson) kb.Lesson {
 	t.Helper()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,6 +22,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/innate-mcp/innate-mcp/internal/mcptest"
 	"github.com/innate-mcp/innate-mcp/internal/pgtest"
 )
 
@@ -45,26 +45,7 @@ type team struct {
 type instance struct {
 	cmd  *exec.Cmd
 	url  string
-	logs *syncBuffer
-}
-
-// syncBuffer is a bytes.Buffer safe for the process's writes and the
-// test's reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	logs *mcptest.SyncBuffer
 }
 
 // startTeam creates an admin token in the database db (a new PostgreSQL
@@ -96,7 +77,7 @@ func (tm *team) start() *instance {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	in := &instance{url: "http://" + addr, logs: &syncBuffer{}}
+	in := &instance{url: "http://" + addr, logs: &mcptest.SyncBuffer{}}
 	in.cmd = exec.Command(buildBinary(tb), "serve", "--http", addr, "--rate", "100000", "--burst", "100000")
 	in.cmd.Env = append(os.Environ(), "INNATE_DB="+tm.dsn, "INNATE_LOG_LEVEL=warn")
 	in.cmd.Stderr = in.logs

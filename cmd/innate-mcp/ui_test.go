@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/internal/mcptest"
 	"github.com/innate-mcp/innate-mcp/internal/pgtest"
 )
 
@@ -36,7 +37,7 @@ func uiServes(t *testing.T, env map[string]string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	m := &Main{Getenv: func(k string) string { return env[k] }, Getwd: func() (string, error) { return t.TempDir(), nil }}
-	var out, errb syncBuffer
+	var out, errb mcptest.SyncBuffer
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx, []string{"ui"}, strings.NewReader(""), &out, &errb) }()
 	var url string

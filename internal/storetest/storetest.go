@@ -99,8 +99,18 @@ func insert(t *testing.T, s kb.Store, nl kb.NewLesson) kb.Lesson {
 // dim is the vector dimension of the suite's lessons.
 const dim = 8
 
+// Dim is the vector dimension of NewLesson's lessons: a store the suite
+// runs on records its embedder with it.
+const Dim = dim
+
+// NewLesson returns an active, user-stated rule of content in project with
+// a vector of its own per text (the suite tests storage, not ranking), for
+// a store's own tests as for the suite.
+func NewLesson(content, project string) kb.NewLesson {
+	return newLesson(content, project)
+}
+
 func newLesson(content, project string) kb.NewLesson {
-	// A vector of its own per text: the suite tests storage, not ranking.
 	v := make([]float32, dim)
 	for i, r := range content {
 		v[i%dim] += float32(r % 7)
