@@ -83,8 +83,8 @@ type rpcClient struct {
 	wait   map[int]chan map[string]any
 	other  chan map[string]any // responses without a numeric id
 	done   chan struct{}
-	stderr *strings.Builder
-	killed atomic.Bool // the test killed the server: its last line may be cut short
+	stderr *mcptest.SyncBuffer // the server's stderr, read while it writes
+	killed atomic.Bool         // the test killed the server: its last line may be cut short
 }
 
 // spawn starts the server on db with extra environment (KEY=VALUE) in
@@ -110,11 +110,11 @@ func spawn(t testing.TB, db string, env ...string) *rpcClient {
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	var stderr strings.Builder
+	stderr := &mcptest.SyncBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &rpcClient{t: t, stop: cancel, ended: make(chan struct{}), stdin: inW, wait: map[int]chan map[string]any{},
-		other: make(chan map[string]any, 16), done: make(chan struct{}), stderr: &stderr}
-	errw := &syncWriter{w: &stderr}
+		other: make(chan map[string]any, 16), done: make(chan struct{}), stderr: stderr}
+	errw := stderr
 	go func() {
 		defer close(c.ended)
 		if err := m.Run(ctx, []string{"serve"}, inR, outW, errw); err != nil {
@@ -152,27 +152,16 @@ func spawnProcessIn(t testing.TB, dir, db string, env ...string) *rpcClient {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr strings.Builder
-	cmd.Stderr = &syncWriter{w: &stderr}
+	stderr := &mcptest.SyncBuffer{}
+	cmd.Stderr = stderr
 	c := &rpcClient{t: t, cmd: cmd, stdin: stdin, wait: map[int]chan map[string]any{}, other: make(chan map[string]any, 16),
-		done: make(chan struct{}), stderr: &stderr}
+		done: make(chan struct{}), stderr: stderr}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go c.read(stdout)
 	t.Cleanup(c.close)
 	return c
-}
-
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
 }
 
 func (c *rpcClient) read(r io.Reader) {
