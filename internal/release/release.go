@@ -230,14 +230,19 @@ func emptyDir(dir string) error {
 	return nil
 }
 
+// buildFlags are the flags of go build for a release of version (the
+// Dockerfile uses the same).
+func buildFlags(version string) []string {
+	return []string{"-trimpath", "-buildvcs=false", "-ldflags", "-s -w -buildid= -X main.version=" + version}
+}
+
 // goBuild builds cmd/innate-mcp for t into bin. Everything that could make
 // two builds of the same source differ is fixed: no cgo, no file system
 // paths (-trimpath), no build id, no VCS stamp (a checkout's state would be
 // stamped in), the baseline instruction sets, no GOFLAGS from the caller.
 func goBuild(ctx context.Context, goCmd, src, bin, version string, t Target) error {
-	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-buildvcs=false",
-		"-ldflags", "-s -w -buildid= -X main.version="+version,
-		"-o", bin, "./cmd/innate-mcp")
+	args := append([]string{"build"}, buildFlags(version)...)
+	cmd := exec.CommandContext(ctx, goCmd, append(args, "-o", bin, "./cmd/innate-mcp")...)
 	cmd.Dir = src
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+t.GOOS, "GOARCH="+t.GOARCH,
 		"GOAMD64=v1", "GOARM64=v8.0", "GOFLAGS=", "GOEXPERIMENT=")
