@@ -46,7 +46,7 @@ func archiveEntries(files []archiveFile) (dirs map[string]bool, order []string, 
 // the time of the build: every entry has mtime, owner root (uid and gid 0,
 // no names) and a fixed mode; the gzip header has no name and no time.
 func writeTarGz(w io.Writer, files []archiveFile, mtime time.Time) error {
-	gz, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	gz, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
 	if err != nil {
 		return err
 	}
