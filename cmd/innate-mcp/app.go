@@ -16,9 +16,12 @@ import (
 	"github.com/innate-mcp/innate-mcp/sanitize"
 )
 
-// version is the program version reported by `innate-mcp version` and in the
-// MCP handshake.
-const version = "0.1.0"
+// version is the program version reported by `innate-mcp version`, by
+// /healthz and in the MCP handshake. It is a variable only so that the
+// release build (internal/release) can stamp it with
+// -ldflags "-X main.version=…"; nothing in the program assigns it. A plain
+// `go build` reports this development version.
+var version = "0.1.0-dev"
 
 // errUsage marks a command-line usage error (exit status 2).
 var errUsage = errors.New("usage")
