@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 
+	"github.com/innate-mcp/innate-mcp/internal/atomicfile"
 	"github.com/innate-mcp/innate-mcp/mcpserver"
 	"github.com/innate-mcp/innate-mcp/setup"
 )
@@ -70,6 +72,19 @@ func (m *Main) runSetup(ctx context.Context, g *globals, args []string, stdin io
 		return err
 	}
 	o.StateFile = filepath.Join(dir, "innate-mcp", "setup.json")
+	if inNpxCache(exe) && !*uninstall {
+		// npx runs the binary from its cache, which npm may clear or move:
+		// the clients would lose the server. Register a copy of it in the
+		// data directory instead (refreshed by every setup run this way).
+		stable := filepath.Join(dir, "innate-mcp", "bin", filepath.Base(exe))
+		if !*dryRun {
+			if err := copyExecutable(exe, stable); err != nil {
+				return fmt.Errorf("keep a copy of the binary npx ran (its cache is temporary): %w", err)
+			}
+		}
+		fmt.Fprintf(stderr, "innate-mcp setup: npx runs the binary from its cache, which npm may clear: the clients are given a copy at %s (run `npx -y innate-mcp setup` again to update it)\n", stable)
+		o.Binary = stable
+	}
 	env := &setup.Env{Home: home, Project: project, GOOS: runtime.GOOS, Getenv: m.Getenv, LookPath: exec.LookPath}
 	rep, err := setup.Run(ctx, env, o)
 	if *asJSON {
@@ -136,4 +151,32 @@ func (m *Main) syncProjectRules(ctx context.Context, g *globals, project string,
 	for _, r := range rep.Refused {
 		fmt.Fprintf(stdout, "rule file %s: refused: %s\n", r.Path, r.Reason)
 	}
+}
+
+// inNpxCache reports whether a binary runs from npx's package cache
+// (~/.npm/_npx/…), which npm may clear at any time.
+func inNpxCache(exe string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(exe), "/") {
+		if part == "_npx" {
+			return true
+		}
+	}
+	return false
+}
+
+// copyExecutable copies the binary src to dst, whole or not at all,
+// executable by its owner and readable by all (as an installed program).
+func copyExecutable(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.Write(dst, 0o755, func(w io.Writer) error {
+		_, err := io.Copy(w, in)
+		return err
+	})
 }
