@@ -8,7 +8,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/innate-mcp/innate-mcp/appraise"
 	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -33,16 +32,7 @@ func (db *DB) LessonActivity(ctx context.Context, lessonID string, limit int) ([
 			return nil, fmt.Errorf("read activity of lesson %s: %w", lessonID, err)
 		}
 		defer rows.Close()
-		for rows.Next() {
-			var a kb.Activity
-			var at, outcome string
-			if err := rows.Scan(&at, &a.Kind, &a.TraceID, &a.Tool, &a.Rank, &a.Score, &a.Signal, &a.Reason, &outcome); err != nil {
-				return nil, fmt.Errorf("read activity of lesson %s: %w", lessonID, err)
-			}
-			a.At, a.Outcome = parseTime(at), kb.Outcome(outcome)
-			out = append(out, a)
-		}
-		if err := rows.Err(); err != nil {
+		if out, err = storerow.Collect(rows, storerow.ActivityRow); err != nil {
 			return nil, fmt.Errorf("read activity of lesson %s: %w", lessonID, err)
 		}
 	}
@@ -78,19 +68,8 @@ func (db *DB) HeldDrafts(ctx context.Context, pendingOnly bool, limit int) ([]kb
 		return nil, fmt.Errorf("read held drafts: %w", err)
 	}
 	defer rows.Close()
-	var out []kb.HeldDraft
-	for len(out) < limit && rows.Next() {
-		var id, created, signals, plan, review, head string
-		var score, threshold int
-		var held bool
-		if err := rows.Scan(&id, &created, &score, &threshold, &held, &signals, &plan, &review, &head); err != nil {
-			return nil, fmt.Errorf("read held drafts: %w", err)
-		}
-		if d, ok := storerow.HeldDraft(id, parseTime(created), score, threshold, held, signals, plan, review, head); ok {
-			out = append(out, d)
-		}
-	}
-	if err := rows.Err(); err != nil {
+	out, err := storerow.HeldDrafts(rows, limit)
+	if err != nil {
 		return nil, fmt.Errorf("read held drafts: %w", err)
 	}
 	return out, nil
@@ -105,15 +84,8 @@ func (db *DB) HesitationScores(ctx context.Context, since time.Time) ([]float64,
 		return nil, fmt.Errorf("read hesitation scores: %w", err)
 	}
 	defer rows.Close()
-	var out []float64
-	for rows.Next() {
-		var score int
-		if err := rows.Scan(&score); err != nil {
-			return nil, fmt.Errorf("read hesitation scores: %w", err)
-		}
-		out = append(out, float64(score))
-	}
-	if err := rows.Err(); err != nil {
+	out, err := storerow.Collect(rows, storerow.ScoreRow)
+	if err != nil {
 		return nil, fmt.Errorf("read hesitation scores: %w", err)
 	}
 	return out, nil
@@ -128,15 +100,8 @@ func (db *DB) ModeSeries(ctx context.Context, since time.Time) ([]kb.DayCount, e
 		return nil, fmt.Errorf("read routing modes per day: %w", err)
 	}
 	defer rows.Close()
-	var out []kb.DayCount
-	for rows.Next() {
-		var c kb.DayCount
-		if err := rows.Scan(&c.Day, &c.Mode, &c.Count); err != nil {
-			return nil, fmt.Errorf("read routing modes per day: %w", err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := storerow.Collect(rows, storerow.DayCountRow)
+	if err != nil {
 		return nil, fmt.Errorf("read routing modes per day: %w", err)
 	}
 	return out, nil
@@ -151,16 +116,8 @@ func (db *DB) CalibrationSeries(ctx context.Context, since time.Time) ([]kb.DayP
 		return nil, fmt.Errorf("read calibration points per day: %w", err)
 	}
 	defer rows.Close()
-	var out []kb.DayPoints
-	for rows.Next() {
-		var day string
-		var p appraise.Point
-		if err := rows.Scan(&day, &p.Strength, &p.Hit); err != nil {
-			return nil, fmt.Errorf("read calibration points per day: %w", err)
-		}
-		out = storerow.AddDayPoint(out, day, p)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := storerow.DayPoints(rows)
+	if err != nil {
 		return nil, fmt.Errorf("read calibration points per day: %w", err)
 	}
 	return out, nil

@@ -114,3 +114,65 @@ func AddDayPoint(series []kb.DayPoints, day string, p appraise.Point) []kb.DayPo
 	last.Points = append(last.Points, p)
 	return series
 }
+
+// ActivityRow decodes one row of a lesson's activity: its time, kind,
+// trace, tool, rank, score, signal, reason and the trace's outcome, the
+// columns both stores' LessonActivity select.
+func ActivityRow(scan Scan) (kb.Activity, error) {
+	var a kb.Activity
+	var at, outcome string
+	if err := scan(&at, &a.Kind, &a.TraceID, &a.Tool, &a.Rank, &a.Score, &a.Signal, &a.Reason, &outcome); err != nil {
+		return kb.Activity{}, err
+	}
+	a.At, a.Outcome = ParseTime(at), kb.Outcome(outcome)
+	return a, nil
+}
+
+// HeldDrafts reads the rows of the hesitation log both stores' HeldDrafts
+// select (trace id, time, score, threshold, held, signals, plan, review,
+// the head of the call's request), newest first, and keeps at most limit
+// of the calls that held or hedged something (see HeldDraft).
+func HeldDrafts(rows Rows, limit int) ([]kb.HeldDraft, error) {
+	var out []kb.HeldDraft
+	for len(out) < limit && rows.Next() {
+		var id, created, signals, plan, review, head string
+		var score, threshold int
+		var held bool
+		if err := rows.Scan(&id, &created, &score, &threshold, &held, &signals, &plan, &review, &head); err != nil {
+			return nil, err
+		}
+		if d, ok := HeldDraft(id, ParseTime(created), score, threshold, held, signals, plan, review, head); ok {
+			out = append(out, d)
+		}
+	}
+	return out, rows.Err()
+}
+
+// ScoreRow decodes a hesitation score (stored as a whole number).
+func ScoreRow(scan Scan) (float64, error) {
+	var score int
+	err := scan(&score)
+	return float64(score), err
+}
+
+// DayCountRow decodes a day, a mode and a count.
+func DayCountRow(scan Scan) (kb.DayCount, error) {
+	var c kb.DayCount
+	err := scan(&c.Day, &c.Mode, &c.Count)
+	return c, err
+}
+
+// DayPoints reads rows of a day, a strength and a hit, ordered by day,
+// into the calibration points of each day (see AddDayPoint).
+func DayPoints(rows Rows) ([]kb.DayPoints, error) {
+	var out []kb.DayPoints
+	for rows.Next() {
+		var day string
+		var p appraise.Point
+		if err := rows.Scan(&day, &p.Strength, &p.Hit); err != nil {
+			return nil, err
+		}
+		out = AddDayPoint(out, day, p)
+	}
+	return out, rows.Err()
+}
