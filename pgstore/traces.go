@@ -2,7 +2,6 @@ package pgstore
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -124,20 +123,8 @@ func (db *DB) Corrections(ctx context.Context, project string, since time.Time, 
 		return nil, fmt.Errorf("read corrections: %w", err)
 	}
 	defer rows.Close()
-	var out []kb.Correction
-	for rows.Next() {
-		var c kb.Correction
-		var kw, created string
-		if err := rows.Scan(&c.TraceID, &c.Project, &c.Text, &kw, &c.Session, &created); err != nil {
-			return nil, fmt.Errorf("read corrections: %w", err)
-		}
-		if err := json.Unmarshal([]byte(kw), &c.Keywords); err != nil {
-			return nil, fmt.Errorf("read correction keywords: %w", err)
-		}
-		c.CreatedAt = parseTime(created)
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := storerow.Collect(rows, storerow.CorrectionRow)
+	if err != nil {
 		return nil, fmt.Errorf("read corrections: %w", err)
 	}
 	return out, nil
@@ -152,17 +139,8 @@ func (t *Tx) Evidence(ctx context.Context, traceID string) ([]kb.Evidence, error
 		return nil, fmt.Errorf("read evidence: %w", err)
 	}
 	defer rows.Close()
-	var out []kb.Evidence
-	for rows.Next() {
-		var e kb.Evidence
-		var kind, created string
-		if err := rows.Scan(&e.TraceID, &e.LessonID, &kind, &e.Signal, &e.Reason, &e.Session, &created); err != nil {
-			return nil, fmt.Errorf("read evidence: %w", err)
-		}
-		e.Kind, e.CreatedAt = kb.EvidenceKind(kind), parseTime(created)
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := storerow.Collect(rows, storerow.EvidenceRow)
+	if err != nil {
 		return nil, fmt.Errorf("read evidence: %w", err)
 	}
 	return out, nil

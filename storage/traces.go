@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -92,17 +91,11 @@ func (t *tx) Evidence(ctx context.Context, traceID string) ([]kb.Evidence, error
 		return nil, fmt.Errorf("read evidence: %w", err)
 	}
 	defer rows.Close()
-	var out []kb.Evidence
-	for rows.Next() {
-		var e kb.Evidence
-		var kind, created string
-		if err := rows.Scan(&e.TraceID, &e.LessonID, &kind, &e.Signal, &e.Reason, &e.Session, &created); err != nil {
-			return nil, fmt.Errorf("read evidence: %w", err)
-		}
-		e.Kind, e.CreatedAt = kb.EvidenceKind(kind), parseTime(created)
-		out = append(out, e)
+	out, err := storerow.Collect(rows, storerow.EvidenceRow)
+	if err != nil {
+		return nil, fmt.Errorf("read evidence: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func (t *tx) PutEvidence(ctx context.Context, e kb.Evidence) (string, error) {
@@ -178,18 +171,9 @@ func (db *DB) Corrections(ctx context.Context, project string, since time.Time, 
 		return nil, fmt.Errorf("read corrections: %w", err)
 	}
 	defer rows.Close()
-	var out []kb.Correction
-	for rows.Next() {
-		var c kb.Correction
-		var kw, created string
-		if err := rows.Scan(&c.TraceID, &c.Project, &c.Text, &kw, &c.Session, &created); err != nil {
-			return nil, fmt.Errorf("read corrections: %w", err)
-		}
-		if err := json.Unmarshal([]byte(kw), &c.Keywords); err != nil {
-			return nil, fmt.Errorf("read correction keywords: %w", err)
-		}
-		c.CreatedAt = parseTime(created)
-		out = append(out, c)
+	out, err := storerow.Collect(rows, storerow.CorrectionRow)
+	if err != nil {
+		return nil, fmt.Errorf("read corrections: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }

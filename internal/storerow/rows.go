@@ -1,6 +1,12 @@
 package storerow
 
-import "time"
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/kb"
+)
 
 // Scan reads the columns of one row into dest: the Scan method of
 // *sql.Row and *sql.Rows (database/sql) and of pgx.Row and pgx.Rows, so
@@ -58,4 +64,31 @@ func ParseTime(s string) time.Time {
 		return time.Time{}
 	}
 	return t
+}
+
+// CorrectionRow decodes a correction: its trace, project, text, keywords
+// (a JSON array), session and time.
+func CorrectionRow(scan Scan) (kb.Correction, error) {
+	var c kb.Correction
+	var kw, created string
+	if err := scan(&c.TraceID, &c.Project, &c.Text, &kw, &c.Session, &created); err != nil {
+		return kb.Correction{}, err
+	}
+	if err := json.Unmarshal([]byte(kw), &c.Keywords); err != nil {
+		return kb.Correction{}, fmt.Errorf("keywords: %w", err)
+	}
+	c.CreatedAt = ParseTime(created)
+	return c, nil
+}
+
+// EvidenceRow decodes a piece of evidence: its trace, lesson, kind,
+// signal, reason, session and time.
+func EvidenceRow(scan Scan) (kb.Evidence, error) {
+	var e kb.Evidence
+	var kind, created string
+	if err := scan(&e.TraceID, &e.LessonID, &kind, &e.Signal, &e.Reason, &e.Session, &created); err != nil {
+		return kb.Evidence{}, err
+	}
+	e.Kind, e.CreatedAt = kb.EvidenceKind(kind), ParseTime(created)
+	return e, nil
 }
