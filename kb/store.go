@@ -216,6 +216,15 @@ type Tx interface {
 	SetMisroute(ctx context.Context, traceID string, kind route.Misroute, at time.Time) error
 }
 
+// DefaultPool is how many candidates each channel of Store.Search
+// contributes when a probe does not say.
+const DefaultPool = 32
+
+// ProjectCap is the most lessons of a probe's own project that a search
+// takes as candidates on top of the pools: a project's rule files hold tens
+// to a few hundred rules. A larger project relies on the pools beyond it.
+const ProjectCap = 1000
+
 // Probe is what Store.Search looks for.
 type Probe struct {
 	Vector []float32 // the situation's embedding

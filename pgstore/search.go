@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -27,14 +28,6 @@ import (
 // transaction that advances the revision notifies it with the new value,
 // delivered when it commits.
 const vecChannel = "innate_vec_rev"
-
-// DefaultPool is how many candidates each channel contributes when a probe
-// does not say (storage's value).
-const DefaultPool = 32
-
-// ProjectCap is the most lessons of a probe's own project that a search
-// takes as candidates on top of the pools (storage's value).
-const ProjectCap = 1000
 
 // vectorSource is the database as the source of its vector index.
 type vectorSource struct{ db *DB }
@@ -98,7 +91,7 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 	}
 	pool := p.Pool
 	if pool <= 0 {
-		pool = DefaultPool
+		pool = kb.DefaultPool
 	}
 	lexPool := p.LexicalPool
 	if lexPool <= 0 {
@@ -146,7 +139,7 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 	add(dense)
 	if p.Project != "" {
 		rows, err := db.pool.Query(ctx, `SELECT seq FROM lessons WHERE project = $1 AND state != 'archived'
-			ORDER BY seq DESC LIMIT $2`, p.Project, ProjectCap)
+			ORDER BY seq DESC LIMIT $2`, p.Project, kb.ProjectCap)
 		if err != nil {
 			return nil, fmt.Errorf("list project lessons: %w", err)
 		}
@@ -181,16 +174,14 @@ func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lq *bm25
 		if err != nil {
 			return nil, fmt.Errorf("load candidates: %w", err)
 		}
-		c := kb.Candidate{Lesson: l}
 		n := 0
 		if length != nil {
 			n = int(*length)
 		}
-		if c.Lexical, err = lq.ScoreStats(seq, stats, n); err != nil {
-			return nil, fmt.Errorf("lesson %s: %w", l.ID, err)
+		c, err := storerow.Candidate(l, seq, cb, tb, stats, n, lq, scorer)
+		if err != nil {
+			return nil, err
 		}
-		sc := scorer.Score(vecindex.Decode(cb), vecindex.Decode(tb))
-		c.Content, c.RawContent, c.Trigger, c.RawTrigger, c.HasTrigger = sc.Content, sc.RawContent, sc.Trigger, sc.RawTrigger, sc.HasTrigger
 		out = append(out, c)
 	}
 	if err := rows.Err(); err != nil {

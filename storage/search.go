@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
-	"github.com/innate-mcp/innate-mcp/internal/vecindex"
+	"github.com/innate-mcp/innate-mcp/internal/storerow"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -22,7 +22,7 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 	}
 	pool := p.Pool
 	if pool <= 0 {
-		pool = DefaultPool
+		pool = kb.DefaultPool
 	}
 	// The lexical path (statistics, FTS5 matches, loading its candidates)
 	// runs while chromem-go scans the vectors; the dense candidates that
@@ -96,20 +96,11 @@ func (db *DB) Search(ctx context.Context, p kb.Probe) ([]kb.Candidate, error) {
 	return out, nil
 }
 
-// DefaultPool is how many candidates each channel contributes when a probe
-// does not say.
-const DefaultPool = 32
-
-// ProjectCap is the most lessons of a probe's own project that a search
-// takes as candidates on top of the pools: a project's rule files hold tens
-// to a few hundred rules. A larger project relies on the pools beyond it.
-const ProjectCap = 1000
-
 // projectSeqs returns the recallable lessons of a project, most recent
-// first, at most ProjectCap.
+// first, at most kb.ProjectCap.
 func (db *DB) projectSeqs(ctx context.Context, project string) ([]int64, error) {
 	rows, err := db.sql.QueryContext(ctx, `SELECT seq FROM lessons WHERE project = ? AND state != 'archived'
-		ORDER BY seq DESC LIMIT ?`, project, ProjectCap)
+		ORDER BY seq DESC LIMIT ?`, project, kb.ProjectCap)
 	if err != nil {
 		return nil, fmt.Errorf("list project lessons: %w", err)
 	}
@@ -148,12 +139,10 @@ func (db *DB) candidates(ctx context.Context, seqs []int64, p kb.Probe, lq *bm25
 		if err != nil {
 			return nil, err
 		}
-		c := kb.Candidate{Lesson: l}
-		if c.Lexical, err = lq.ScoreStats(seq, stats, int(length.Int64)); err != nil {
-			return nil, fmt.Errorf("lesson %s: %w", l.ID, err)
+		c, err := storerow.Candidate(l, seq, cb, tb, stats, int(length.Int64), lq, scorer)
+		if err != nil {
+			return nil, err
 		}
-		sc := scorer.Score(vecindex.Decode(cb), vecindex.Decode(tb))
-		c.Content, c.RawContent, c.Trigger, c.RawTrigger, c.HasTrigger = sc.Content, sc.RawContent, sc.Trigger, sc.RawTrigger, sc.HasTrigger
 		out = append(out, c)
 	}
 	if err := rows.Err(); err != nil {

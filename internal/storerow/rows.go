@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/internal/bm25"
+	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -91,4 +93,19 @@ func EvidenceRow(scan Scan) (kb.Evidence, error) {
 	}
 	e.Kind, e.CreatedAt = kb.EvidenceKind(kind), ParseTime(created)
 	return e, nil
+}
+
+// Candidate is a search candidate as both stores build it from a loaded
+// row: the lesson, its BM25 from its term statistics (stats and length;
+// nil stats score 0), and its dense similarities from its content and
+// trigger vectors as stored.
+func Candidate(l kb.Lesson, seq int64, content, trigger, stats []byte, length int, lq *bm25.Query, scorer vecindex.Scorer) (kb.Candidate, error) {
+	c := kb.Candidate{Lesson: l}
+	var err error
+	if c.Lexical, err = lq.ScoreStats(seq, stats, length); err != nil {
+		return kb.Candidate{}, fmt.Errorf("lesson %s: %w", l.ID, err)
+	}
+	sc := scorer.Score(vecindex.Decode(content), vecindex.Decode(trigger))
+	c.Content, c.RawContent, c.Trigger, c.RawTrigger, c.HasTrigger = sc.Content, sc.RawContent, sc.Trigger, sc.RawTrigger, sc.HasTrigger
+	return c, nil
 }
