@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"slices"
 	"sync"
 	"time"
 
@@ -100,24 +99,11 @@ func (s censusSource) Lessons(ctx context.Context, f kb.LessonFilter, fn func(kb
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if matches(f, l) {
+		if f.Matches(l) {
 			if err := fn(l); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
-}
-
-// matches reports whether a lesson passes a filter, as the stores apply
-// it.
-func matches(f kb.LessonFilter, l kb.Lesson) bool {
-	switch {
-	case len(f.States) > 0 && !slices.Contains(f.States, l.State),
-		f.Global && l.Project != "",
-		!f.Global && f.Project != "" && l.Project != f.Project,
-		f.Origin != "" && l.Origin != f.Origin:
-		return false
-	}
-	return true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/appraise"
@@ -119,6 +120,19 @@ type LessonFilter struct {
 	Global bool
 	// Origin, when set, selects only the lessons of that origin.
 	Origin Origin
+}
+
+// Matches reports whether a lesson passes the filter, as the stores apply
+// it in their queries (for lessons already read into memory).
+func (f LessonFilter) Matches(l Lesson) bool {
+	switch {
+	case len(f.States) > 0 && !slices.Contains(f.States, l.State),
+		f.Global && l.Project != "",
+		!f.Global && f.Project != "" && l.Project != f.Project,
+		f.Origin != "" && l.Origin != f.Origin:
+		return false
+	}
+	return true
 }
 
 // Link is a recorded relation between two lessons: A contradicts B, or A
