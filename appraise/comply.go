@@ -65,6 +65,12 @@ func applicableRule(in Input, cfg Config) ruling {
 			return ruling{lesson: l, finding: f, valence: Caution}
 		case directive.Complies:
 			return ruling{lesson: l, finding: f, valence: Affirm}
+		case directive.Skips:
+			// The plan declines the step the rule requires: the best rules
+			// that require a step decide, as a violation does.
+			if i < skipRules {
+				return ruling{lesson: l, finding: f, valence: Caution}
+			}
 		case directive.Lacks, directive.Avoids:
 			if i == 0 && l.Resonance >= cfg.RuleApplies && standsOut(rules, cfg.RuleStandout) {
 				v := Caution
@@ -80,6 +86,11 @@ func applicableRule(in Input, cfg Config) ruling {
 	}
 	return ruling{valence: Neutral}
 }
+
+// skipRules is how many of the best rules a plan that skips a step is read
+// against: the rule that applies is among the first, and a plan that goes
+// ahead "right away" is not held to a neighbour's step.
+const skipRules = 3
 
 // standsOut reports whether the best rule resonates at least ratio times
 // as much as the next one: what a plan leaves out matters only for the rule
@@ -101,6 +112,8 @@ func ruleSummary(r ruling, candidate string) string {
 	switch r.finding.Result {
 	case directive.Lacks:
 		s = "Watch out: the rule \"" + quote + "\" asks for `" + obj + "`, which this does not do"
+	case directive.Skips:
+		s = "Watch out: the rule \"" + quote + "\" asks for `" + obj + "`, and this goes ahead without it (" + clip.Bytes(oneLine(r.finding.Evidence), 40) + ")"
 	default:
 		if r.finding.Object.Kind == directive.KindPhrase {
 			s = "Watch out: this goes against the rule \"" + quote + "\" (" + obj + ")"

@@ -26,6 +26,12 @@ const (
 	// path) and the candidate, which does something concrete, does not do
 	// it. Weaker than Violates: the caller decides whether the rule applies.
 	Lacks Result = "lacks"
+	// Skips: the rule requires a step and the candidate, naming none of
+	// its objects, says it goes ahead without one ("push the branch
+	// without running anything", "open the PR right away", "reformat by
+	// hand"). Stronger than Lacks: the plan declines the work rather than
+	// leaving it unmentioned. The caller decides whether the rule applies.
+	Skips Result = "skips"
 	// Avoids: the rule rules out something concrete and the candidate, which
 	// does something concrete, does not do it. Weaker than Complies: the
 	// caller decides whether the rule applies.
@@ -55,6 +61,7 @@ func Check(d Directive, candidate string) Finding {
 type Reading struct {
 	c        *candidate
 	acts     bool
+	skip     string // the words by which the candidate skips a step, or ""
 	patterns *Patterns
 }
 
@@ -71,7 +78,11 @@ func Read(candidate string, patterns *Patterns) *Reading {
 	}
 	c := newCandidate(candidate)
 	c.patterns = patterns
-	return &Reading{c: c, acts: strings.TrimSpace(candidate) != "" && c.acts(), patterns: patterns}
+	r := &Reading{c: c, acts: strings.TrimSpace(candidate) != "" && c.acts(), patterns: patterns}
+	if r.acts {
+		r.skip = c.skips()
+	}
+	return r
 }
 
 // Patterns caches the compiled patterns of objects. The zero value is ready
@@ -155,6 +166,9 @@ func (r *Reading) Check(d Directive) Finding {
 			}
 		}
 	}
+	if r.skip != "" && d.Polarity == Require && requiresStep(d) {
+		return Finding{Result: Skips, Object: concreteOr(d), Evidence: r.skip}
+	}
 	if o := concreteDo(d); o.Text != "" {
 		return Finding{Result: Lacks, Object: o}
 	}
@@ -222,6 +236,76 @@ func concreteDo(d Directive) Object {
 		}
 	}
 	return Object{}
+}
+
+// concreteOr returns concreteDo(d), or else the first required object.
+func concreteOr(d Directive) Object {
+	if o := concreteDo(d); o.Text != "" {
+		return o
+	}
+	return d.Do[0]
+}
+
+// stepVerbs are the imperatives of a rule that asks for a step of work
+// (run the generator, build, format, activate the environment) rather than
+// for a form or a place: a plan can go ahead without a step.
+var stepVerbs = set("run", "use", "build", "format", "lint", "test", "generate", "regenerate", "activate", "ensure",
+	"install", "verify", "validate", "check", "update", "set", "add", "ask", "execute", "source", "review",
+	// "Always run `./php-cs-fixer.sh core`": the parser's verb is the
+	// habitual adverb that opens the rule.
+	"always")
+
+// requiresStep reports whether d asks for a step of work: it has a
+// condition ("before committing", "after changing queries") or one of its
+// required objects is governed by a step verb.
+func requiresStep(d Directive) bool {
+	if len(d.Do) == 0 {
+		return false
+	}
+	if d.When != "" {
+		return true
+	}
+	for _, o := range d.Do {
+		if stepVerbs[o.Verb] {
+			return true
+		}
+	}
+	return false
+}
+
+// skipCue is how a plan says it goes ahead without a step: without doing
+// a step or anything ("without running anything", "without regenerating",
+// "without any checks"), at once ("right away", "immediately", "straight
+// to"), by hand, or by skipping. Read on the lower-cased text.
+var skipCue = regexp.MustCompile(`\bwithout (?:any(?:thing)?\b|(?:running|regenerating|generating|compiling|building|testing|formatting|linting|checking|verifying|validating|updating|activating|reviewing|asking|discussing)\b)` +
+	`|\b(?:right away|immediately|straight (?:to|away)|by hand|manually|skip|skipping)\b`)
+
+// earlyExit is an early return's verb just before "immediately" ("return
+// immediately when the list is empty"): control flow, not a skipped step.
+var earlyExit = regexp.MustCompile(`\b(?:return|returns|exit|exits|fail|fails|bail|bails|stop|stops|abort|aborts|throw|throws|break|continue|yield)(?: out)? $`)
+
+// skips returns the words by which the candidate goes ahead without a
+// step, outside code spans and not itself negated ("I won't push right
+// away"), or "".
+func (c *candidate) skips() string {
+	for _, m := range skipCue.FindAllStringIndex(c.lower, -1) {
+		if insideCode(c.text, m[0]) || earlyExit.MatchString(c.lower[:m[0]]) {
+			continue
+		}
+		// A negation other than the cue's own "without" or "skip" before
+		// it in the clause turns it around.
+		cl := c.clauseAt(m[0])
+		turned := false
+		for _, n := range cl.negated {
+			if n < m[0] {
+				turned = true
+			}
+		}
+		if !turned {
+			return c.text[m[0]:m[1]]
+		}
+	}
+	return ""
 }
 
 // candidate is a candidate's text prepared for matching.

@@ -156,7 +156,14 @@ func TestCheck(t *testing.T) {
 		{"the rival declined", "Use `pnpm` for packages.", "Use pnpm instead of npm.", Complies, "pnpm"},
 		{"a common word is not a tool", "Use Refena for state.", "Add a provider class for the settings screen.", Lacks, "Refena"},
 		{"amend is rebasing", "Do NOT amend, squash, or rebase commits that were pushed", "`git commit --amend` and `git push --force`.", Violates, "amend"},
-		{"straight to the condition", "Ensure you run formatting before committing.", "`git commit -am \"Add rule\"` right away.", Lacks, "formatting"},
+		{"straight to the condition", "Ensure you run formatting before committing.", "`git commit -am \"Add rule\"` right away.", Skips, "formatting"},
+		{"without regenerating", "Run `make gen` after changing the queries.", "Go straight to `make test` without regenerating anything.", Skips, "make gen"},
+		{"without any tool", "Always run `./php-cs-fixer.sh core`", "Hand it over without running any code-style tool.", Skips, "./php-cs-fixer.sh core"},
+		{"by hand", "Fix linting/formatting: run `./gradlew spotlessApply`", "Reformat the files by hand and push.", Skips, "./gradlew spotlessApply"},
+		{"skip turned around", "Run `make gen` after changing the queries.", "I won't push right away: first `git add` the queries.", Lacks, "make gen"},
+		{"early return is not a skip", "Run `make gen` after changing the queries.", "Return immediately when `rows` is empty.", Lacks, "make gen"},
+		{"a place is not a step", "Every PHP class in `src/` should have a matching PHPUnit test", "Hand it over without running any tool.", Lacks, "src/"},
+		{"skip inside code", "Always run `make lint` before pushing.", "Run `deploy --skip` on the branch.", Lacks, "make lint"},
 		{"step before the condition", "Ensure you run formatting before committing.", "Run `make format-fix`, then `git commit -am \"Add rule\"`.", Complies, "formatting"},
 		{"other steps first", "Always format code before committing.", "Run `terraform fmt` and `tfdoc.py`, then commit.", Unknown, ""},
 		{"trailing arguments", "Slow tests: `RUN_SLOW=1 pytest ...`", "Run `pytest tests/test_bert.py`.", Lacks, "RUN_SLOW=1 pytest ..."},
@@ -180,6 +187,7 @@ func FuzzParse(f *testing.F) {
 		"Use `type(scope): message` and `<name>` with `{pkg}`...", "\x01\x02`\"", "Instead of",
 	} {
 		f.Add(s, "Don't > Never; files: **/*.go", "git push origin main --no-verify; then `npm i`")
+		f.Add(s, "Before committing", "Commit it right away without running anything; return immediately")
 	}
 	f.Fuzz(func(t *testing.T, rule, trigger, candidate string) {
 		d := Parse(rule, trigger)
@@ -202,6 +210,10 @@ func FuzzParse(f *testing.F) {
 		f := Check(d, candidate)
 		switch f.Result {
 		case Unknown, Complies, Violates, Lacks, Avoids:
+		case Skips:
+			if f.Evidence == "" || !strings.Contains(strings.ToLower(candidate), strings.ToLower(f.Evidence)) {
+				t.Fatalf("skip %+v: the evidence is not the candidate's words", f)
+			}
 		default:
 			t.Fatalf("result %q", f.Result)
 		}

@@ -91,6 +91,8 @@ func TestAppraise_projectRules(t *testing.T) {
 		{"push to main", "ship the hotfix", "git push origin main", appraise.Caution, "push directly to main"},
 		{"commit format followed", "commit the dropdown fix", "git commit -m \"fix(ui): correct the dropdown\"", appraise.Affirm, "type(scope)"},
 		{"formatter skipped", "tidy the Go code before pushing", "Run `gofmt -w handler.go` and push.", appraise.Caution, "gofumpt"},
+		{"migration step skipped", "I added a column to the Tag entity; the Doctrine migration is next",
+			"Go straight to the deploy without generating anything.", appraise.Caution, "doctrine:migrations:diff"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

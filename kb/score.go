@@ -39,6 +39,11 @@ type Weights struct {
 	Confidence float64 `json:"confidence"` // the lesson's confidence
 	Context    float64 `json:"context"`    // success history in similar situations
 	Activation float64 `json:"activation"` // recency and frequency of use
+	// Directs is added to the calibration of a lesson that directs (its
+	// directive requires, forbids or prefers something) over one that
+	// only describes: before acting, what the user said to do or not do
+	// matters more than a description of the project.
+	Directs float64 `json:"directs"`
 
 	DenseBaseline  float64 `json:"dense_baseline"`  // cosine of unrelated texts: relevance 0
 	DenseSharpness float64 `json:"dense_sharpness"` // >1 lets only clear dense matches count
@@ -66,7 +71,7 @@ type Weights struct {
 func DefaultWeights() Weights {
 	return Weights{
 		Content: 0.25, Trigger: 0.30, Lexical: 0.45,
-		Confidence: 0.10, Context: 0.10, Activation: 0.05,
+		Confidence: 0.10, Context: 0.10, Activation: 0.05, Directs: 0.04,
 		DenseBaseline: 0, DenseSharpness: 1,
 		PendingPenalty: 0.85, AntiTriggerPenalty: 0.4, OtherProjectPenalty: 0.85,
 		RelevanceFloor: 0.22, CoreFloor: 0.18, ClearMatch: 0.25, StrongMatch: 0.45, AntiTriggerHit: 0.6,
@@ -78,7 +83,7 @@ func DefaultWeights() Weights {
 func (w Weights) Validate() error {
 	for name, v := range map[string]float64{
 		"content": w.Content, "trigger": w.Trigger, "lexical": w.Lexical,
-		"confidence": w.Confidence, "context": w.Context, "activation": w.Activation,
+		"confidence": w.Confidence, "context": w.Context, "activation": w.Activation, "directs": w.Directs,
 		"pending_penalty": w.PendingPenalty, "anti_trigger_penalty": w.AntiTriggerPenalty,
 		"other_project_penalty": w.OtherProjectPenalty, "relevance_floor": w.RelevanceFloor,
 		"strong_match": w.StrongMatch, "anti_trigger_hit": w.AntiTriggerHit,
@@ -193,6 +198,9 @@ func (w Weights) score(c Candidate, sit *situationInfo, now time.Time) Scored {
 	b.Context = contextBalance(c.SituationTally)
 	b.Activation = activation(l, now)
 	b.Calibration = w.Confidence*b.Confidence + w.Context*b.Context + w.Activation*b.Activation
+	if l.Directive != nil && l.Directive.Directs() {
+		b.Calibration += w.Directs
+	}
 
 	if l.State == StatePending {
 		b.Penalty *= w.PendingPenalty

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/directive"
 )
 
 // TestSaturate: the lexical map is the identity up to the knee, continuous
@@ -74,5 +76,32 @@ func TestScore_denseWeighsAgainstTheWholeLexicalScore(t *testing.T) {
 	low := w.score(Candidate{Lesson: lesson, Lexical: 0.3, Content: 0.4}, info, now)
 	if want := (w.Lexical*0.3 + w.Content*0.4) / (w.Lexical + w.Content); math.Abs(low.Breakdown.Resonance-want) > 1e-12 {
 		t.Errorf("resonance %v, want the weighted mean %v", low.Breakdown.Resonance, want)
+	}
+}
+
+// TestScore_directingRuleBeforeDescription: of two lessons that match a
+// situation alike, the one that directs (requires, forbids or prefers
+// something) scores higher than the one that describes, by the Directs
+// weight, while its resonance, which the relevance floor reads, is
+// unchanged.
+func TestScore_directingRuleBeforeDescription(t *testing.T) {
+	w := DefaultWeights()
+	info := &situationInfo{hasTerms: true}
+	now := time.Now()
+	rule := directive.Parse("Run `make gen` after changing the queries.", "")
+	desc := directive.Parse("This is a Go 1.22 service with a Vue front end.", "")
+	if !rule.Directs() || desc.Directs() {
+		t.Fatalf("directives: rule %+v, description %+v", rule, desc)
+	}
+	c := Candidate{Lexical: 0.4, Content: 0.3}
+	c.Lesson = Lesson{ID: "rule", State: StateActive, Confidence: 0.5, Directive: &rule}
+	directing := w.score(c, info, now)
+	c.Lesson = Lesson{ID: "desc", State: StateActive, Confidence: 0.5, Directive: &desc}
+	describing := w.score(c, info, now)
+	if d := directing.Score - describing.Score; math.Abs(d-w.Directs) > 1e-12 || w.Directs <= 0 {
+		t.Errorf("directing rule scores %v, description %v: want the rule ahead by %v", directing.Score, describing.Score, w.Directs)
+	}
+	if directing.Breakdown.Resonance != describing.Breakdown.Resonance {
+		t.Errorf("resonance %v vs %v: the prior must not move the floor's measure", directing.Breakdown.Resonance, describing.Breakdown.Resonance)
 	}
 }
