@@ -652,7 +652,8 @@ var placeholderWords = set("type", "scope", "message", "msg", "description", "de
 	"value", "val", "key", "id", "version", "number", "num", "foo", "bar", "baz", "thing", "something", "component",
 	"classname", "class", "function", "func", "method", "arg", "args", "param", "params", "title", "text", "branch",
 	"issue", "ticket", "data", "x", "y", "z", "n", "item", "items", "my", "example", "your", "project", "service",
-	"resource", "model", "table", "field", "tag", "env", "command", "cmd", "app", "lib", "test", "tests", "target")
+	"resource", "model", "table", "field", "tag", "env", "command", "cmd", "app", "lib", "test", "tests", "target",
+	"variable", "var")
 
 // placeholderCount counts the lower-case placeholder words of s.
 func placeholderCount(s string) int {
@@ -739,7 +740,13 @@ func objectPattern(o Object) *regexp.Regexp {
 			i += 2
 		case s[i] == '{' && strings.IndexByte(s[i:], '}') > 1 && !strings.Contains(s[i:i+strings.IndexByte(s[i:], '}')], " "):
 			j := strings.IndexByte(s[i:], '}')
-			b.WriteString(`[^\s]{1,60}?`)
+			if i > 0 && s[i-1] == '$' {
+				// "${VARIABLE}": the braces are the shell's, the name a
+				// placeholder.
+				b.WriteString(`\{[^\s{}]{1,60}?\}`)
+			} else {
+				b.WriteString(`[^\s]{1,60}?`)
+			}
 			i += j + 1
 		case strings.HasPrefix(s[i:], "..."):
 			b.WriteString(`.{0,80}?`)
@@ -780,6 +787,9 @@ func objectPattern(o Object) *regexp.Regexp {
 				b.WriteString(`\w*` + regexp.QuoteMeta(w[3:]))
 			case structured && placeholderWords[strings.ToLower(w)] && strings.ToLower(w) == w:
 				b.WriteString(`[\w-]+`)
+			case i > 0 && s[i-1] == '$' && placeholderWords[strings.ToLower(w)] && strings.ToUpper(w) == w:
+				// "$VARIABLE", "$NAME": a shell variable, any name.
+				b.WriteString(`[A-Za-z_]\w*`)
 			default:
 				b.WriteString(regexp.QuoteMeta(w))
 			}

@@ -163,6 +163,8 @@ func TestCheck(t *testing.T) {
 		{"skip turned around", "Run `make gen` after changing the queries.", "I won't push right away: first `git add` the queries.", Lacks, "make gen"},
 		{"early return is not a skip", "Run `make gen` after changing the queries.", "Return immediately when `rows` is empty.", Lacks, "make gen"},
 		{"a place is not a step", "Every PHP class in `src/` should have a matching PHPUnit test", "Hand it over without running any tool.", Lacks, "src/"},
+		{"shell variable unbraced", "Use `${VARIABLE}` syntax in shell scripts instead of `$VARIABLE`.", "run: echo \"Releasing $VERSION\"", Violates, "$VARIABLE"},
+		{"shell variable braced", "Use `${VARIABLE}` syntax in shell scripts instead of `$VARIABLE`.", "run: echo \"Releasing ${VERSION}\"", Complies, "${VARIABLE}"},
 		{"skip inside code", "Always run `make lint` before pushing.", "Run `deploy --skip` on the branch.", Lacks, "make lint"},
 		{"step before the condition", "Ensure you run formatting before committing.", "Run `make format-fix`, then `git commit -am \"Add rule\"`.", Complies, "formatting"},
 		{"other steps first", "Always format code before committing.", "Run `terraform fmt` and `tfdoc.py`, then commit.", Unknown, ""},

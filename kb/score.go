@@ -39,10 +39,12 @@ type Weights struct {
 	Confidence float64 `json:"confidence"` // the lesson's confidence
 	Context    float64 `json:"context"`    // success history in similar situations
 	Activation float64 `json:"activation"` // recency and frequency of use
-	// Directs is added to the calibration of a lesson that directs (its
-	// directive requires, forbids or prefers something) over one that
-	// only describes: before acting, what the user said to do or not do
-	// matters more than a description of the project.
+	// Directs is added to the calibration of a lesson the user stated (or
+	// wrote in a rule file) that directs (its directive requires, forbids
+	// or prefers something) over one that only describes: before acting,
+	// what the user said to do or not do matters more than a description
+	// of the project. Imported corpora (code, documents) are not read
+	// for it.
 	Directs float64 `json:"directs"`
 
 	DenseBaseline  float64 `json:"dense_baseline"`  // cosine of unrelated texts: relevance 0
@@ -198,7 +200,7 @@ func (w Weights) score(c Candidate, sit *situationInfo, now time.Time) Scored {
 	b.Context = contextBalance(c.SituationTally)
 	b.Activation = activation(l, now)
 	b.Calibration = w.Confidence*b.Confidence + w.Context*b.Context + w.Activation*b.Activation
-	if l.Directive != nil && l.Directive.Directs() {
+	if l.Origin == OriginUserStated && l.Directive != nil && l.Directive.Directs() {
 		b.Calibration += w.Directs
 	}
 

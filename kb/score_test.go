@@ -79,8 +79,8 @@ func TestScore_denseWeighsAgainstTheWholeLexicalScore(t *testing.T) {
 	}
 }
 
-// TestScore_directingRuleBeforeDescription: of two lessons that match a
-// situation alike, the one that directs (requires, forbids or prefers
+// TestScore_directingRuleBeforeDescription: of two of the user's lessons
+// that match a situation alike, the one that directs (requires, forbids or prefers
 // something) scores higher than the one that describes, by the Directs
 // weight, while its resonance, which the relevance floor reads, is
 // unchanged.
@@ -94,10 +94,14 @@ func TestScore_directingRuleBeforeDescription(t *testing.T) {
 		t.Fatalf("directives: rule %+v, description %+v", rule, desc)
 	}
 	c := Candidate{Lexical: 0.4, Content: 0.3}
-	c.Lesson = Lesson{ID: "rule", State: StateActive, Confidence: 0.5, Directive: &rule}
+	c.Lesson = Lesson{ID: "rule", State: StateActive, Confidence: 0.5, Directive: &rule, Origin: OriginUserStated}
 	directing := w.score(c, info, now)
-	c.Lesson = Lesson{ID: "desc", State: StateActive, Confidence: 0.5, Directive: &desc}
+	c.Lesson = Lesson{ID: "desc", State: StateActive, Confidence: 0.5, Directive: &desc, Origin: OriginUserStated}
 	describing := w.score(c, info, now)
+	c.Lesson = Lesson{ID: "code", State: StateActive, Confidence: 0.5, Directive: &rule, Origin: OriginImported}
+	if imported := w.score(c, info, now); imported.Score != describing.Score {
+		t.Errorf("an imported lesson that directs scores %v, a description %v: want no prior for imported corpora", imported.Score, describing.Score)
+	}
 	if d := directing.Score - describing.Score; math.Abs(d-w.Directs) > 1e-12 || w.Directs <= 0 {
 		t.Errorf("directing rule scores %v, description %v: want the rule ahead by %v", directing.Score, describing.Score, w.Directs)
 	}
