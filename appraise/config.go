@@ -116,7 +116,7 @@ var paramTable = []ParamSpec{
 
 	{"appraise.rule.floor", 0.05, 0.02, 0.5, 1, "raw resonance a directing lesson (a rule) needs to be read against the candidate", func(c *Config) *float64 { return &c.RuleFloor }},
 	{"appraise.rule.applies", 0.05, 0.05, 0.6, 1, "raw resonance from which the best rule decides by what the candidate does not do", func(c *Config) *float64 { return &c.RuleApplies }},
-	{"appraise.rule.standout", 1.2, 1, 3, 1, "how many times the next rule's resonance the best rule needs to decide by what the candidate does not do", func(c *Config) *float64 { return &c.RuleStandout }},
+	{"appraise.rule.standout", 1, 1, 3, 1, "how many times the next rule's resonance the best rule needs to decide by what the candidate does not do", func(c *Config) *float64 { return &c.RuleStandout }},
 	{"appraise.rule.candidates", 5, 1, 10, 10, "most rules read against the candidate, best score first", func(c *Config) *float64 { return &c.RuleCandidates }},
 
 	{"appraise.support.lessons", 3, 1, 10, 10, "resonating lessons whose text can back the candidate", func(c *Config) *float64 { return &c.SupportLessons }},
