@@ -278,7 +278,7 @@ func requiresStep(d Directive) bool {
 // "without any checks"), at once ("right away", "immediately", "straight
 // to"), by hand, or by skipping. Read on the lower-cased text.
 var skipCue = regexp.MustCompile(`\bwithout (?:any(?:thing)?\b|(?:running|regenerating|generating|compiling|building|testing|formatting|linting|checking|verifying|validating|updating|activating|reviewing|asking|discussing)\b)` +
-	`|\b(?:right away|immediately|straight (?:to|away)|by hand|manually|skip|skipping)\b`)
+	`|\b(?:right away|immediately|straight (?:to|away)|by hand|manually|hand-made|handmade|hand-written|handwritten|hand-rolled|skip|skipping)\b`)
 
 // earlyExit is an early return's verb just before "immediately" ("return
 // immediately when the list is empty"): control flow, not a skipped step.

@@ -160,6 +160,7 @@ func TestCheck(t *testing.T) {
 		{"without regenerating", "Run `make gen` after changing the queries.", "Go straight to `make test` without regenerating anything.", Skips, "make gen"},
 		{"without any tool", "Always run `./php-cs-fixer.sh core`", "Hand it over without running any code-style tool.", Skips, "./php-cs-fixer.sh core"},
 		{"by hand", "Fix linting/formatting: run `./gradlew spotlessApply`", "Reformat the files by hand and push.", Skips, "./gradlew spotlessApply"},
+		{"hand-made", "Generate migrations with `bin/console doctrine:migrations:diff`", "Write a hand-made class in migrations/ with a raw `ALTER TABLE` statement.", Skips, "bin/console doctrine:migrations:diff"},
 		{"skip turned around", "Run `make gen` after changing the queries.", "I won't push right away: first `git add` the queries.", Lacks, "make gen"},
 		{"early return is not a skip", "Run `make gen` after changing the queries.", "Return immediately when `rows` is empty.", Lacks, "make gen"},
 		{"a place is not a step", "Every PHP class in `src/` should have a matching PHPUnit test", "Hand it over without running any tool.", Lacks, "src/"},
