@@ -2,6 +2,7 @@ package directive
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -280,16 +281,25 @@ func requiresStep(d Directive) bool {
 var skipCue = regexp.MustCompile(`\bwithout (?:any(?:thing)?\b|(?:running|regenerating|generating|compiling|building|testing|formatting|linting|checking|verifying|validating|updating|activating|reviewing|asking|discussing)\b)` +
 	`|\b(?:right away|immediately|straight (?:to|away)|by hand|manually|hand-made|handmade|hand-written|handwritten|hand-rolled|skip|skipping)\b`)
 
-// earlyExit is an early return's verb just before "immediately" ("return
-// immediately when the list is empty"): control flow, not a skipped step.
-var earlyExit = regexp.MustCompile(`\b(?:return|returns|exit|exits|fail|fails|bail|bails|stop|stops|abort|aborts|throw|throws|break|continue|yield)(?: out)? $`)
+// earlyExit are the verbs of an early return just before "immediately"
+// ("return immediately when the list is empty"): control flow, not a
+// skipped step.
+var earlyExit = set("return", "returns", "exit", "exits", "fail", "fails", "bail", "bails", "stop", "stops",
+	"abort", "aborts", "throw", "throws", "break", "continue", "yield", "out")
+
+// skipWords are the words one of which every skipCue holds: a candidate
+// without any is not run through the expression.
+var skipWords = []string{"without", "right away", "immediately", "straight", "hand", "manually", "skip"}
 
 // skips returns the words by which the candidate goes ahead without a
 // step, outside code spans and not itself negated ("I won't push right
 // away"), or "".
 func (c *candidate) skips() string {
+	if !slices.ContainsFunc(skipWords, func(w string) bool { return strings.Contains(c.lower, w) }) {
+		return ""
+	}
 	for _, m := range skipCue.FindAllStringIndex(c.lower, -1) {
-		if insideCode(c.text, m[0]) || earlyExit.MatchString(c.lower[:m[0]]) {
+		if insideCode(c.text, m[0]) || earlyExit[lastWord(c.lower[:m[0]])] {
 			continue
 		}
 		// A negation other than the cue's own "without" or "skip" before
@@ -306,6 +316,17 @@ func (c *candidate) skips() string {
 		}
 	}
 	return ""
+}
+
+// lastWord returns the last run of ASCII letters in s, ignoring trailing
+// spaces.
+func lastWord(s string) string {
+	s = strings.TrimRight(s, " \t")
+	i := len(s)
+	for i > 0 && (s[i-1] >= 'a' && s[i-1] <= 'z' || s[i-1] >= 'A' && s[i-1] <= 'Z') {
+		i--
+	}
+	return s[i:]
 }
 
 // candidate is a candidate's text prepared for matching.
