@@ -121,6 +121,13 @@ func (r *Reading) Check(d Directive) Finding {
 	var didObj, declinedObj Object
 	for _, o := range d.Dont {
 		occ := c.find(o)
+		if occ == nil {
+			// "Avoid enums" against `enum Role { … }`: the construct the
+			// rule names in words, written as code.
+			if k, ok := constructNamed(o); ok {
+				occ = c.doesConstruct(k)
+			}
+		}
 		if occ == nil || occ.negated {
 			continue
 		}
@@ -154,6 +161,17 @@ func (r *Reading) Check(d Directive) Finding {
 		return Finding{Result: Complies, Object: didObj, Evidence: did.text}
 	case declined != nil:
 		return Finding{Result: Violates, Object: declinedObj, Evidence: declined.text}
+	}
+	// "Favor named exports" against `export default function …`: the plan
+	// writes the construct's opposite.
+	if d.Polarity == Require || d.Polarity == Prefer {
+		for _, o := range d.Do {
+			if k, ok := constructNamed(o); ok && k.Opposite != "" {
+				if occ := c.doesConstruct(constructs[k.Opposite]); occ != nil {
+					return Finding{Result: Violates, Object: o, Evidence: occ.text}
+				}
+			}
+		}
 	}
 	// "Format Go code with `gofumpt`" against "run `gofmt -w`": the plan
 	// does the job with another tool of the same family.

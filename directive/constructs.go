@@ -1,0 +1,131 @@
+package directive
+
+import "regexp"
+
+// A construct is a code construct that rules name in words ("avoid enums",
+// "favor named exports", "never use raw pointers", "use async/await") and
+// that a plan writes as code (`enum Role {`, `export default function`,
+// `Buffer *b = new Buffer()`, `.then(`). Named reads a rule's object as the
+// construct; Code finds the construct in a candidate; Opposite, when set,
+// is the construct a plan writes instead of this one (a default export for
+// a named one), so that a plan doing it declines a rule that asks for this
+// one.
+//
+// Constructs are read only to find a violation, never to find compliance:
+// a plan that writes `export function` may still default-export elsewhere.
+type construct struct {
+	Named    *regexp.Regexp
+	Code     *regexp.Regexp
+	Opposite string
+}
+
+// constructs is general knowledge of how common constructs, which rule files
+// for coding agents often name in words, look in code, keyed by name. It is
+// not drawn from any evaluation set: each entry is a construct that the
+// awesome-cursorrules corpus names in several files (enums, named exports,
+// type hints, async/await, class components, dependencies), or a
+// well-known prohibition of its language (raw pointers, fully-qualified
+// names, print statements). Add one when it is common vocabulary of the
+// field.
+var constructs = map[string]construct{
+	"default export": {
+		Named: regexp.MustCompile(`(?i)\bdefault exports?\b`),
+		Code:  regexp.MustCompile(`\bexport\s+default\b`),
+	},
+	"named export": {
+		Named:    regexp.MustCompile(`(?i)\bnamed exports?\b`),
+		Opposite: "default export",
+	},
+	"enum": {
+		Named: regexp.MustCompile(`(?i)^(?:\w+\s+)?enums?$`),
+		Code:  regexp.MustCompile(`\benum\s+(?:class\s+)?[A-Za-z_]\w*|\bclass\s+\w+\s*\(\s*(?:str\s*,\s*|int\s*,\s*)?(?:Str|Int)?Enum\s*\)`),
+	},
+	"class component": {
+		Named: regexp.MustCompile(`(?i)\bclass(?:[- ]based)? components?\b`),
+		Code:  regexp.MustCompile(`\bclass\s+\w+\s+extends\s+(?:React\.)?(?:Pure)?Component\b`),
+	},
+	"functional component": {
+		Named:    regexp.MustCompile(`(?i)\bfunction(?:al)? components?\b`),
+		Opposite: "class component",
+	},
+	"raw pointer": {
+		Named: regexp.MustCompile(`(?i)\braw pointers?\b`),
+		Code:  regexp.MustCompile(`\b[A-Z]\w*\s*\*\s*[a-z_]\w*\s*=|=\s*new\s+[A-Z]\w*\s*[(\[{]|\bdelete\s+(?:\[\]\s*)?[a-z_]\w*\s*;?`),
+	},
+	"fully-qualified name": {
+		Named: regexp.MustCompile(`(?i)\bfully[- ]qualified\b`),
+		Code:  regexp.MustCompile(`\b(?:java|javax|org|com|net|io|kotlin|android|System|Microsoft)\.(?:[a-z]\w*\.)+[A-Z]\w*`),
+	},
+	"inline style": {
+		Named: regexp.MustCompile(`(?i)\binline styles?\b`),
+		Code:  regexp.MustCompile(`\bstyle=(?:\{\{|")`),
+	},
+	"print statement": {
+		Named: regexp.MustCompile(`(?i)^(?:\w+\s+)?print(?:\(\))?(?: statements?| calls?)?$`),
+		Code:  regexp.MustCompile(`\bprint\(`),
+	},
+	"promise chain": {
+		Named: regexp.MustCompile(`(?i)\.then\(|\bpromise chains?\b|\bthen\(\) chains?\b`),
+		Code:  regexp.MustCompile(`\.then\(`),
+	},
+	"async/await": {
+		Named:    regexp.MustCompile(`(?i)\basync\s*(?:/|\s|and|\+)\s*await\b`),
+		Opposite: "promise chain",
+	},
+	"arrow function": {
+		Named: regexp.MustCompile(`(?i)\barrow functions?\b`),
+		Code:  regexp.MustCompile(`=\s*(?:async\s*)?\([^()]*\)\s*(?::\s*[\w<>\[\]|. ]+)?\s*=>`),
+	},
+	"function declaration": {
+		Named:    regexp.MustCompile(`(?i)\bfunction declarations?\b|^"?function"?(?: keyword)?$|\bthe "?function"? keyword\b`),
+		Opposite: "arrow function",
+	},
+	"untyped parameter": {
+		Named: regexp.MustCompile(`(?i)\buntyped (?:parameters?|arguments?|functions?)\b`),
+		Code:  regexp.MustCompile(`\bdef\s+\w+\(\s*(?:self\s*,\s*|cls\s*,\s*)?[a-z_]\w*\s*(?:[,)]|=)`),
+	},
+	"type annotation": {
+		Named:    regexp.MustCompile(`(?i)\btype (?:hints?|annotations?)\b`),
+		Opposite: "untyped parameter",
+	},
+	"dependency": {
+		Named: regexp.MustCompile(`(?i)\b(?:dependenc(?:y|ies)|packages?|librar(?:y|ies)|crates?|gems?)$`),
+		Code: regexp.MustCompile(`(?i)\b(?:go get|npm (?:i|install|add)|pnpm (?:i|install|add)|yarn add|bun add|pip3? install|poetry add|uv add|uv pip install|cargo add|composer require|gem install|bundle add|dotnet add(?: \S+)? package|install-package|flutter pub add|dart pub add)` +
+			`\s+(?:--?[\w-]+\s+)*[@\w][\w./@:-]*`),
+	},
+}
+
+// constructNamed returns the construct an object of a rule names, if any.
+func constructNamed(o Object) (construct, bool) {
+	if o.Kind != KindPhrase && o.Kind != KindName && o.Kind != KindCode {
+		return construct{}, false
+	}
+	for _, name := range constructOrder {
+		if c := constructs[name]; c.Named.MatchString(o.Text) {
+			return c, true
+		}
+	}
+	return construct{}, false
+}
+
+// constructOrder is the order constructs are tried in: the more specific
+// names first ("class components" before "functional components").
+var constructOrder = []string{
+	"default export", "named export", "class component", "functional component", "enum", "raw pointer",
+	"fully-qualified name", "inline style", "print statement", "promise chain", "async/await", "arrow function",
+	"function declaration", "untyped parameter", "type annotation", "dependency",
+}
+
+// doesConstruct returns where the candidate writes the construct, not
+// negated, or nil.
+func (c *candidate) doesConstruct(k construct) *occurrence {
+	if k.Code == nil {
+		return nil
+	}
+	for _, loc := range k.Code.FindAllStringIndex(c.text, 8) {
+		if !c.negatedAt(loc[0]) {
+			return &occurrence{text: c.text[loc[0]:loc[1]], at: loc[0]}
+		}
+	}
+	return nil
+}
