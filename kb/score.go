@@ -62,8 +62,13 @@ type Weights struct {
 	// a rule file) needs, for the situation's project or every project:
 	// the user wrote it for exactly this purpose, so an applicable rule is
 	// let through even when the situation words it differently.
-	UserRuleFloor  float64 `json:"user_rule_floor"`
-	AntiTriggerHit float64 `json:"anti_trigger_hit"` // share of anti-trigger terms that makes a hit
+	UserRuleFloor float64 `json:"user_rule_floor"`
+	// UserDirectiveFloor is UserRuleFloor for such a lesson that directs
+	// (its directive requires, forbids or prefers something): lower, as
+	// the user wrote it to be followed, while a line that describes the
+	// project keeps UserRuleFloor.
+	UserDirectiveFloor float64 `json:"user_directive_floor"`
+	AntiTriggerHit     float64 `json:"anti_trigger_hit"` // share of anti-trigger terms that makes a hit
 }
 
 // DefaultWeights returns the documented defaults. The resonance weights sum
@@ -77,7 +82,7 @@ func DefaultWeights() Weights {
 		DenseBaseline: 0, DenseSharpness: 1,
 		PendingPenalty: 0.85, AntiTriggerPenalty: 0.4, OtherProjectPenalty: 0.85,
 		RelevanceFloor: 0.22, CoreFloor: 0.18, ClearMatch: 0.25, StrongMatch: 0.45, AntiTriggerHit: 0.6,
-		UserRuleFloor: 0.12,
+		UserRuleFloor: 0.12, UserDirectiveFloor: 0.10,
 	}
 }
 
@@ -90,6 +95,7 @@ func (w Weights) Validate() error {
 		"other_project_penalty": w.OtherProjectPenalty, "relevance_floor": w.RelevanceFloor,
 		"strong_match": w.StrongMatch, "anti_trigger_hit": w.AntiTriggerHit,
 		"core_floor": w.CoreFloor, "clear_match": w.ClearMatch, "user_rule_floor": w.UserRuleFloor,
+		"user_directive_floor": w.UserDirectiveFloor,
 	} {
 		if math.IsNaN(v) || v < 0 || v > 1 {
 			return fmt.Errorf("weight %s = %v: want a value in [0, 1]", name, v)
@@ -108,13 +114,17 @@ func (w Weights) Validate() error {
 }
 
 // floorOf is the resonance a scored lesson needs to be returned: its
-// tier's floor, or UserRuleFloor when lower for a lesson the user stated
-// that is not another project's; ok is false for tiers that are tracked but
+// tier's floor, or UserRuleFloor (UserDirectiveFloor for one that directs)
+// when lower for a lesson the user stated that is not another project's; ok is false for tiers that are tracked but
 // never injected.
 func (w Weights) floorOf(s Scored) (float64, bool) {
 	floor, ok := w.floorFor(s.Lesson.Tier)
 	if ok && s.Lesson.Origin == OriginUserStated && !s.OtherProject {
-		floor = min(floor, w.UserRuleFloor)
+		user := w.UserRuleFloor
+		if s.Lesson.Directive != nil && s.Lesson.Directive.Directs() {
+			user = w.UserDirectiveFloor
+		}
+		floor = min(floor, user)
 	}
 	return floor, ok
 }

@@ -109,3 +109,32 @@ func TestScore_directingRuleBeforeDescription(t *testing.T) {
 		t.Errorf("resonance %v vs %v: the prior must not move the floor's measure", directing.Breakdown.Resonance, describing.Breakdown.Resonance)
 	}
 }
+
+// TestFloorOf_userDirectives: of the user's own lessons, one that directs
+// is returned from UserDirectiveFloor, one that describes from
+// UserRuleFloor; another project's rule and an imported lesson keep their
+// tier's floor.
+func TestFloorOf_userDirectives(t *testing.T) {
+	w := DefaultWeights()
+	rule := directive.Parse("Run `make gen` after changing the queries.", "")
+	desc := directive.Parse("This is a Go 1.22 service with a Vue front end.", "")
+	tests := []struct {
+		name  string
+		s     Scored
+		floor float64
+	}{
+		{"user's rule", Scored{Candidate: Candidate{Lesson: Lesson{Origin: OriginUserStated, Directive: &rule}}}, w.UserDirectiveFloor},
+		{"user's description", Scored{Candidate: Candidate{Lesson: Lesson{Origin: OriginUserStated, Directive: &desc}}}, w.UserRuleFloor},
+		{"user's lesson without a directive", Scored{Candidate: Candidate{Lesson: Lesson{Origin: OriginUserStated}}}, w.UserRuleFloor},
+		{"another project's rule", Scored{Candidate: Candidate{Lesson: Lesson{Origin: OriginUserStated, Directive: &rule}}, OtherProject: true}, w.ClearMatch},
+		{"imported rule", Scored{Candidate: Candidate{Lesson: Lesson{Origin: OriginImported, Directive: &rule}}}, w.ClearMatch},
+	}
+	if w.UserDirectiveFloor >= w.UserRuleFloor {
+		t.Fatalf("user_directive_floor %v is not below user_rule_floor %v", w.UserDirectiveFloor, w.UserRuleFloor)
+	}
+	for _, tc := range tests {
+		if got, ok := w.floorOf(tc.s); !ok || got != tc.floor {
+			t.Errorf("%s: floor %v (%v), want %v", tc.name, got, ok, tc.floor)
+		}
+	}
+}
