@@ -49,7 +49,7 @@ func TestRules_devSet(t *testing.T) {
 		{"appraise abstains on unrelated", rep.AbstainUnrelated, 0.80, false},
 		{"appraise caution on violates", rep.CautionViolates, 0.52, false},
 		{"appraise abstains on rule scenarios", rep.AbstainRules, 0.25, true},
-		{"recall hit@3", rep.RecallHit3, 0.44, false},
+		{"recall hit@3", rep.RecallHit3, 0.46, false},
 	} {
 		if c.atMost && c.got > c.want || !c.atMost && c.got < c.want {
 			bound := "at least"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/sanitize"
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // RecallRequest is the input of recall: the situation the agent is about to
@@ -297,7 +298,7 @@ func (k *KB) choose(ranked []Scored, top int, info *situationInfo) []Scored {
 			}
 			continue
 		}
-		if r < floor {
+		if r < floor && !covers(info, s) {
 			continue
 		}
 		// Decay is computed from timestamps when a lesson is read: the
@@ -310,7 +311,7 @@ func (k *KB) choose(ranked []Scored, top int, info *situationInfo) []Scored {
 		if len(k.settle(&s.Lesson, now)) > 0 {
 			info.settled = append(info.settled, s.Lesson.ID)
 		}
-		if floor, ok := k.weights.floorOf(s); !ok || r < floor || s.Lesson.State == StateArchived {
+		if floor, ok := k.weights.floorOf(s); !ok || r < floor && !covers(info, s) || s.Lesson.State == StateArchived {
 			continue
 		}
 		if s.OtherProject && r < k.weights.StrongMatch {
@@ -342,6 +343,41 @@ func (k *KB) choose(ranked []Scored, top int, info *situationInfo) []Scored {
 			confidence.Candidate{ID: b.Lesson.ID, Match: b.Score, State: b.Lesson.Conf}, k.conf)
 	})
 	return out
+}
+
+// Coverage that lets a rule the user wrote through below its floor: the
+// situation holds at least coverShare of the distinct terms of the rule's
+// statement, and at least coverTerms of them.
+const (
+	coverShare = 0.5
+	coverTerms = 2
+)
+
+// covers reports whether the situation names most of what a rule the user
+// wrote for it is about: a rule of the situation's project (or the user's
+// global rules) that directs, whose statement's distinct terms the
+// situation holds for the most part. Resonance measures how much of the
+// situation a lesson matches, so a long situation dilutes it; a short rule
+// such as "Use Zod for form validation" against a paragraph about a form
+// that needs validation is covered all the same.
+func covers(info *situationInfo, s Scored) bool {
+	l := s.Lesson
+	if l.Origin != OriginUserStated || s.OtherProject || l.Directive == nil || !l.Directive.Directs() {
+		return false
+	}
+	statement, _, _ := strings.Cut(l.Content, "\n")
+	seen := make(map[string]bool)
+	held := 0
+	for _, t := range terms.Tokens(statement) {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		if _, ok := info.terms[t]; ok {
+			held++
+		}
+	}
+	return held >= coverTerms && float64(held) >= coverShare*float64(len(seen))
 }
 
 // own reports whether a lesson is the situation's own: one of its

@@ -2,6 +2,7 @@ package kb_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -151,6 +152,14 @@ func TestRecall_projectRules(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("migration rules not recalled: %+v", res.Lessons)
+	}
+	// A long situation dilutes resonance; the short rule it covers for the
+	// most part comes through all the same.
+	long := "The new rename-template dialog in the admin area has a form with a name field and a title field; " +
+		"it needs validation that rejects an empty name and a title longer than eighty characters before the request is sent."
+	res = e.recall(t, kb.RecallRequest{Query: long, Project: "shop", Top: 10})
+	if !slices.ContainsFunc(res.Lessons, func(l kb.RecalledLesson) bool { return strings.Contains(l.Content, "Zod") }) {
+		t.Errorf("the form validation rule is not recalled for a long situation: %+v", res.Lessons)
 	}
 	if res := e.recall(t, kb.RecallRequest{Query: "bake a chocolate cake for the party", Project: "shop"}); !res.Empty {
 		t.Errorf("recall of an unrelated situation = %+v, want empty", res.Lessons)
