@@ -589,13 +589,20 @@ func (c *candidate) locatePhrase(phrase string) [][]int {
 // only (read, trace, summarise, explain, check, search, …) does not act.
 func (c *candidate) acts() bool {
 	investigates := false
-	for _, cl := range actClauses.Split(c.lower, -1) {
-		w := firstWord(leadIn.ReplaceAllString(strings.TrimSpace(cl), ""))
-		switch {
-		case investigative[w]:
-			investigates = true
-		case imperatives[w] || actions[w] || programs[w]:
-			return true
+	for _, sentence := range sentenceEnd.Split(c.lower, -1) {
+		question := false
+		for _, cl := range actClauses.Split(sentence, -1) {
+			w := firstWord(leadIn.ReplaceAllString(strings.TrimSpace(cl), ""))
+			switch {
+			case question:
+				// "summarize how tasks are planned and split": the rest of
+				// the sentence is what is asked about, not a step.
+			case investigative[w]:
+				investigates = true
+				question = whWord.MatchString(cl)
+			case imperatives[w] || actions[w] || programs[w]:
+				return true
+			}
 		}
 	}
 	if investigates {
@@ -651,6 +658,13 @@ var stepWords = set("befor", "before", "run", "ani", "any", "you", "your", "the"
 
 // actClauses splits a candidate where a new action may start.
 var actClauses = regexp.MustCompile(`[.!?;:](?:\s+|$)|\n\s*|,\s*(?:and\s+|then\s+|so\s+)?|\s+(?:and|then|so)\s+`)
+
+// sentenceEnd ends a sentence of a plan.
+var sentenceEnd = regexp.MustCompile(`[.!?;](?:\s+|$)|\n\s*`)
+
+// whWord opens what an investigative verb asks about ("explain how …",
+// "summarize what …").
+var whWord = regexp.MustCompile(`\b(?:how|what|why|where|which|when|whether|who|if)\b`)
 
 // leadIn is what precedes the verb of a plan's clause: "I'll", "we will",
 // "first", "just".

@@ -177,6 +177,8 @@ func TestCheck(t *testing.T) {
 		{"construct: class component", "Do not generate class components.", "`class TokenUsage extends React.Component { render() {} }`", Violates, "generate class components"},
 		{"construct: fully-qualified name", "Never use fully-qualified class names inline.", "Write `java.util.concurrent.ConcurrentHashMap<Long, Integer> retries` inline.", Violates, "fully-qualified class names inline"},
 		{"construct: promise chain for async/await", "Use async/await for asynchronous code.", "`fetchUser(id).then(u => setUser(u))`", Violates, "async await"},
+		{"a question's verbs are not steps", "Never edit `CHANGELOG.md` directly.", "Read `CHANGELOG.md` and explain how entries are collected and put in order.", Unknown, ""},
+		{"a step after the question", "Never edit `CHANGELOG.md` directly.", "Explain how entries are collected. Then edit `CHANGELOG.md` by hand.", Violates, "CHANGELOG.md"},
 		{"skip inside code", "Always run `make lint` before pushing.", "Run `deploy --skip` on the branch.", Lacks, "make lint"},
 		{"step before the condition", "Ensure you run formatting before committing.", "Run `make format-fix`, then `git commit -am \"Add rule\"`.", Complies, "formatting"},
 		{"other steps first", "Always format code before committing.", "Run `terraform fmt` and `tfdoc.py`, then commit.", Unknown, ""},
