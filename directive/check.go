@@ -439,7 +439,7 @@ func isASCII(s string) bool {
 }
 
 // leaveAlone marks a clause that leaves its object alone.
-var leaveAlone = regexp.MustCompile(`(?i)\b(leave|leaving|keep|keeping|left)\b.*\b(untouched|alone|as is|as-is|unchanged|out)\b`)
+var leaveAlone = regexp.MustCompile(`(?i)\b(leave|leaving|keep|keeping|left)\b.*\b(untouched|alone|as is|as-is|unchanged|out|uncommitted|unstaged|unpushed|in place)\b`)
 
 func newCandidate(s string) *candidate {
 	c := &candidate{text: s, lower: terms.LowerASCII(s)}
@@ -600,6 +600,8 @@ func (c *candidate) acts() bool {
 			case investigative[w]:
 				investigates = true
 				question = whWord.MatchString(cl)
+			case (w == "leave" || w == "keep") && leaveAlone.MatchString(cl):
+				// "Leave the changes uncommitted": nothing is done.
 			case imperatives[w] || actions[w] || programs[w]:
 				return true
 			}

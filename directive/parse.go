@@ -12,7 +12,7 @@ import (
 
 // Version is the version of the parser. A stored Directive of an older
 // version is read again from its rule when the parser has changed.
-const Version = 1
+const Version = 2
 
 // Polarity is what a rule does with its objects. Plain string, safe for
 // concurrent use.
@@ -442,8 +442,26 @@ func (p *parser) clause(c string) {
 		p.add(Forbid, nil, withVerb(p.objects(rest), firstWord(strings.ToLower(strings.TrimSpace(rest)))))
 		return
 	}
+	// "Every PHP class in `src/` should have a matching test": what the
+	// subject before the modal names is where the rule applies, what
+	// follows it is what the rule asks; "`gofumpt` should be used" keeps
+	// its subject.
+	if m := subjectModal.FindStringSubmatchIndex(lower); m != nil && !passiveModal.MatchString(lower[m[1]:]) {
+		if os := p.objects(c[m[1]:]); len(os) > 0 {
+			p.add(Require, withVerb(os, firstWord(strings.TrimSpace(lower[m[1]:]))), nil)
+			return
+		}
+	}
 	p.add(Require, withVerb(p.objects(c), firstWord(lower)), nil)
 }
+
+// subjectModal is a requirement's modal after a subject of at least two
+// words: "Every PHP class in `src/` should", "Tests for UI features must".
+var subjectModal = regexp.MustCompile(`^(?:\S+\s+){2,}?(?:must|should|shall|needs? to|has to|have to)\s+(?:always\s+|only\s+|also\s+)?`)
+
+// passiveModal is a modal's passive ("be used", "be run with"), which
+// leaves the requirement in the subject.
+var passiveModal = regexp.MustCompile(`^(?:not\s+)?be\s+\w+(?:ed|en|un|wn|lt)\b`)
 
 // withVerb records the clause's opening verb on its objects.
 func withVerb(os []Object, verb string) []Object {
