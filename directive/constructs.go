@@ -25,7 +25,7 @@ type construct struct {
 // awesome-cursorrules corpus names in several files (enums, named exports,
 // type hints, async/await, class components, dependencies), or a
 // well-known prohibition of its language (raw pointers, fully-qualified
-// names, print statements). Add one when it is common vocabulary of the
+// names, print statements, mutating React state). Add one when it is common vocabulary of the
 // field.
 var constructs = map[string]construct{
 	"default export": {
@@ -88,6 +88,10 @@ var constructs = map[string]construct{
 		Named:    regexp.MustCompile(`(?i)\btype (?:hints?|annotations?)\b`),
 		Opposite: "untyped parameter",
 	},
+	"state mutation": {
+		Named: regexp.MustCompile(`(?i)\bmutat\w*\b.*\b(?:state|props|arrays?|objects?)\b|\b(?:state|props)\b.*\bmutat\w*\b`),
+		Code:  regexp.MustCompile(`\b[a-zA-Z_$][\w$]*\.(?:push|pop|splice|shift|unshift|sort|reverse)\(|\bthis\.(?:state|props)\.\w+\s*=[^=]|\b(?:state|props)\.\w+\s*=[^=]`),
+	},
 	"dependency": {
 		Named: regexp.MustCompile(`(?i)\b(?:dependenc(?:y|ies)|packages?|librar(?:y|ies)|crates?|gems?)$`),
 		Code: regexp.MustCompile(`(?i)\b(?:go get|npm (?:i|install|add)|pnpm (?:i|install|add)|yarn add|bun add|pip3? install|poetry add|uv add|uv pip install|cargo add|composer require|gem install|bundle add|dotnet add(?: \S+)? package|install-package|flutter pub add|dart pub add)` +
@@ -113,7 +117,7 @@ func constructNamed(o Object) (construct, bool) {
 var constructOrder = []string{
 	"default export", "named export", "class component", "functional component", "enum", "raw pointer",
 	"fully-qualified name", "inline style", "print statement", "promise chain", "async/await", "arrow function",
-	"function declaration", "untyped parameter", "type annotation", "dependency",
+	"function declaration", "untyped parameter", "type annotation", "state mutation", "dependency",
 }
 
 // doesConstruct returns where the candidate writes the construct, not

@@ -310,6 +310,9 @@ var (
 	passiveUse = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,4}?(?:is|are) used\b`)
 )
 
+// cueWords are the adverbs of a rule's cue, never its object.
+var cueWords = set("always", "never", "only", "must", "should", "ideally", "generally", "usually")
+
 // imperatives are verbs that open a directing sentence in rule files.
 var imperatives = set("use", "run", "add", "put", "keep", "write", "follow", "prefer", "create", "call", "wrap",
 	"store", "include", "pin", "set", "update", "import", "mark", "declare", "ensure", "make", "read", "check", "ask",
@@ -346,6 +349,13 @@ func (p *parser) clause(c string) {
 	// ("Slow tests: `RUN_SLOW=1 pytest`").
 	if i := strings.Index(c, ":"); i > 0 && wordCount(c[:i]) <= 4 {
 		label, rest := strings.TrimSpace(c[:i]), strings.TrimSpace(c[i+1:])
+		if rest != "" && forbidCue.MatchString(label) && wordCount(label) >= 2 && !onlyCode(rest) {
+			// "Never mutate state directly: always update it immutably":
+			// two directives, not a label.
+			p.clause(label)
+			p.clause(rest)
+			return
+		}
 		if rest != "" && !forbidCue.MatchString(label) {
 			if onlyCode(rest) {
 				// "Slow tests: `RUN_SLOW=1 pytest`" names what to run; "Key
@@ -487,6 +497,12 @@ func allPaths(os []Object) bool {
 // add records a clause's objects and the polarity of the first clause
 // that directs.
 func (p *parser) add(pol Polarity, do, dont []Object) {
+	// A cue's adverb read as a name ("Always" opening a clause after a
+	// colon) names nothing a plan could do or break.
+	bare := func(o Object) bool {
+		return (o.Kind == KindPhrase || o.Kind == KindName) && cueWords[strings.ToLower(o.Text)]
+	}
+	do, dont = slices.DeleteFunc(do, bare), slices.DeleteFunc(dont, bare)
 	if len(do) == 0 && len(dont) == 0 {
 		return
 	}
