@@ -597,7 +597,9 @@ func (c *candidate) acts() bool {
 			case question:
 				// "summarize how tasks are planned and split": the rest of
 				// the sentence is what is asked about, not a step.
-			case investigative[w]:
+			case investigative[w] || w == "check" && !checkIn.MatchString(cl):
+				// "Check the importer in …" looks; "check in the changes"
+				// commits.
 				investigates = true
 				question = whWord.MatchString(cl)
 			case (w == "leave" || w == "keep") && leaveAlone.MatchString(cl):
@@ -663,6 +665,10 @@ var actClauses = regexp.MustCompile(`[.!?;:](?:\s+|$)|\n\s*|,\s*(?:and\s+|then\s
 
 // sentenceEnd ends a sentence of a plan.
 var sentenceEnd = regexp.MustCompile(`[.!?;](?:\s+|$)|\n\s*`)
+
+// checkIn is "check in", "check out" or "check `code`", which change
+// something (the last writes the check).
+var checkIn = regexp.MustCompile("^\\s*(?:\\S+\\s+)?check\\s+(?:in\\b|out\\b|`)")
 
 // whWord opens what an investigative verb asks about ("explain how …",
 // "summarize what …").

@@ -181,6 +181,8 @@ func TestCheck(t *testing.T) {
 		{"construct: fully-qualified name", "Never use fully-qualified class names inline.", "Write `java.util.concurrent.ConcurrentHashMap<Long, Integer> retries` inline.", Violates, "fully-qualified class names inline"},
 		{"construct: promise chain for async/await", "Use async/await for asynchronous code.", "`fetchUser(id).then(u => setUser(u))`", Violates, "async await"},
 		{"a question's verbs are not steps", "Never edit `CHANGELOG.md` directly.", "Read `CHANGELOG.md` and explain how entries are collected and put in order.", Unknown, ""},
+		{"checking is looking", "Look in the `internal/` directory for resources.", "Check the importer in internal/service/s3 and the import section of the docs, then answer with the syntax.", Unknown, ""},
+		{"checking in code is writing it", "Use Zod for form validation", "Check `if (!name) setError(...)` by hand in the submit handler.", Skips, "Zod"},
 		{"a step after the question", "Never edit `CHANGELOG.md` directly.", "Explain how entries are collected. Then edit `CHANGELOG.md` by hand.", Violates, "CHANGELOG.md"},
 		{"construct: state mutated", "Never mutate state directly.", "`items.push(newItem); setItems(items);`", Violates, "mutate state"},
 		{"construct: state replaced", "Never mutate state directly.", "`setItems([...items, newItem]);`", Unknown, ""},
