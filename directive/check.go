@@ -1,6 +1,7 @@
 package directive
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -188,7 +189,7 @@ func (r *Reading) Check(d Directive) Finding {
 	if r.skip != "" && d.Polarity == Require && requiresStep(d) {
 		return Finding{Result: Skips, Object: concreteOr(d), Evidence: r.skip}
 	}
-	if o := concreteDo(d); o.Text != "" {
+	if o := concreteDo(d); o.Text != "" && c.reaches(d.When) {
 		return Finding{Result: Lacks, Object: o}
 	}
 	if len(d.Do) > 0 && c.onlyDoes(d.When) {
@@ -317,7 +318,7 @@ func (c *candidate) skips() string {
 		return ""
 	}
 	for _, m := range skipCue.FindAllStringIndex(c.lower, -1) {
-		if insideCode(c.text, m[0]) || earlyExit[lastWord(c.lower[:m[0]])] {
+		if insideCode(c.text, m[0]) || earlyExit[lastWord(c.lower[:m[0]])] || !inProse(c.text, m[0], m[1]) {
 			continue
 		}
 		// A negation other than the cue's own "without" or "skip" before
@@ -335,6 +336,31 @@ func (c *candidate) skips() string {
 	}
 	return ""
 }
+
+// inProse reports whether s[i:j] is words of prose: not part of a flag or
+// an identifier (`--skip-slow`, `skip_empty`, `t.Skip(`), and on a line
+// that, its backticked spans aside, does not read as code and is not a
+// comment (a file's content or a command a hook reads: `// skip blank
+// lines` above a loop, `continue // skip`).
+func inProse(s string, i, j int) bool {
+	if i > 0 && strings.IndexByte("-_./($", s[i-1]) >= 0 || j < len(s) && strings.IndexByte("-_(", s[j]) >= 0 {
+		return false
+	}
+	start := strings.LastIndexByte(s[:i], '\n') + 1
+	end := strings.IndexByte(s[j:], '\n')
+	if end < 0 {
+		end = len(s)
+	} else {
+		end += j
+	}
+	line := codeSpan.ReplaceAllString(s[start:end], "``")
+	before := codeSpan.ReplaceAllString(s[start:i], "``")
+	return !codeLike.MatchString(line) && !strings.ContainsAny(line, ";{}") && !strings.Contains(before, "//") &&
+		!strings.HasPrefix(strings.TrimSpace(line), "#")
+}
+
+// codeSpan is a backticked span.
+var codeSpan = regexp.MustCompile("`[^`]*`")
 
 // lastWord returns the last run of ASCII letters in s, ignoring trailing
 // spaces.
@@ -617,6 +643,44 @@ func (c *candidate) acts() bool {
 
 // beforeCondition is a rule's "before …" condition.
 var beforeCondition = regexp.MustCompile(`(?i)^before\b`)
+
+// reaches reports whether the candidate gets to the point a rule's "before
+// X" condition names (it commits, pushes, opens the PR): "run `go test`
+// before committing" says nothing of a plan that only runs `go vet`. A
+// condition of another form, or none, is always reached.
+func (c *candidate) reaches(when string) bool {
+	if !beforeCondition.MatchString(when) {
+		return true
+	}
+	want := map[string]bool{}
+	for _, t := range terms.Tokens(when) {
+		if !stepWords[t] {
+			want[t] = true
+		}
+	}
+	if len(want) == 0 {
+		return true
+	}
+	for t := range want {
+		if finishing[t] {
+			// "before you finish", "at the end of a task": handing over,
+			// committing, pushing or opening the PR finishes too.
+			maps.Copy(want, finishing)
+			break
+		}
+	}
+	for _, t := range c.toks {
+		if want[t.term] {
+			return true
+		}
+	}
+	return false
+}
+
+// finishing are the stems of the ways a plan finishes a task: a rule's
+// "before you finish" is reached by any of them.
+var finishing = set("finish", "end", "complet", "done", "hand", "handoff", "wrap", "submit", "deliv", "commit", "push",
+	"pr", "merg", "ship")
 
 // onlyDoes reports whether every acting clause of the candidate does what a
 // rule's "before X" condition names (commit, push, open the PR, hand over):

@@ -146,6 +146,29 @@ func TestPreToolUse_askWhenACommandBreaksARule(t *testing.T) {
 	}
 }
 
+// TestPreToolUse_codeThatSaysSkipIsNotASkippedStep: an edit whose code
+// skips blank lines, and a command with a --skip flag, do not read as a
+// plan going ahead without the rule's step.
+func TestPreToolUse_codeThatSaysSkipIsNotASkippedStep(t *testing.T) {
+	h, _ := testHandler(t)
+	ctx := context.Background()
+	for _, c := range []struct{ tool, input string }{
+		{"Edit", `{"file_path":"PROJECT/lines.go","old_string":"x","new_string":"// skip blank lines, manually trimmed\nfor _, l := range lines {\n\tif strings.TrimSpace(l) == \"\" {\n\t\tcontinue // skip\n\t}\n\tt.Skip(\"immediately\")\n}"}`},
+		{"Bash", `{"command":"go vet ./... --skip-dirs vendor","description":"Vet the code"}`},
+	} {
+		in := payload(t, "pre-tool-use-bash.json", "transcript-untested.jsonl")
+		in.ToolName = c.tool
+		in.ToolInput = json.RawMessage(strings.ReplaceAll(c.input, "PROJECT", project))
+		out, err := h.Handle(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !out.Empty() {
+			t.Errorf("%s %s: %+v %+v", c.tool, c.input, out.Specific, out)
+		}
+	}
+}
+
 func TestStop_blocksOnceAnUntestedSuccessClaim(t *testing.T) {
 	h, _ := testHandler(t)
 	ctx := context.Background()
