@@ -24,7 +24,9 @@ func (r ruling) decided() bool { return r.valence == Affirm || r.valence == Caut
 // candidate does with it. The situation's own lessons that direct (package
 // directive; Lesson.Own) are read best score first, among those that
 // resonate at least Config.RuleFloor: the first whose objects the candidate
-// does or breaks decides (a neighbour never outvotes it), and the best of
+// does or breaks decides (a neighbour never outvotes it), one of the first
+// skipRules whose step the candidate says it goes ahead without
+// (directive.Skips) decides as a breach does, and the best of
 // them decides by absence ("the plan does not run `make gen`", "it uses
 // none of the forbidden tools") when it resonates at least
 // Config.RuleApplies and Config.RuleStandout times the next. Another
