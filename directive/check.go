@@ -118,6 +118,13 @@ func (r *Reading) Check(d Directive) Finding {
 		// naming a file it reads is not editing it.
 		return Finding{Result: Unknown}
 	}
+	if d.Naming != nil {
+		// "Use lowercase with dashes for directories" against "create
+		// `components/BulkSendDialog/`".
+		if occ := c.naming(*d.Naming); occ != nil {
+			return Finding{Result: Violates, Object: Object{Text: d.Naming.String(), Kind: KindPhrase}, Evidence: occ.text}
+		}
+	}
 	var did, declined *occurrence
 	var didObj, declinedObj Object
 	for _, o := range d.Dont {

@@ -77,11 +77,14 @@ type Directive struct {
 	// Subject is what the rule governs, in a few words: its objects and
 	// the words around them, for matching situations to the rule.
 	Subject string `json:"subject,omitempty"`
+	// Naming is the naming convention the rule sets ("use lowercase with
+	// dashes for directories"), if any.
+	Naming *Naming `json:"naming,omitempty"`
 }
 
 // Directs reports whether d prescribes or forbids something checkable.
 func (d Directive) Directs() bool {
-	return d.Polarity != Context && d.Polarity != "" && (len(d.Do) > 0 || len(d.Dont) > 0)
+	return d.Polarity != Context && d.Polarity != "" && (len(d.Do) > 0 || len(d.Dont) > 0 || d.Naming != nil)
 }
 
 // maxRuleBytes bounds the text of a rule that is read: its statement, not
@@ -118,6 +121,16 @@ func Parse(content, trigger string) Directive {
 			if len(d.Do) == 0 {
 				d.Polarity = Forbid
 			}
+		}
+	}
+	if n := readNaming(text); n != nil && d.Polarity != Forbid {
+		// The style's own words ("PascalCase", "lowercase", "hyphens")
+		// are not things to use: the convention is checked on the names.
+		d.Naming = n
+		d.Do = slices.DeleteFunc(d.Do, func(o Object) bool { return styleWord.MatchString(o.Text) })
+		d.Dont = slices.DeleteFunc(d.Dont, func(o Object) bool { return styleWord.MatchString(o.Text) })
+		if d.Polarity == Context {
+			d.Polarity = Require
 		}
 	}
 	d.Subject = subject(d)
