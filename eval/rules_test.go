@@ -47,7 +47,7 @@ func TestRules_devSet(t *testing.T) {
 		{"appraise caution on complies (false alarms)", rep.CautionComplies, 0.10, true},
 		{"appraise affirm on complies", rep.AffirmComplies, 0.50, false},
 		{"appraise abstains on unrelated", rep.AbstainUnrelated, 0.80, false},
-		{"appraise caution on violates", rep.CautionViolates, 0.52, false},
+		{"appraise caution on violates", rep.CautionViolates, 0.60, false},
 		{"appraise abstains on rule scenarios", rep.AbstainRules, 0.25, true},
 		{"recall hit@3", rep.RecallHit3, 0.46, false},
 	} {
