@@ -659,12 +659,7 @@ func (c *candidate) reaches(when string) bool {
 	if !beforeCondition.MatchString(when) {
 		return true
 	}
-	want := map[string]bool{}
-	for _, t := range terms.Tokens(when) {
-		if !stepWords[t] {
-			want[t] = true
-		}
-	}
+	want := pointTerms(when)
 	if len(want) == 0 {
 		return true
 	}
@@ -684,6 +679,18 @@ func (c *candidate) reaches(when string) bool {
 	return false
 }
 
+// pointTerms are the terms of the point a "before X" condition names: its
+// terms but the step words ("before", "run", "any", "the", …).
+func pointTerms(when string) map[string]bool {
+	want := map[string]bool{}
+	for _, t := range terms.Tokens(when) {
+		if !stepWords[t] {
+			want[t] = true
+		}
+	}
+	return want
+}
+
 // finishing are the stems of the ways a plan finishes a task: a rule's
 // "before you finish" is reached by any of them.
 var finishing = set("finish", "end", "complet", "done", "hand", "handoff", "wrap", "submit", "deliv", "commit", "push",
@@ -696,12 +703,7 @@ func (c *candidate) onlyDoes(when string) bool {
 	if !beforeCondition.MatchString(when) {
 		return false
 	}
-	want := map[string]bool{}
-	for _, t := range terms.Tokens(when) {
-		if !stepWords[t] {
-			want[t] = true
-		}
-	}
+	want := pointTerms(when)
 	if len(want) == 0 {
 		return false
 	}
