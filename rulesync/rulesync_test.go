@@ -7,9 +7,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/innate-mcp/innate-mcp/internal/mcptest"
 
 	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/kb"
@@ -27,30 +28,12 @@ const (
 	frontendEdit = "`pnpm test:unit` - Run frontend tests (not the e2e suite)"
 )
 
-// logBuffer is a log sink safe for concurrent use.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 type env struct {
 	db   *storage.DB
 	kb   *kb.KB
 	root string
 	home string
-	log  *logBuffer
+	log  *mcptest.SyncBuffer
 }
 
 // newEnv is a knowledge base with the built-in encoder and a project: a
@@ -75,7 +58,7 @@ func newEnv(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(root, "CLAUDE.md"), claude)
-	return &env{db: db, kb: k, root: root, home: t.TempDir(), log: &logBuffer{}}
+	return &env{db: db, kb: k, root: root, home: t.TempDir(), log: &mcptest.SyncBuffer{}}
 }
 
 func writeFile(t testing.TB, path string, data []byte) {
