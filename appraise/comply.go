@@ -24,7 +24,10 @@ func (r ruling) decided() bool { return r.valence == Affirm || r.valence == Caut
 // candidate does with it. The situation's own lessons that direct (package
 // directive; Lesson.Own) are read best score first, among those that
 // resonate at least Config.RuleFloor: the first whose objects the candidate
-// does or breaks decides (a neighbour never outvotes it), one of the first
+// does or breaks decides, except that a compliance gives way to one of the
+// first breachRules rules whose ruled-out object the candidate names
+// outright (namedBreach; a plan that follows one rule and breaks another
+// breaks a rule), one of the first
 // skipRules whose step the candidate says it goes ahead without
 // (directive.Skips) decides as a breach does, and the best of
 // them decides by absence ("the plan does not run `make gen`", "it uses
@@ -66,6 +69,9 @@ func applicableRule(in Input, cfg Config) ruling {
 		case directive.Violates:
 			return ruling{lesson: l, finding: f, valence: Caution}
 		case directive.Complies:
+			if v, ok := namedBreach(rules, i, reading); ok {
+				return v
+			}
 			return ruling{lesson: l, finding: f, valence: Affirm}
 		case directive.Skips:
 			// The plan declines the step the rule requires: the best rules
@@ -142,4 +148,33 @@ func ruleText(content string) string {
 		s = s[:i]
 	}
 	return strings.TrimSpace(strings.NewReplacer("**", "", "__", "").Replace(s))
+}
+
+// namedBreach looks past the complying rule at index i for one of the first
+// breachRules rules whose ruled-out object the candidate names outright
+// ("test_spill.test" against "Slow tests use `.test_slow` instead of
+// `.test`" when "Tests use `.test` files" complies): a plan that follows
+// one rule and breaks another breaks a rule. Breaches read from a construct
+// the rule names in words, a rival tool or a missing step do not count: they
+// are weaker than the compliance in front of them.
+func namedBreach(rules []Lesson, i int, reading *directive.Reading) (ruling, bool) {
+	for j := i + 1; j < min(len(rules), breachRules); j++ {
+		l := rules[j]
+		f := reading.Check(*l.Directive)
+		if f.Result == directive.Violates && slices.Contains(l.Directive.Dont, f.Object) && namesObject(f) {
+			return ruling{lesson: l, finding: f, valence: Caution}, true
+		}
+	}
+	return ruling{}, false
+}
+
+// breachRules is how many of the best rules a named breach is looked for
+// in.
+const breachRules = 3
+
+// namesObject reports whether a finding's evidence holds its object's own
+// text, not a construct or a rival read for it.
+func namesObject(f directive.Finding) bool {
+	o := strings.ToLower(strings.Trim(f.Object.Text, "`*. "))
+	return o != "" && strings.Contains(strings.ToLower(f.Evidence), o)
 }

@@ -62,6 +62,8 @@ func TestParse_Phrasings(t *testing.T) {
 		{"project description is context", "Kimai is a professional open source time-tracking application", "", Context, nil, nil, "", ""},
 		{"repository map is context", "Key files: `transaction_manager.cpp`, `undo_buffer.cpp`", "", Context, nil, nil, "", ""},
 		{"move away from forbids", "Move away from `main.tf`, `variables.tf`.", "", Forbid, nil, []string{"main.tf", "variables.tf"}, "", ""},
+		{"a name in a relative clause is not the object", "Do not suggest extra null checks for fields that Pydantic already validates.", "", Forbid,
+			nil, []string{"suggest extra null checks"}, "", ""},
 		{"emphasis", "**Never** add `Hadoop` dependencies.", "", Forbid, nil, []string{"Hadoop"}, "", ""},
 		{"chinese forbid", "不要使用 `var` 声明变量", "", Forbid, nil, []string{"var"}, "", ""},
 		{"japanese forbid", "`console.log` を使わないでください", "", Forbid, nil, []string{"console.log"}, "", ""},

@@ -12,7 +12,7 @@ import (
 
 // Version is the version of the parser. A stored Directive of an older
 // version is read again from its rule when the parser has changed.
-const Version = 2
+const Version = 3
 
 // Polarity is what a rule does with its objects. Plain string, safe for
 // concurrent use.
@@ -653,6 +653,12 @@ func (p *parser) objects(seg string) []Object {
 	// first word ("use Zod", "Never use Jackson annotations").
 	for i, w := range ws {
 		w = strings.TrimRight(w, ".")
+		if relative[strings.ToLower(w)] {
+			// "do not suggest checks for fields that are validated by Home
+			// Assistant's schemas": a relative clause says what the object
+			// is, not what the rule is about.
+			break
+		}
 		if abbreviations[strings.ToLower(w)] {
 			continue
 		}
@@ -788,6 +794,9 @@ func isProperName(w string) bool {
 	}
 	return !commonCapitalised[strings.ToLower(w)]
 }
+
+// relative are the words that open a relative clause.
+var relative = set("that", "which", "who", "whose", "whom")
 
 // abbreviations are Latin abbreviations that look like identifiers.
 var abbreviations = set("e.g", "e.g.", "i.e", "i.e.", "etc", "etc.", "vs", "vs.", "cf", "cf.")
