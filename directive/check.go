@@ -252,7 +252,9 @@ func concreteDo(d Directive) Object {
 	}
 	for _, o := range d.Do {
 		switch {
-		case hasPlaceholder(trailingArgs.ReplaceAllString(o.Text, "")) || o.Example:
+		case hasPlaceholder(trailingArgs.ReplaceAllString(o.Text, "")) || o.Example || keeps[o.Verb]:
+			// "Preserve `.github/PULL_REQUEST_TEMPLATE.md`", "Snippet
+			// templates live in `src/…/`": nothing a plan must do.
 		case o.Kind == KindCode || o.Kind == KindFlag || o.Kind == KindPath:
 			return o
 		case o.Kind == KindName && (o.Verb == "use" || o.Verb == "run"):
@@ -264,6 +266,10 @@ func concreteDo(d Directive) Object {
 	}
 	return Object{}
 }
+
+// keeps are the verbs of a required object that ask to leave it be or say
+// where things go: a plan that does not name it lacks nothing.
+var keeps = set("preserve", "keep", "retain", "maintain", "respect", "stay", PlaceVerb)
 
 // concreteOr returns concreteDo(d), or else the first required object.
 func concreteOr(d Directive) Object {
@@ -397,6 +403,9 @@ type clauseSpan struct {
 type tokenAt struct {
 	term  string
 	start int
+	// part is set for a term read out of an identifier or a path
+	// (`fetch_latest_version`, `crates/biome_js/`): not prose.
+	part bool
 }
 
 type occurrence struct {
@@ -488,8 +497,9 @@ func newCandidate(s string) *candidate {
 		start = loc[1]
 	}
 	for _, m := range wordRE.FindAllStringIndex(s, -1) {
+		part := isIdentifier(s[m[0]:m[1]]) || inPath(s, m[0], m[1])
 		for _, t := range terms.Tokens(s[m[0]:m[1]]) {
-			c.toks = append(c.toks, tokenAt{term: t, start: m[0]})
+			c.toks = append(c.toks, tokenAt{term: t, start: m[0], part: part})
 		}
 	}
 	return c
@@ -556,8 +566,8 @@ func (c *candidate) locate(o Object) [][]int {
 // maxNameSites bounds the places locateName reports for one name.
 const maxNameSites = 8
 
-// locateName finds a name as a word or as a part of a CamelCase
-// identifier, singular or plural: "ViewModels" in "ListsViewModel", at most
+// locateName finds a name as a word or as a part of a CamelCase or
+// snake_case identifier, singular or plural: "ViewModels" in "ListsViewModel", at most
 // maxNameSites times.
 func (c *candidate) locateName(name string) [][]int {
 	base := name
@@ -576,8 +586,12 @@ func (c *candidate) locateName(name string) [][]int {
 		if end < len(c.lower) && c.lower[end] == 's' {
 			end++
 		}
-		leftOK := at == 0 || !isWordByte(c.text[at-1]) || isUpperByte(c.text[at]) && !isUpperByte(c.text[at-1])
-		rightOK := end == len(c.text) || !isWordByte(c.text[end]) || isUpperByte(c.text[end])
+		// A part of a snake_case name counts too ("Riverpod" in
+		// `flutter_riverpod`), but not one of a path's (`crates/biome_js/`
+		// does not name Biome).
+		snake := !inPath(c.text, at, end)
+		leftOK := at == 0 || !isWordByte(c.text[at-1]) || snake && c.text[at-1] == '_' || isUpperByte(c.text[at]) && !isUpperByte(c.text[at-1])
+		rightOK := end == len(c.text) || !isWordByte(c.text[end]) || snake && c.text[end] == '_' || isUpperByte(c.text[end])
 		if leftOK && rightOK {
 			out = append(out, []int{at, end})
 		}
@@ -588,7 +602,25 @@ func (c *candidate) locateName(name string) [][]int {
 
 func isUpperByte(b byte) bool { return b >= 'A' && b <= 'Z' }
 
-// locatePhrase finds the phrase's content terms together in one clause.
+// inPath reports whether text[at:end] is part of a path: the run of
+// non-space characters around it holds a slash.
+func inPath(text string, at, end int) bool {
+	for i := at - 1; i >= 0 && !unicode.IsSpace(rune(text[i])) && text[i] != '`'; i-- {
+		if text[i] == '/' || text[i] == '\\' {
+			return true
+		}
+	}
+	for i := end; i < len(text) && !unicode.IsSpace(rune(text[i])) && text[i] != '`'; i++ {
+		if text[i] == '/' || text[i] == '\\' {
+			return true
+		}
+	}
+	return false
+}
+
+// locatePhrase finds the phrase's content terms together in one clause,
+// in its prose: a rule's words are not read out of an identifier or a path
+// ("latest versions" is not in `fetch_latest_version`).
 func (c *candidate) locatePhrase(phrase string) [][]int {
 	want := terms.Tokens(phrase)
 	if len(want) == 0 {
@@ -599,7 +631,7 @@ func (c *candidate) locatePhrase(phrase string) [][]int {
 		first, found := -1, 0
 		for _, w := range want {
 			for _, t := range c.toks {
-				if t.start >= cl.start && t.start < max(cl.end, cl.start+1) && t.term == w {
+				if !t.part && t.start >= cl.start && t.start < max(cl.end, cl.start+1) && t.term == w {
 					if first < 0 || t.start < first {
 						first = t.start
 					}

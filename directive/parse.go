@@ -277,9 +277,41 @@ var latinAbbrev = strings.NewReplacer("e.g.", "eg", "E.g.", "Eg", "i.e.", "ie", 
 func (p *parser) run(text string) {
 	masked := latinAbbrev.Replace(p.mask(cleanMarkdown(text)))
 	for _, c := range clauseSplit.Split(masked, -1) {
-		p.clause(strings.TrimSpace(c))
+		for _, part := range splitDirectives(c) {
+			p.clause(strings.TrimSpace(part))
+		}
 	}
 }
+
+// nextDirective is a comma before a cue that opens a directive of its own:
+// "Prefer `require` over `assert`, avoid testify suites, use
+// `require.Eventually` instead of `time.Sleep`".
+var nextDirective = regexp.MustCompile(`(?i),\s+(?:avoid|don'?t|do not|use|prefer|always)\b`)
+
+// splitDirectives cuts a clause where a comma opens another directive,
+// unless what comes before the comma is a condition ("When X, use Y") or
+// says nothing on its own. Parentheses are not cut.
+func splitDirectives(c string) []string {
+	var out []string
+	start := 0
+	for _, loc := range nextDirective.FindAllStringIndex(c, -1) {
+		left := c[start:loc[0]]
+		if strings.Count(c[:loc[0]], "(") > strings.Count(c[:loc[0]], ")") {
+			continue
+		}
+		lower := strings.ToLower(strings.TrimSpace(left))
+		if leadingWord.MatchString(lower) || wordCount(lower) < 2 {
+			continue
+		}
+		out = append(out, left)
+		start = loc[0] + 1
+	}
+	return append(out, c[start:])
+}
+
+// leadingWord is a clause opening that makes what follows up to a comma a
+// condition or an adverbial, not a directive of its own.
+var leadingWord = regexp.MustCompile(`^(?:when|whenever|if|before|after|while|for|once|on|in|unless|to|as|since|by|with|during)\b`)
 
 // cleanMarkdown drops emphasis and list markers, keeping code spans.
 func cleanMarkdown(s string) string {
@@ -309,6 +341,7 @@ var (
 	// preferMarker splits "X instead of Y", "X rather than Y", "X over Y"
 	// (after prefer-like verbs), "X, not Y", "X (not Y)".
 	preferMarker = regexp.MustCompile(`(?i)\s*(\binstead of\b|\brather than\b|\bin favou?r of\b|,\s*not\b|[,;]\s*never\b|\(not\b|\bnot\s+(?:\x01)|而不是|而非|ではなく)\s*`)
+	notMarker    = regexp.MustCompile(`(?i),\s*not\b`)
 	overMarker   = regexp.MustCompile(`(?i)\s+over\s+`)
 	preferVerb   = regexp.MustCompile(`(?i)\b(prefer|prefers|preferred|favou?r|favou?rs|choose)\b`)
 	unlessCue    = regexp.MustCompile(`(?i)\s*\b(unless|except when|except if|except for|without (?:prior |explicit )|without being asked)\b\s*`)
@@ -319,7 +352,7 @@ var (
 var (
 	// convention is a short subject followed by a verb that states how
 	// things are done in the project.
-	convention = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,4}?(uses|use|follow|follows|go in|goes in|live in|lives in|belong in|belongs in|(?:is|are) used)\b`)
+	convention = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,6}?(uses|use|follow|follows|go in|goes in|live in|lives in|belong in|belongs in|(?:is|are) used)\b`)
 	passiveUse = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,4}?(?:is|are) used\b`)
 )
 
@@ -385,6 +418,11 @@ func (p *parser) clause(c string) {
 		if strings.HasPrefix(c, "(") {
 			return // an illustration: "(`xerrors.Errorf(\"failed to X: %w\", err)`)"
 		}
+		if os := p.objects(c); allPaths(os) {
+			// "`hooks/` - Python scripts that run before generation": an
+			// entry of the repository's map.
+			return
+		}
 		// "`pnpm test`" opening "`pnpm test` - Run frontend tests".
 		p.add(Require, p.objects(c), nil)
 		return
@@ -423,7 +461,18 @@ func (p *parser) clause(c string) {
 			if m := passiveUse.FindStringIndex(lower); m != nil {
 				rest = subject
 			}
-			p.add(Require, p.objects(rest), nil)
+			if m := preferMarker.FindStringIndex(rest); m != nil && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(rest)), "instead") {
+				// "Internal crates use `path = …`, not `workspace = true`".
+				p.add(Prefer, p.objects(rest[:m[0]]), p.objects(strings.TrimSuffix(strings.TrimSpace(rest[m[1]:]), ")")))
+				return
+			}
+			os := p.objects(rest)
+			if placeConvention.MatchString(lower[loc[2]:loc[3]]) {
+				// "Snippet templates live in `src/…/SnippetTemplates/`":
+				// where a kind of thing goes, not a step every plan takes.
+				os = withPlace(os)
+			}
+			p.add(Require, os, nil)
 			return
 		}
 	}
@@ -434,6 +483,11 @@ func (p *parser) clause(c string) {
 		forbids, requires = true, false
 	}
 	prefers := preferMarker.MatchString(c) && (strings.HasPrefix(lower, "instead") || strings.HasPrefix(lower, "rather"))
+	if m := notMarker.FindStringIndex(c); m != nil && !forbids && !requires && wordCount(c[:m[0]]) <= 4 {
+		// "Refena (`refena_flutter`), not Riverpod", "Vitest, not Jest":
+		// a choice stated without a verb.
+		prefers = true
+	}
 	if !forbids && !requires && !prefers {
 		return // a statement, not a directive
 	}
@@ -481,6 +535,21 @@ func (p *parser) clause(c string) {
 // subjectModal is a requirement's modal after a subject of at least two
 // words: "Every PHP class in `src/` should", "Tests for UI features must".
 var subjectModal = regexp.MustCompile(`^(?:\S+\s+){2,}?(?:must|should|shall|needs? to|has to|have to)\s+(?:always\s+|only\s+|also\s+)?`)
+
+// placeConvention is a convention's verb that says where things go.
+var placeConvention = regexp.MustCompile(`^(?:go|goes|live|lives|belong|belongs) in$`)
+
+// PlaceVerb is the Verb of an object that says where a kind of thing goes
+// ("live in", "belong in"): a plan that makes no such thing lacks nothing.
+const PlaceVerb = "live in"
+
+// withPlace marks objects as places things go.
+func withPlace(os []Object) []Object {
+	for i := range os {
+		os[i].Verb = PlaceVerb
+	}
+	return os
+}
 
 // passiveModal is a modal's passive ("be used", "be run with"), which
 // leaves the requirement in the subject.
@@ -662,7 +731,8 @@ func (p *parser) objects(seg string) []Object {
 		if abbreviations[strings.ToLower(w)] {
 			continue
 		}
-		if isIdentifier(w) || i > 0 && isProperName(w) {
+		// A segment of a word or two ("not Riverpod") is its own object.
+		if isIdentifier(w) || (i > 0 || len(ws) <= 2 && !fillers[strings.ToLower(w)] && !imperatives[strings.ToLower(w)]) && isProperName(w) {
 			out = append(out, Object{Text: w, Kind: KindName})
 		}
 	}
@@ -754,7 +824,7 @@ func isConjunction(t string) bool { t = strings.ToLower(t); return t == "," || t
 const maxObjectBytes = 160
 
 // fileName is a code span that names a file: `global.json`, `undo_buffer.cpp`.
-var fileName = regexp.MustCompile(`^[\w.*{}<>@-]+\.[A-Za-z][A-Za-z0-9]{0,4}$`)
+var fileName = regexp.MustCompile(`^[\w.*{}<>@-]+\.[a-z][a-z0-9]{0,4}$`)
 
 // codeObject classifies a code span.
 func codeObject(s string) Object {
