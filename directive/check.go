@@ -139,6 +139,11 @@ func (r *Reading) Check(d Directive) Finding {
 		if occ == nil || occ.negated {
 			continue
 		}
+		if cl := c.clauseAt(occ.at); destroys[o.Verb] && !destroyWord.MatchString(c.lower[cl.start:min(cl.end, len(c.lower))]) {
+			// "Do not delete files from `repros/`" says nothing of
+			// running `repros/18012.py`.
+			continue
+		}
 		// "run `make fix-repo` to regenerate `modeling_x.py`": the ruled-out
 		// object named after a required one in the same clause is what the
 		// required step takes care of.
@@ -266,6 +271,13 @@ func concreteDo(d Directive) Object {
 	}
 	return Object{}
 }
+
+// destroys are the verbs of a ruled-out object that forbid removing it,
+// and destroyWord how a plan removes something.
+var (
+	destroys    = set("delete", "remove", "drop", "erase", "purge", "wipe", "truncate", "clear", "clean")
+	destroyWord = regexp.MustCompile(`(?i)\b(?:delete[sd]?|deleting|remove[sd]?|removing|rm|rmdir|unlink|drop(?:s|ped|ping)?|erase[sd]?|purge[sd]?|wipe[sd]?|truncate[sd]?|clear(?:s|ed|ing)?|clean(?:s|ed|ing)?(?: up)?|get rid of)\b`)
+)
 
 // keeps are the verbs of a required object that ask to leave it be or say
 // where things go: a plan that does not name it lacks nothing.
@@ -823,9 +835,9 @@ var placeholderWords = set("type", "scope", "message", "msg", "description", "de
 
 // placeholderCount counts the lower-case placeholder words of s.
 func placeholderCount(s string) int {
-	n := 0
+	n := len(issueNumber.FindAllStringIndex(s, -1))
 	for _, w := range letterRun.FindAllString(s, -1) {
-		if placeholderWords[w] {
+		if placeholderWords[w] || placeholderWords[strings.ToLower(w)] && titleCase(w) {
 			n++
 		}
 	}
@@ -833,6 +845,16 @@ func placeholderCount(s string) int {
 }
 
 var letterRun = regexp.MustCompile(`[a-zA-Z]+`)
+
+// titleCase reports a word with one capital, its first letter
+// ("Description").
+func titleCase(w string) bool {
+	return len(w) > 1 && isUpperByte(w[0]) && strings.ToLower(w[1:]) == w[1:]
+}
+
+// issueNumber is an issue or pull request number in an example ("Fix
+// #12345: Description"): it stands for any number.
+var issueNumber = regexp.MustCompile(`#\d{2,}\b`)
 
 // htmlTags are tag names that are code, not placeholders, in `<tag>`.
 var htmlTags = set("a", "b", "i", "p", "br", "hr", "div", "span", "img", "script", "style", "template", "html",
@@ -923,6 +945,9 @@ func objectPattern(o Object) *regexp.Regexp {
 		case s[i] == '*':
 			b.WriteString(`[^\s]{0,60}?`)
 			i++
+		case s[i] == '#' && issueNumber.MatchString(s[i:]) && issueNumber.FindStringIndex(s[i:])[0] == 0:
+			b.WriteString(`#\d+`)
+			i += issueNumber.FindStringIndex(s[i:])[1]
 		case s[i] == '"' || s[i] == '\'':
 			// A string literal in an example stands for any argument.
 			q := s[i]
@@ -951,7 +976,7 @@ func objectPattern(o Object) *regexp.Regexp {
 			switch {
 			case strings.HasPrefix(w, "Xxx") || strings.HasPrefix(w, "XXX"):
 				b.WriteString(`\w*` + regexp.QuoteMeta(w[3:]))
-			case structured && placeholderWords[strings.ToLower(w)] && strings.ToLower(w) == w:
+			case structured && placeholderWords[strings.ToLower(w)] && (strings.ToLower(w) == w || titleCase(w)):
 				b.WriteString(`[\w-]+`)
 			case i > 0 && s[i-1] == '$' && placeholderWords[strings.ToLower(w)] && strings.ToUpper(w) == w:
 				// "$VARIABLE", "$NAME": a shell variable, any name.

@@ -450,7 +450,7 @@ func (p *parser) clause(c string) {
 		c = strings.TrimSpace(c[:m[0]])
 	}
 	lower := strings.ToLower(c)
-	forbids := forbidCue.MatchString(lower)
+	forbids := forbidCue.MatchString(mainPart(lower))
 	requires := requireCue.MatchString(lower) || startsImperative(lower)
 	if !forbids && !requires {
 		// A convention stated of a subject: "PR titles follow `Module:
@@ -523,7 +523,7 @@ func (p *parser) clause(c string) {
 	// subject before the modal names is where the rule applies, what
 	// follows it is what the rule asks; "`gofumpt` should be used" keeps
 	// its subject.
-	if m := subjectModal.FindStringSubmatchIndex(lower); m != nil && !passiveModal.MatchString(lower[m[1]:]) {
+	if m := subjectModal.FindStringSubmatchIndex(lower); m != nil && !startsImperative(lower) && !passiveModal.MatchString(lower[m[1]:]) {
 		if os := p.objects(c[m[1]:]); len(os) > 0 {
 			p.add(Require, withVerb(os, firstWord(strings.TrimSpace(lower[m[1]:]))), nil)
 			return
@@ -535,6 +535,29 @@ func (p *parser) clause(c string) {
 // subjectModal is a requirement's modal after a subject of at least two
 // words: "Every PHP class in `src/` should", "Tests for UI features must".
 var subjectModal = regexp.MustCompile(`^(?:\S+\s+){2,}?(?:must|should|shall|needs? to|has to|have to)\s+(?:always\s+|only\s+|also\s+)?`)
+
+// relativeClause finds a relative pronoun after a noun: "issues that",
+// "files which".
+var relativeClause = regexp.MustCompile(`\b([a-z][\w'-]*)\s+(?:that|which|who|whose)\b`)
+
+// complementizers are the words after which "that" opens what is asked,
+// not a relative clause ("make sure that", "so that").
+var complementizers = set("sure", "ensure", "so", "such", "verify", "check", "confirm", "means", "say", "says", "note")
+
+// mainPart returns a lower-cased imperative clause up to its first relative
+// clause: "use `logger.DPanic` for issues that should not crash production"
+// does not forbid. Other clauses are returned whole.
+func mainPart(lower string) string {
+	if !startsImperative(lower) {
+		return lower
+	}
+	for _, m := range relativeClause.FindAllStringSubmatchIndex(lower, -1) {
+		if !complementizers[lower[m[2]:m[3]]] && !forbidCue.MatchString(lower[m[2]:m[3]]) {
+			return lower[:m[0]+(m[3]-m[2])]
+		}
+	}
+	return lower
+}
 
 // placeConvention is a convention's verb that says where things go.
 var placeConvention = regexp.MustCompile(`^(?:go|goes|live|lives|belong|belongs) in$`)
