@@ -922,6 +922,11 @@ func objectPattern(o Object) *regexp.Regexp {
 			j := strings.IndexByte(s[i:], '>')
 			b.WriteString(`[^\s]{1,60}?`)
 			i += j + 1
+		case strings.HasPrefix(s[i:], "{}"):
+			// An empty initializer in a rule stands for any: `new
+			// List<T>{}` is `new List<string> { "a" }`.
+			b.WriteString(`\s*\{[^{}]*\}`)
+			i += 2
 		case strings.HasPrefix(s[i:], "()"):
 			// An empty call in a rule stands for a call with any arguments.
 			b.WriteString(`\([^()]*\)`)

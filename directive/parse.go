@@ -268,7 +268,7 @@ func itoa(n int) string {
 	return itoa(n/10) + string(rune('0'+n%10))
 }
 
-var clauseSplit = regexp.MustCompile(`[.!?](?:\s+|$)|;\s*|\n+|\s+[-\x{2014}\x{2013}]\s+|。|；|！`)
+var clauseSplit = regexp.MustCompile(`[.!?](?:\s+|$)|;\s*|\n+|\s+-\s+|\s*[\x{2014}\x{2013}]\s*|。|；|！`)
 
 // latinAbbrev are abbreviations whose dots do not end a sentence.
 var latinAbbrev = strings.NewReplacer("e.g.", "eg", "E.g.", "Eg", "i.e.", "ie", "I.e.", "Ie", "etc.", "etc", "vs.", "vs", "cf.", "cf")
@@ -335,7 +335,7 @@ var (
 	// alertPrefix is the shouting that opens some rules.
 	alertPrefix = regexp.MustCompile(`(?i)^(must do|important|note|critical|warning|rule)\s*[!:]+\s*`)
 	// forbidCue opens (or holds) a clause that rules something out.
-	forbidCue = regexp.MustCompile(`(?i)\b(never|move away from|get rid of|stay away from|steer clear of|don'?t|do not|does not|doesn'?t|must not|mustn'?t|should not|shouldn'?t|shall not|cannot|can'?t|may not|avoid|avoiding|refrain from|no longer|stop using|not allowed|prohibited|forbidden|disallowed|discouraged|is not used|are not used|not be)\b|^no\s|禁止|不要|不得|不能|别|勿|避免|ないで|ない|ません|避け`)
+	forbidCue = regexp.MustCompile(`(?i)\b(never|move away from|get rid of|stay away from|steer clear of|don'?t|do not|does not|doesn'?t|must not|mustn'?t|should not|shouldn'?t|shall not|cannot|can'?t|may not|avoid|avoiding|refrain from|no longer|stop using|not allowed|prohibited|forbidden|disallowed|discouraged|banned|not permitted|is not used|are not used|not be)\b|^no\s|禁止|不要|不得|不能|别|勿|避免|ないで|ない|ません|避け`)
 	// requireCue marks a clause that asks for something.
 	requireCue = regexp.MustCompile(`(?i)\b(always|must|should|shall|need to|needs to|have to|has to|required?|requires|ensure|make sure|be sure|only)\b|必须|务必|一定要|应该|请|必ず|すること|してください`)
 	// preferMarker splits "X instead of Y", "X rather than Y", "X over Y"
@@ -369,6 +369,9 @@ var imperatives = set("use", "run", "add", "put", "keep", "write", "follow", "pr
 	"limit", "sort", "group", "preserve", "respect", "stay", "treat", "default", "emit", "edit", "modify", "change",
 	"bump", "regenerate", "fix", "lock", "tag", "label", "give", "provide", "require", "restrict", "separate", "mirror",
 	"wait", "refer", "consult", "look", "search", "locate", "don't", "do", "never", "always", "only", "try", "consider",
+	"take", "capture", "attach", "describe", "mention", "reference", "link", "explain", "justify", "squash", "rebase",
+	"sign", "request", "close", "notify", "comment", "append", "prepend", "inject", "initialize", "guard", "catch",
+	"propagate", "cache", "inline", "rename", "deprecate", "introduce", "await", "sanitize", "escape", "encode",
 	"specify", "pair", "colocate", "co-locate", "organize", "organise", "structure", "guard", "escape", "sanitize",
 	"inject", "await", "prevent", "enable", "disable", "reference", "link", "cite", "squash", "rebase", "amend", "sign",
 	"bundle", "source", "save", "load", "cache", "expose", "hide", "await", "compose", "publish", "release", "deploy",
