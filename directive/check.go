@@ -257,7 +257,7 @@ func concreteDo(d Directive) Object {
 	}
 	for _, o := range d.Do {
 		switch {
-		case hasPlaceholder(trailingArgs.ReplaceAllString(o.Text, "")) || o.Example || keeps[o.Verb]:
+		case hasPlaceholder(trailingArgs.ReplaceAllString(o.Text, "")) || o.Example || keeps[o.Verb] || reference(o):
 			// "Preserve `.github/PULL_REQUEST_TEMPLATE.md`", "Snippet
 			// templates live in `src/…/`": nothing a plan must do.
 		case o.Kind == KindCode || o.Kind == KindFlag || o.Kind == KindPath:
@@ -278,6 +278,18 @@ var (
 	destroys    = set("delete", "remove", "drop", "erase", "purge", "wipe", "truncate", "clear", "clean")
 	destroyWord = regexp.MustCompile(`(?i)\b(?:delete[sd]?|deleting|remove[sd]?|removing|rm|rmdir|unlink|drop(?:s|ped|ping)?|erase[sd]?|purge[sd]?|wipe[sd]?|truncate[sd]?|clear(?:s|ed|ing)?|clean(?:s|ed|ing)?(?: up)?|get rid of)\b`)
 )
+
+// reference reports a document a rule points to ("follow the instructions
+// in `./instructions/components.instructions.md`"): reading it is not a
+// step a plan names.
+func reference(o Object) bool {
+	if o.Kind != KindPath {
+		return false
+	}
+	t := strings.ToLower(strings.TrimRight(o.Text, ")"))
+	return strings.HasSuffix(t, ".md") || strings.HasSuffix(t, ".mdx") || strings.HasSuffix(t, ".rst") ||
+		strings.HasSuffix(t, ".txt") || strings.HasPrefix(t, "http")
+}
 
 // keeps are the verbs of a required object that ask to leave it be or say
 // where things go: a plan that does not name it lacks nothing.
@@ -415,8 +427,9 @@ type clauseSpan struct {
 type tokenAt struct {
 	term  string
 	start int
-	// part is set for a term read out of an identifier or a path
-	// (`fetch_latest_version`, `crates/biome_js/`): not prose.
+	// part is set for a term read out of an identifier, a path or a
+	// quoted string (`fetch_latest_version`, `crates/biome_js/`, a commit
+	// message): not the plan's own prose.
 	part bool
 }
 
@@ -508,8 +521,9 @@ func newCandidate(s string) *candidate {
 		c.clauses = append(c.clauses, cl)
 		start = loc[1]
 	}
+	quoted := quotedSpans(s)
 	for _, m := range wordRE.FindAllStringIndex(s, -1) {
-		part := isIdentifier(s[m[0]:m[1]]) || inPath(s, m[0], m[1])
+		part := isIdentifier(s[m[0]:m[1]]) || inPath(s, m[0], m[1]) || inSpans(quoted, m[0])
 		for _, t := range terms.Tokens(s[m[0]:m[1]]) {
 			c.toks = append(c.toks, tokenAt{term: t, start: m[0], part: part})
 		}
@@ -613,6 +627,24 @@ func (c *candidate) locateName(name string) [][]int {
 }
 
 func isUpperByte(b byte) bool { return b >= 'A' && b <= 'Z' }
+
+// quotedSpans returns where double-quoted strings are: a commit message, a
+// label or a log line says something, it does not do it ("retry failed
+// deliveries" in a commit message adds no retries).
+func quotedSpans(s string) [][]int {
+	return doubleQuoted.FindAllStringIndex(s, -1)
+}
+
+var doubleQuoted = regexp.MustCompile(`"[^"\n]{0,400}"|“[^”\n]{0,400}”`)
+
+func inSpans(spans [][]int, at int) bool {
+	for _, sp := range spans {
+		if at > sp[0] && at < sp[1] {
+			return true
+		}
+	}
+	return false
+}
 
 // inPath reports whether text[at:end] is part of a path: the run of
 // non-space characters around it holds a slash.
