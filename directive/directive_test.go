@@ -149,7 +149,7 @@ func TestCheck(t *testing.T) {
 		{"a use for issues that should not crash is not a ban", "Use `logger.DPanic` for issues that are important but should not crash production", "`pm.logger.DPanic(\"unexpected state\")`", Complies, "logger.DPanic"},
 		{"banned", "**`Console.Write`/`Console.WriteLine` are banned**—use proper logging", "Add `Console.WriteLine($\"x\")` in the loop.", Violates, "Console.WriteLine"},
 		{"an empty initializer stands for any", "Prefer collection expressions (`[a, b]`) over `new List<T>{}`", "`return new List<string> { \"name\" };`", Violates, "new List<T>{}"},
-		{"a commit message says, it does not do", "Do not add speculative retries or fallbacks.", "`git commit -m \"fix: retry failed deliveries\"`", Unknown, ""},
+		{"a commit message says, it does not do", "Do not add speculative retries or fallbacks.", "`git commit -m \"fix: drop the speculative retries\"`", Unknown, ""},
 		{"a document to follow is not a step", "When working under src/Components, follow the instructions in `./instructions/components.md`", "Run `./src/Http/build.sh -test`.", Unknown, ""},
 		{"annotation", "Never use Jackson annotations like `@JsonProperty`", "Add `@JsonProperty(\"id\")` to the field.", Violates, "@JsonProperty"},
 		{"placeholders", "Format: `type(scope): message`", "git commit -m \"fix(site): correct dropdown\"", Complies, "type(scope): message"},
