@@ -699,17 +699,21 @@ func (c *candidate) locatePhrase(phrase string) [][]int {
 func (c *candidate) acts() bool {
 	investigates := false
 	for _, sentence := range sentenceEnd.Split(c.lower, -1) {
-		question := false
+		question, looking := false, false
 		for _, cl := range actClauses.Split(sentence, -1) {
 			w := firstWord(leadIn.ReplaceAllString(strings.TrimSpace(cl), ""))
 			switch {
 			case question:
 				// "summarize how tasks are planned and split": the rest of
 				// the sentence is what is asked about, not a step.
+			case looking && nounVerbs[w]:
+				// "answer with its name and default value": after a look,
+				// a word that is a noun as often as a verb goes on the
+				// list of what is looked at.
 			case investigative[w] || w == "check" && !checkIn.MatchString(cl):
 				// "Check the importer in …" looks; "check in the changes"
 				// commits.
-				investigates = true
+				investigates, looking = true, true
 				question = whWord.MatchString(cl)
 			case (w == "leave" || w == "keep") && leaveAlone.MatchString(cl):
 				// "Leave the changes uncommitted": nothing is done.
@@ -723,6 +727,12 @@ func (c *candidate) acts() bool {
 	}
 	return strings.Contains(c.text, "`") || pathRE.MatchString(c.text) || flagRE.MatchString(c.text) || codeLike.MatchString(c.text)
 }
+
+// nounVerbs are imperatives that are nouns as often as verbs ("default
+// value", "test results", "name and type").
+var nounVerbs = set("default", "test", "tag", "label", "log", "lock", "name", "mark", "group", "sort", "limit",
+	"split", "change", "format", "set", "start", "release", "build", "type", "value", "comment", "link", "reference",
+	"cache", "catch", "request", "export", "import", "check", "review", "handle", "order", "return", "state", "update")
 
 // beforeCondition is a rule's "before …" condition.
 var beforeCondition = regexp.MustCompile(`(?i)^before\b`)
