@@ -25,8 +25,8 @@ type construct struct {
 // awesome-cursorrules corpus names in several files (enums, named exports,
 // type hints, async/await, class components, dependencies), or a
 // well-known prohibition of its language (raw pointers, fully-qualified
-// names, print statements, mutating React state). Add one when it is common vocabulary of the
-// field.
+// names, print statements, mutating React state, actions not pinned to a
+// commit). Add one when it is common vocabulary of the field.
 var constructs = map[string]construct{
 	"default export": {
 		Named: regexp.MustCompile(`(?i)\bdefault exports?\b`),
@@ -92,6 +92,17 @@ var constructs = map[string]construct{
 		Named: regexp.MustCompile(`(?i)\bmutat\w*\b.*\b(?:state|props|arrays?|objects?)\b|\b(?:state|props)\b.*\bmutat\w*\b`),
 		Code:  regexp.MustCompile(`\b[a-zA-Z_$][\w$]*\.(?:push|pop|splice|shift|unshift|sort|reverse)\(|\bthis\.(?:state|props)\.\w+\s*=[^=]|\b(?:state|props)\.\w+\s*=[^=]`),
 	},
+	"unpinned action": {
+		// A GitHub Actions step on a tag or branch rather than a full
+		// commit SHA (`uses: actions/checkout@v4`), against "pin actions
+		// to a full commit SHA", GitHub's own hardening advice.
+		Named: regexp.MustCompile(`(?i)\bunpinned actions?\b`),
+		Code:  regexp.MustCompile(`\buses:\s*['"]?[\w.-]+/[\w./-]+@(?:[\w.-]*[g-zG-Z_.-][\w.-]*|[0-9a-fA-F]{1,39})\b`),
+	},
+	"pinned action": {
+		Named:    regexp.MustCompile(`(?i)\bpin(?:s|ned|ning)?\b.*\bactions?\b|\bactions?\b.*\bpinned\b`),
+		Opposite: "unpinned action",
+	},
 	"dependency": {
 		Named: regexp.MustCompile(`(?i)\b(?:dependenc(?:y|ies)|packages?|librar(?:y|ies)|crates?|gems?)$`),
 		Code: regexp.MustCompile(`(?i)\b(?:go get|npm (?:i|install|add)|pnpm (?:i|install|add)|yarn add|bun add|pip3? install|poetry add|uv add|uv pip install|cargo add|composer require|gem install|bundle add|dotnet add(?: \S+)? package|install-package|flutter pub add|dart pub add)` +
@@ -117,7 +128,8 @@ func constructNamed(o Object) (construct, bool) {
 var constructOrder = []string{
 	"default export", "named export", "class component", "functional component", "enum", "raw pointer",
 	"fully-qualified name", "inline style", "print statement", "promise chain", "async/await", "arrow function",
-	"function declaration", "untyped parameter", "type annotation", "state mutation", "dependency",
+	"function declaration", "untyped parameter", "type annotation", "state mutation", "unpinned action",
+	"pinned action", "dependency",
 }
 
 // doesConstruct returns where the candidate writes the construct, not

@@ -151,6 +151,8 @@ func TestCheck(t *testing.T) {
 		{"an empty initializer stands for any", "Prefer collection expressions (`[a, b]`) over `new List<T>{}`", "`return new List<string> { \"name\" };`", Violates, "new List<T>{}"},
 		{"a commit message says, it does not do", "Do not add speculative retries or fallbacks.", "`git commit -m \"fix: drop the speculative retries\"`", Unknown, ""},
 		{"a document to follow is not a step", "When working under src/Components, follow the instructions in `./instructions/components.md`", "Run `./src/Http/build.sh -test`.", Unknown, ""},
+		{"action on a tag", "**Always** pin third-party actions to their full commit SHA, not tags:", "`uses: actions/checkout@v4` and `uses: actions/setup-node@v4`.", Violates, "pin third-party actions"},
+		{"action on a commit", "**Always** pin third-party actions to their full commit SHA, not tags:", "`uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683`", Unknown, ""},
 		{"annotation", "Never use Jackson annotations like `@JsonProperty`", "Add `@JsonProperty(\"id\")` to the field.", Violates, "@JsonProperty"},
 		{"placeholders", "Format: `type(scope): message`", "git commit -m \"fix(site): correct dropdown\"", Complies, "type(scope): message"},
 		{"placeholders missing", "Format: `type(scope): message`", "git commit -m \"Fixed the dropdown bug.\"", Lacks, "type(scope): message"},
