@@ -192,8 +192,26 @@ func abstainReason(res, contrib []Lesson, rl ruling, j judgement, cfg Config, r 
 		return SparseEvidence
 	case conflicted(contrib, j.sAffirm, j.sCaution, cfg):
 		return Conflicted
+	case rl.readOnly && onlyNeutralRules(contrib, j.valences):
+		// A plan that only reads, against the project's rules alone, none
+		// of which can rule on it: nothing to judge.
+		return SparseEvidence
 	}
 	return ""
+}
+
+// onlyNeutralRules reports whether every contributor is one of the
+// situation's own lessons and none has a valence.
+func onlyNeutralRules(contrib []Lesson, valences []Valence) bool {
+	if len(contrib) == 0 {
+		return false
+	}
+	for i, l := range contrib {
+		if valences[i] != Neutral || !l.Own {
+			return false
+		}
+	}
+	return true
 }
 
 // band returns the band of a verdict's strength.

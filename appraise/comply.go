@@ -15,6 +15,9 @@ type ruling struct {
 	lesson  Lesson
 	finding directive.Finding
 	valence Valence
+	// readOnly is set for a candidate that only reads and reports: no rule
+	// can rule on it.
+	readOnly bool
 }
 
 // decided reports whether a rule ruled on the candidate.
@@ -39,6 +42,10 @@ func applicableRule(in Input, cfg Config) ruling {
 	if in.Candidate == "" {
 		return ruling{valence: Neutral}
 	}
+	reading := directive.Read(in.Candidate, in.Patterns)
+	if !reading.Acts() {
+		return ruling{valence: Neutral, readOnly: true}
+	}
 	var rules []Lesson
 	for _, l := range in.Lessons {
 		if l.Own && l.Directive != nil && l.Directive.Directs() && l.Resonance >= cfg.RuleFloor {
@@ -62,7 +69,6 @@ func applicableRule(in Input, cfg Config) ruling {
 		return ruling{valence: Neutral}
 	}
 	var first *ruling
-	reading := directive.Read(in.Candidate, in.Patterns)
 	for i, l := range rules {
 		f := reading.Check(*l.Directive)
 		switch f.Result {

@@ -1,8 +1,10 @@
 package appraise
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
 )
 
@@ -41,6 +43,47 @@ func TestApplicableRule_namedBreach(t *testing.T) {
 			r := applicableRule(Input{Candidate: tc.candidate, Lessons: tc.rules}, DefaultConfig())
 			if r.valence != tc.want || r.lesson.ID != tc.wantID {
 				t.Errorf("valence %s by %q (%s), want %s by %q", r.valence, r.lesson.ID, r.finding.Result, tc.want, tc.wantID)
+			}
+		})
+	}
+}
+
+// TestAppraise_readOnlyPlanAgainstRules: a plan that only reads and
+// reports, against the project's own rules alone, none of which can rule
+// on it, abstains (sparse_evidence); the same rules and a plan that acts
+// do not, nor does a read-only plan when a lesson beyond the project's own
+// rules speaks.
+func TestAppraise_readOnlyPlanAgainstRules(t *testing.T) {
+	cfg := DefaultConfig()
+	own := func(id, text string) Lesson {
+		d := directive.Parse(text, "")
+		l := rule(id, 0.4, 0.5)
+		l.Content, l.Own, l.Directive, l.Origin = text, true, &d, confidence.OriginUserStated
+		return l
+	}
+	rules := []Lesson{
+		own("Lmap", "The app has two product flavors, demo and prod; prod talks to the backend."),
+		own("Lfmt", "Run `./gradlew spotlessApply` before committing."),
+	}
+	tests := []struct {
+		name      string
+		candidate string
+		lessons   []Lesson
+		want      AbstainReason
+	}{
+		{"a read-only plan abstains",
+			"Compare core/network/src/demo and core/network/src/prod and explain which data source each flavor wires in.", rules, SparseEvidence},
+		{"a plan that acts does not",
+			"Edit core/network/src/prod/RetrofitNiaNetwork.kt to call the new endpoint.", rules, ""},
+		{"a read-only plan with a lesson beyond the rules does not",
+			"Compare core/network/src/demo and core/network/src/prod and explain which data source each flavor wires in.",
+			append(slices.Clone(rules), rule("Lother", 0.4, 0.5)), ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := Appraise(Input{Candidate: tc.candidate, Lessons: tc.lessons}, cfg).Verdict
+			if v.AbstainReason != tc.want {
+				t.Errorf("abstain reason %q (valence %s), want %q", v.AbstainReason, v.Valence, tc.want)
 			}
 		})
 	}

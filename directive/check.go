@@ -107,6 +107,11 @@ func (p *Patterns) pattern(o Object) *regexp.Regexp {
 	return re
 }
 
+// Acts reports whether the candidate changes something (it edits, runs,
+// commits, writes code) rather than only reading and reporting; a plan that
+// does not act breaks and follows no rule.
+func (r *Reading) Acts() bool { return r.acts }
+
 // Check reads the candidate against a directive, as Check does.
 func (r *Reading) Check(d Directive) Finding {
 	if !d.Directs() {

@@ -215,6 +215,9 @@ type parser struct {
 	when, unless string
 	first        Polarity // polarity of the first directing clause
 	spans        []string // masked code spans
+	// mapped are the paths of a map entry the rule opens with ("`vendor/`
+	// - …"): what a later "never modify this package" is about.
+	mapped []Object
 }
 
 // codeMark brackets the index of a masked code span in the text.
@@ -424,6 +427,9 @@ func (p *parser) clause(c string) {
 		if os := p.objects(c); allPaths(os) {
 			// "`hooks/` - Python scripts that run before generation": an
 			// entry of the repository's map.
+			if p.clauses == 0 {
+				p.mapped = os
+			}
 			return
 		}
 		// "`pnpm test`" opening "`pnpm test` - Run frontend tests".
@@ -508,6 +514,12 @@ func (p *parser) clause(c string) {
 			// "Never X instead of Y" reads as "Y, not X".
 			left, right = right, left
 		}
+		if len(p.mapped) > 0 && anaphor.MatchString(right) {
+			// "`packages/types/` - … - this is deprecated, never modify
+			// this package": the map entry is what is ruled out.
+			p.add(Forbid, nil, slices.Clone(p.mapped))
+			return
+		}
 		p.add(Prefer, p.objects(left), p.objects(right))
 		return
 	}
@@ -519,7 +531,13 @@ func (p *parser) clause(c string) {
 	}
 	if forbids {
 		rest := afterCue(c)
-		p.add(Forbid, nil, withVerb(p.objects(rest), firstWord(strings.ToLower(strings.TrimSpace(rest)))))
+		verb := firstWord(strings.ToLower(strings.TrimSpace(rest)))
+		if len(p.mapped) > 0 && anaphor.MatchString(rest) {
+			// "`packages/types/` - … - never modify this package".
+			p.add(Forbid, nil, withVerb(slices.Clone(p.mapped), verb))
+			return
+		}
+		p.add(Forbid, nil, withVerb(p.objects(rest), verb))
 		return
 	}
 	// "Every PHP class in `src/` should have a matching test": what the
@@ -561,6 +579,10 @@ func mainPart(lower string) string {
 	}
 	return lower
 }
+
+// anaphor is what a clause calls the thing a map entry named: "this
+// package", "these files", "it".
+var anaphor = regexp.MustCompile(`(?i)\b(?:this|these|that|those|its?|them)\b(?:\s+(?:package|packages|directory|directories|folder|folders|file|files|module|modules|code|dir|crate|crates))?\s*$|\b(?:this|these)\s+(?:package|packages|directory|directories|folder|folders|file|files|module|modules|dir|crate|crates)\b`)
 
 // placeConvention is a convention's verb that says where things go.
 var placeConvention = regexp.MustCompile(`^(?:go|goes|live|lives|belong|belongs) in$`)
