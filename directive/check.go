@@ -928,7 +928,8 @@ func isPlaceholderTag(s string) bool {
 // hasPlaceholder reports whether an object's text holds a placeholder:
 // "...", a glob star, `<name>`, `{package}` or XxxName.
 func hasPlaceholder(s string) bool {
-	if strings.ContainsAny(s, "*…") || strings.Contains(s, "...") || strings.Contains(s, "Xxx") || braceWord.MatchString(s) {
+	if strings.ContainsAny(s, "*…") || strings.Contains(s, "...") || strings.Contains(s, "Xxx") || braceWord.MatchString(s) ||
+		pathPlaceholder.MatchString(s) {
 		return true
 	}
 	for i := strings.IndexByte(s, '<'); i >= 0; {
@@ -943,6 +944,10 @@ func hasPlaceholder(s string) bool {
 	}
 	return false
 }
+
+// pathPlaceholder is a path's stand-in segment: `tests/path/to/test.py`,
+// `lib/src/components/path/component.test.tsx`, `your_module/`.
+var pathPlaceholder = regexp.MustCompile(`(?i)(?:^|[/\\\s])(?:path/to|path|your[_-]?\w*|my[_-]\w+|foo|bar|example)[/\\]`)
 
 // braceWord is a `{placeholder}` in a path or command.
 var braceWord = regexp.MustCompile(`\{[\w-]+\}`)

@@ -355,7 +355,7 @@ var (
 var (
 	// convention is a short subject followed by a verb that states how
 	// things are done in the project.
-	convention = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,6}?(uses|use|follow|follows|go in|goes in|live in|lives in|belong in|belongs in|(?:is|are) used)\b`)
+	convention = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,6}?(uses|use|follow|follows|go in|goes in|live in|lives in|belong in|belongs in|(?:is|are) used)(?:\s|$)`)
 	passiveUse = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,4}?(?:is|are) used\b`)
 )
 
