@@ -152,7 +152,7 @@ func (r *Reading) Check(d Directive) Finding {
 		// "run `make fix-repo` to regenerate `modeling_x.py`": the ruled-out
 		// object named after a required one in the same clause is what the
 		// required step takes care of.
-		if c.doneBefore(d.Do, occ) {
+		if c.doneBefore(d.Do, occ) || c.within(d.Do, occ) {
 			continue
 		}
 		return Finding{Result: Violates, Object: o, Evidence: occ.text}
@@ -451,6 +451,20 @@ func (c *candidate) doneBefore(objects []Object, occ *occurrence) bool {
 	for _, o := range objects {
 		for _, loc := range c.locate(o) {
 			if loc[0] < occ.at && loc[0] >= cl.start && !c.negatedAt(loc[0]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// within reports whether occ lies inside an occurrence of one of objects:
+// `infra/website/docs/blog/x.md` holds the required `/infra/website/docs/blog/`,
+// not the ruled-out `docs/blog/`.
+func (c *candidate) within(objects []Object, occ *occurrence) bool {
+	for _, o := range objects {
+		for _, loc := range c.locate(o) {
+			if loc[0] < occ.at && occ.at < loc[1] {
 				return true
 			}
 		}
@@ -962,6 +976,12 @@ func objectPattern(o Object) *regexp.Regexp {
 	}
 	var b strings.Builder
 	b.WriteString(`(?i)`)
+	if o.Kind == KindPath && len(s) > 1 && s[0] == '/' && isWordByte(s[1]) {
+		// "/infra/website/docs/blog/" is rooted at the repository:
+		// `infra/website/docs/blog/post.md` is in it.
+		s = s[1:]
+		b.WriteString(`/?`)
+	}
 	if r := rune(s[0]); unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
 		b.WriteString(`(?:^|[^\w-])`)
 	}

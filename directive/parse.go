@@ -401,6 +401,11 @@ func (p *parser) clause(c string) {
 	// ("Slow tests: `RUN_SLOW=1 pytest`").
 	if i := strings.Index(c, ":"); i > 0 && wordCount(c[:i]) <= 4 {
 		label, rest := strings.TrimSpace(c[:i]), strings.TrimSpace(c[i+1:])
+		if exampleLabel.MatchString(label) {
+			// "For example: `core/mvcc: preserve markers`" shows a form
+			// another clause asks for; it asks for nothing itself.
+			return
+		}
 		if rest != "" && forbidCue.MatchString(label) && wordCount(label) >= 2 && !onlyCode(rest) {
 			// "Never mutate state directly: always update it immutably":
 			// two directives, not a label.
@@ -579,6 +584,9 @@ func mainPart(lower string) string {
 	}
 	return lower
 }
+
+// exampleLabel is a label that introduces an example.
+var exampleLabel = regexp.MustCompile(`(?i)^(?:for (?:example|instance)|examples?|eg|e\.g\.?|sample|good example|bad example|like this)$`)
 
 // anaphor is what a clause calls the thing a map entry named: "this
 // package", "these files", "it".
