@@ -160,6 +160,13 @@ func (r *Reading) Check(d Directive) Finding {
 	for _, o := range d.Do {
 		occ := c.find(o)
 		if occ == nil {
+			if head := commandHead(o); head != "" {
+				// "`bundle exec rspec spec/path/to/file_spec.rb:LINE`" is
+				// followed by `bundle exec rspec spec/models/user_spec.rb`.
+				occ = c.find(Object{Text: head, Kind: KindCode})
+			}
+		}
+		if occ == nil {
 			continue
 		}
 		if occ.negated {
@@ -200,6 +207,15 @@ func (r *Reading) Check(d Directive) Finding {
 				if r := rival(t, used); r != "" && !c.negatedTool(r) {
 					return Finding{Result: Violates, Object: o, Evidence: r}
 				}
+			}
+		}
+	}
+	// "Always prefer `bundle exec` for Ruby CLI tasks" against "`rspec
+	// spec/x_spec.rb`": the plan runs the runner's tool bare.
+	if d.Polarity == Require || d.Polarity == Prefer {
+		for _, o := range d.Do {
+			if t := bareRun(o.Text, c.text); t != "" && !c.negatedTool(t) {
+				return Finding{Result: Violates, Object: o, Evidence: t}
 			}
 		}
 	}
@@ -262,7 +278,10 @@ func concreteDo(d Directive) Object {
 	}
 	for _, o := range d.Do {
 		switch {
-		case hasPlaceholder(trailingArgs.ReplaceAllString(o.Text, "")) || o.Example || keeps[o.Verb] || reference(o):
+		case o.Example || keeps[o.Verb] || reference(o):
+		case hasPlaceholder(trailingArgs.ReplaceAllString(o.Text, "")):
+			// "Run Specific File: `yarn test lib/src/components/path/…`"
+			// shows how to do a thing, not a step every plan takes.
 			// "Preserve `.github/PULL_REQUEST_TEMPLATE.md`", "Snippet
 			// templates live in `src/…/`": nothing a plan must do.
 		case o.Kind == KindCode || o.Kind == KindFlag || o.Kind == KindPath:
@@ -958,6 +977,31 @@ func hasPlaceholder(s string) bool {
 	}
 	return false
 }
+
+// commandHead returns the words of a command with placeholders before its
+// first placeholder ("bundle exec rspec" of `bundle exec rspec
+// spec/path/to/file_spec.rb:LINE_NUMBER`), when there are at least two
+// and the first names a program; otherwise "".
+func commandHead(o Object) string {
+	if o.Kind != KindCode || !hasPlaceholder(o.Text) {
+		return ""
+	}
+	var head []string
+	for _, f := range strings.Fields(o.Text) {
+		if hasPlaceholder(f) || upperPlaceholder.MatchString(f) || strings.ContainsAny(f, "<>{}") {
+			break
+		}
+		head = append(head, f)
+	}
+	if len(head) < 2 || !programs[strings.ToLower(head[0])] {
+		return ""
+	}
+	return strings.Join(head, " ")
+}
+
+// upperPlaceholder is an upper-case stand-in in a command: LINE_NUMBER,
+// `PATH`, `TEST_NAME`.
+var upperPlaceholder = regexp.MustCompile(`[A-Z]{2,}(?:_[A-Z]+)+|^[A-Z]{4,}$`)
 
 // pathPlaceholder is a path's stand-in segment: `tests/path/to/test.py`,
 // `lib/src/components/path/component.test.tsx`, `your_module/`.

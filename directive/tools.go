@@ -112,3 +112,39 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// runners are the commands that run an ecosystem's tools inside the
+// project's environment, with the tools they run: a rule that asks for
+// one ("Always prefer `bundle exec` for Ruby CLI tasks", "run Python through
+// `uv run`") is broken by a plan that runs one of those tools bare
+// (`rspec spec/x_spec.rb`). General knowledge, like toolFamilies.
+var runners = []struct {
+	prefixes []string // how the runner is written, lower case
+	tools    []string // what it runs
+}{
+	{[]string{"bundle exec", "bin/rails", "bin/rake"}, []string{"rspec", "rake", "rubocop", "rails", "srb", "tapioca", "cucumber"}},
+	{[]string{"uv run", "poetry run", "pipenv run", "hatch run", "pdm run", "rye run"}, []string{"pytest", "mypy", "ruff", "black", "isort", "flake8", "pylint", "python", "python3", "tox", "coverage", "pyright"}},
+	{[]string{"npx", "pnpm exec", "pnpm dlx", "yarn", "bunx", "npm exec", "pnpm", "bun x"}, []string{"jest", "vitest", "eslint", "prettier", "tsc", "playwright", "mocha", "tsx", "ts-node"}},
+}
+
+// bareRun returns a tool the candidate runs bare, outside the runner that
+// the required object names, or "". A tool counts when a code span or a
+// line opens with it.
+func bareRun(required, text string) string {
+	req := strings.ToLower(strings.TrimSpace(required))
+	for _, r := range runners {
+		if !contains(r.prefixes, req) {
+			continue
+		}
+		for _, m := range commandStart.FindAllStringSubmatch(text, -1) {
+			if contains(r.tools, strings.ToLower(m[1])) {
+				return m[1]
+			}
+		}
+	}
+	return ""
+}
+
+// commandStart is a command at the start of a code span or of a line,
+// with its first word.
+var commandStart = regexp.MustCompile("(?m)(?:`|^\\s*\\$?\\s*)([A-Za-z][\\w.-]*)\\s+[\\w./:-]")
