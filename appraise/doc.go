@@ -18,7 +18,9 @@
 //  3. sparse_evidence: the resonating lessons carry too little evidence
 //     (observed outcomes, people's judgements, a user-stated or imported
 //     origin): their resonance-weighted evidence is below
-//     Config.EvidenceFloor;
+//     Config.EvidenceFloor; or the candidate only reads and reports, and
+//     nothing but the situation's own lessons resonates, none with a
+//     valence (no rule can rule on a plan that changes nothing);
 //  4. conflicted: the resonating lessons disagree — a strong affirming lesson
 //     against a strong caution of about the same strength, or lessons with
 //     opposed outcome histories.
