@@ -44,7 +44,7 @@ func applicableRule(in Input, cfg Config) ruling {
 	}
 	reading := directive.Read(in.Candidate, in.Patterns)
 	if !reading.Acts() {
-		return ruling{valence: Neutral, readOnly: true}
+		return ruling{valence: Neutral, readOnly: reading.Looks()}
 	}
 	var rules []Lesson
 	for _, l := range in.Lessons {

@@ -51,8 +51,8 @@ func TestApplicableRule_namedBreach(t *testing.T) {
 // TestAppraise_readOnlyPlanAgainstRules: a plan that only reads and
 // reports, against the project's own rules alone, none of which can rule
 // on it, abstains (sparse_evidence); the same rules and a plan that acts
-// do not, nor does a read-only plan when a lesson beyond the project's own
-// rules speaks.
+// do not, nor an answer, nor a read-only plan when a lesson beyond the
+// project's own rules speaks.
 func TestAppraise_readOnlyPlanAgainstRules(t *testing.T) {
 	cfg := DefaultConfig()
 	own := func(id, text string) Lesson {
@@ -75,6 +75,8 @@ func TestAppraise_readOnlyPlanAgainstRules(t *testing.T) {
 			"Compare core/network/src/demo and core/network/src/prod and explain which data source each flavor wires in.", rules, SparseEvidence},
 		{"a plan that acts does not",
 			"Edit core/network/src/prod/RetrofitNiaNetwork.kt to call the new endpoint.", rules, ""},
+		{"an answer, which neither acts nor looks, does not",
+			"Initialise the map with make before writing to it.", rules, ""},
 		{"a read-only plan with a lesson beyond the rules does not",
 			"Compare core/network/src/demo and core/network/src/prod and explain which data source each flavor wires in.",
 			append(slices.Clone(rules), rule("Lother", 0.4, 0.5)), ""},

@@ -63,6 +63,7 @@ func Check(d Directive, candidate string) Finding {
 type Reading struct {
 	c        *candidate
 	acts     bool
+	looks    bool   // the candidate reads and reports, and does nothing else
 	skip     string // the words by which the candidate skips a step, or ""
 	patterns *Patterns
 }
@@ -80,7 +81,8 @@ func Read(candidate string, patterns *Patterns) *Reading {
 	}
 	c := newCandidate(candidate)
 	c.patterns = patterns
-	r := &Reading{c: c, acts: strings.TrimSpace(candidate) != "" && c.acts(), patterns: patterns}
+	acts, looks := c.acts()
+	r := &Reading{c: c, acts: strings.TrimSpace(candidate) != "" && acts, looks: looks, patterns: patterns}
 	if r.acts {
 		r.skip = c.skips()
 	}
@@ -108,9 +110,14 @@ func (p *Patterns) pattern(o Object) *regexp.Regexp {
 }
 
 // Acts reports whether the candidate changes something (it edits, runs,
-// commits, writes code) rather than only reading and reporting; a plan that
-// does not act breaks and follows no rule.
+// commits, writes code); a candidate that does not act breaks and follows
+// no rule.
 func (r *Reading) Acts() bool { return r.acts }
+
+// Looks reports whether the candidate is a plan that only reads and
+// reports ("Read X and summarize Y", "Compare A and B and explain …"), as
+// opposed to one that acts or an answer that is neither.
+func (r *Reading) Looks() bool { return r.looks }
 
 // Check reads the candidate against a directive, as Check does.
 func (r *Reading) Check(d Directive) Finding {
@@ -733,8 +740,9 @@ func (c *candidate) locatePhrase(phrase string) [][]int {
 // acts reports whether the candidate changes something: one of its clauses
 // opens with an action (add, run, commit, push, hand over, …) or is code or
 // a command itself. A candidate whose clauses open with investigative verbs
-// only (read, trace, summarise, explain, check, search, …) does not act.
-func (c *candidate) acts() bool {
+// only (read, trace, summarise, explain, check, search, …) does not act:
+// it looks.
+func (c *candidate) acts() (acts, looks bool) {
 	investigates := false
 	for _, sentence := range sentenceEnd.Split(c.lower, -1) {
 		question, looking := false, false
@@ -756,14 +764,14 @@ func (c *candidate) acts() bool {
 			case (w == "leave" || w == "keep") && leaveAlone.MatchString(cl):
 				// "Leave the changes uncommitted": nothing is done.
 			case imperatives[w] || actions[w] || programs[w]:
-				return true
+				return true, false
 			}
 		}
 	}
 	if investigates {
-		return false
+		return false, true
 	}
-	return strings.Contains(c.text, "`") || pathRE.MatchString(c.text) || flagRE.MatchString(c.text) || codeLike.MatchString(c.text)
+	return strings.Contains(c.text, "`") || pathRE.MatchString(c.text) || flagRE.MatchString(c.text) || codeLike.MatchString(c.text), false
 }
 
 // nounVerbs are imperatives that are nouns as often as verbs ("default
