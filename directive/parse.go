@@ -248,6 +248,13 @@ func (p *parser) mask(s string) string {
 			}
 			if end > 0 {
 				inner := strings.TrimSpace(s[i+n : i+n+end])
+				if c == '"' && quotedProse(inner) {
+					// "Never stash/revert to "check if they fail on main"":
+					// a quoted phrase of prose is read as prose.
+					b.WriteString(inner)
+					i += n + end + n
+					continue
+				}
 				if inner != "" {
 					b.WriteRune(markOpen)
 					b.WriteString(itoa(len(p.spans)))
@@ -262,6 +269,12 @@ func (p *parser) mask(s string) string {
 		i++
 	}
 	return b.String()
+}
+
+// quotedProse reports whether a double-quoted string is a phrase of prose
+// (three words or more, nothing code-like) rather than a value or a name.
+func quotedProse(s string) bool {
+	return wordCount(s) >= 3 && !strings.ContainsAny(s, "(){}[]=<>/\\$`_:;.")
 }
 
 func itoa(n int) string {
@@ -466,6 +479,12 @@ func (p *parser) clause(c string) {
 	lower := strings.ToLower(c)
 	forbids := forbidCue.MatchString(mainPart(lower))
 	requires := requireCue.MatchString(lower) || startsImperative(lower)
+	if !forbids && !requires && strings.HasPrefix(lower, "uses ") {
+		// "Uses `ruff` for Python linting": the project's convention,
+		// its subject left out.
+		p.add(Require, p.objects(c[len("uses "):]), nil)
+		return
+	}
 	if !forbids && !requires {
 		// A convention stated of a subject: "PR titles follow `Module:
 		// Description`", "Errors use `anyhow::Result`", "Hilt is used for
@@ -584,6 +603,23 @@ func mainPart(lower string) string {
 	}
 	return lower
 }
+
+// slashPair is two words joined by a slash in prose: "stash/revert".
+var slashPair = regexp.MustCompile(`\b([A-Za-z][\w-]*)/([A-Za-z][\w-]*)\b`)
+
+// orVerbs reads "stash/revert" as "stash, revert" when both are actions a
+// rule names; other pairs ("async/await", "src/lib") stay as they are.
+func orVerbs(m string) string {
+	a, b, _ := strings.Cut(m, "/")
+	la, lb := strings.ToLower(a), strings.ToLower(b)
+	if (imperatives[la] || gitVerbs[la]) && (imperatives[lb] || gitVerbs[lb]) {
+		return a + ", " + b
+	}
+	return m
+}
+
+// gitVerbs are the version-control actions rules name in prose.
+var gitVerbs = set("stash", "revert", "reset", "amend", "squash", "rebase", "merge", "cherry-pick", "force-push", "checkout")
 
 // exampleLabel is a label that introduces an example.
 var exampleLabel = regexp.MustCompile(`(?i)^(?:for (?:example|instance)|examples?|eg|e\.g\.?|sample|good example|bad example|like this)$`)
@@ -761,7 +797,7 @@ func (p *parser) objects(seg string) []Object {
 			out = append(out, o)
 		}
 	}
-	prose := maskedSpan.ReplaceAllString(seg, " , ")
+	prose := slashPair.ReplaceAllStringFunc(maskedSpan.ReplaceAllString(seg, " , "), orVerbs)
 	for _, m := range flagRE.FindAllStringSubmatch(prose, -1) {
 		out = append(out, Object{Text: m[1], Kind: KindFlag})
 	}

@@ -172,8 +172,9 @@ func objectPattern(o Object) *regexp.Regexp {
 			b.WriteString(`\s*\{[^{}]*\}`)
 			i += 2
 		case strings.HasPrefix(s[i:], "()"):
-			// An empty call in a rule stands for a call with any arguments.
-			b.WriteString(`\([^()]*\)`)
+			// An empty call in a rule stands for a call with any arguments,
+			// calls among them: `createAuthClient({ plugins: [x()] })`.
+			b.WriteString(`\((?:[^()]|\([^()]*\))*\)`)
 			i += 2
 		case s[i] == '{' && strings.IndexByte(s[i:], '}') > 1 && !strings.Contains(s[i:i+strings.IndexByte(s[i:], '}')], " "):
 			j := strings.IndexByte(s[i:], '}')
