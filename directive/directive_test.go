@@ -257,6 +257,9 @@ func FuzzParse(f *testing.F) {
 		"Use `pnpm`, not npm or yarn", "Never push directly to main", "Prefer X over Y (e.g. `a` instead of `b`)",
 		"**Never** add `Hadoop` dependencies.", "`a` - b", "Label: `x`", "不要使用 `var`", "<x>`", "```\ncode\n```",
 		"Use `type(scope): message` and `<name>` with `{pkg}`...", "\x01\x02`\"", "Instead of",
+		"`packages/types/` - types - never modify this package", "Never stash/revert to \"check if it fails\"",
+		"Always prefer `bundle exec` for Ruby CLI tasks", "Run: `yarn test lib/path/to/x.test.tsx:LINE_NO`",
+		"For example: `Fix #12345: Description`", "Use `x` for issues that should not crash, avoid `y`, use `z`",
 	} {
 		f.Add(s, "Don't > Never; files: **/*.go", "git push origin main --no-verify; then `npm i`")
 		f.Add(s, "Before committing", "Commit it right away without running anything; return immediately")
