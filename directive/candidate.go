@@ -452,9 +452,6 @@ var beforeCondition = regexp.MustCompile(`(?i)^before\b`)
 // before committing" says nothing of a plan that only runs `go vet`. A
 // condition of another form, or none, is always reached.
 func (c *candidate) reaches(when string) bool {
-	if !beforeCondition.MatchString(when) {
-		return true
-	}
 	want := pointTerms(when)
 	if len(want) == 0 {
 		return true
@@ -476,8 +473,12 @@ func (c *candidate) reaches(when string) bool {
 }
 
 // pointTerms are the terms of the point a "before X" condition names: its
-// terms but the step words ("before", "run", "any", "the", …).
+// terms but the step words ("before", "run", "any", "the", …). A condition
+// of another form names no point: nil.
 func pointTerms(when string) map[string]bool {
+	if !beforeCondition.MatchString(when) {
+		return nil
+	}
 	want := map[string]bool{}
 	for _, t := range terms.Tokens(when) {
 		if !stepWords[t] {
@@ -496,9 +497,6 @@ var finishing = set("finish", "end", "complet", "done", "hand", "handoff", "wrap
 // rule's "before X" condition names (commit, push, open the PR, hand over):
 // the plan goes straight to X.
 func (c *candidate) onlyDoes(when string) bool {
-	if !beforeCondition.MatchString(when) {
-		return false
-	}
 	want := pointTerms(when)
 	if len(want) == 0 {
 		return false
