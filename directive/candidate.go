@@ -4,8 +4,8 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/innate-mcp/innate-mcp/terms"
 )
@@ -112,6 +112,19 @@ type candidate struct {
 	lower    string
 	clauses  []clauseSpan
 	toks     []tokenAt
+	// paths are the runs of the text that are paths (no space, a slash),
+	// in order.
+	paths spans
+}
+
+// spans are ordered, disjoint [start, end) ranges of a text.
+type spans [][]int
+
+// holds reports whether offset at lies inside one of the spans, in
+// O(log n).
+func (s spans) holds(at int) bool {
+	i := sort.Search(len(s), func(i int) bool { return s[i][1] > at })
+	return i < len(s) && s[i][0] <= at
 }
 
 type clauseSpan struct {
@@ -230,9 +243,13 @@ func newCandidate(s string) *candidate {
 		c.clauses = append(c.clauses, cl)
 		start = loc[1]
 	}
-	quoted := quotedSpans(s)
+	c.paths = pathRun.FindAllStringIndex(s, -1)
+	// A commit message, a label or a log line says something, it does not
+	// do it ("retry failed deliveries" in a commit message adds no
+	// retries).
+	quoted := spans(doubleQuoted.FindAllStringIndex(s, -1))
 	for _, m := range wordRE.FindAllStringIndex(s, -1) {
-		part := isIdentifier(s[m[0]:m[1]]) || inPath(s, m[0], m[1]) || inSpans(quoted, m[0])
+		part := isIdentifier(s[m[0]:m[1]]) || c.paths.holds(m[0]) || quoted.holds(m[0])
 		for _, t := range terms.Tokens(s[m[0]:m[1]]) {
 			c.toks = append(c.toks, tokenAt{term: t, start: m[0], part: part})
 		}
@@ -324,7 +341,7 @@ func (c *candidate) locateName(name string) [][]int {
 		// A part of a snake_case name counts too ("Riverpod" in
 		// `flutter_riverpod`), but not one of a path's (`crates/biome_js/`
 		// does not name Biome).
-		snake := !inPath(c.text, at, end)
+		snake := !c.paths.holds(at)
 		leftOK := at == 0 || !isWordByte(c.text[at-1]) || snake && c.text[at-1] == '_' || isUpperByte(c.text[at]) && !isUpperByte(c.text[at-1])
 		rightOK := end == len(c.text) || !isWordByte(c.text[end]) || snake && c.text[end] == '_' || isUpperByte(c.text[end])
 		if leftOK && rightOK {
@@ -337,39 +354,12 @@ func (c *candidate) locateName(name string) [][]int {
 
 func isUpperByte(b byte) bool { return b >= 'A' && b <= 'Z' }
 
-// quotedSpans returns where double-quoted strings are: a commit message, a
-// label or a log line says something, it does not do it ("retry failed
-// deliveries" in a commit message adds no retries).
-func quotedSpans(s string) [][]int {
-	return doubleQuoted.FindAllStringIndex(s, -1)
-}
-
+// doubleQuoted is a double-quoted string.
 var doubleQuoted = regexp.MustCompile(`"[^"\n]{0,400}"|“[^”\n]{0,400}”`)
 
-func inSpans(spans [][]int, at int) bool {
-	for _, sp := range spans {
-		if at > sp[0] && at < sp[1] {
-			return true
-		}
-	}
-	return false
-}
-
-// inPath reports whether text[at:end] is part of a path: the run of
-// non-space characters around it holds a slash.
-func inPath(text string, at, end int) bool {
-	for i := at - 1; i >= 0 && !unicode.IsSpace(rune(text[i])) && text[i] != '`'; i-- {
-		if text[i] == '/' || text[i] == '\\' {
-			return true
-		}
-	}
-	for i := end; i < len(text) && !unicode.IsSpace(rune(text[i])) && text[i] != '`'; i++ {
-		if text[i] == '/' || text[i] == '\\' {
-			return true
-		}
-	}
-	return false
-}
+// pathRun is a run of text without spaces or backticks that holds a slash:
+// a path, whose words are not prose.
+var pathRun = regexp.MustCompile("[^\\s`]*[/\\\\][^\\s`]*")
 
 // locatePhrase finds the phrase's content terms together in one clause,
 // in its prose: a rule's words are not read out of an identifier or a path

@@ -330,3 +330,23 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRead_long reads the largest candidate Read takes (16 KiB) in the
+// shapes that cost most: one run of words without a space (each word asks
+// whether it is inside a path) and a text full of quoted strings. Reading
+// stays linear in the candidate: compare with the prose case in the same
+// run.
+func BenchmarkRead_long(b *testing.B) {
+	d := Parse("Never use `foo`; do not add speculative retries", "")
+	for _, tc := range []struct{ name, text string }{
+		{"prose", strings.Repeat("fix it ", maxCandidateBytes/7)},
+		{"no-space-run", strings.Repeat("a,", maxCandidateBytes/2)},
+		{"quotes", strings.Repeat(`"a" `, maxCandidateBytes/4)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				Read(tc.text, nil).Check(d)
+			}
+		})
+	}
+}
