@@ -367,8 +367,9 @@ var (
 
 var (
 	// convention is a short subject followed by a verb that states how
-	// things are done in the project.
-	convention = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,6}?(uses|use|follow|follows|go in|goes in|live in|lives in|belong in|belongs in|(?:is|are) used)(?:\s|$)`)
+	// things are done in the project; the subject may be left out ("Uses
+	// `ruff` for Python linting").
+	convention = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){0,6}?(uses|use|follow|follows|go in|goes in|live in|lives in|belong in|belongs in|(?:is|are) used)(?:\s|$)`)
 	passiveUse = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,4}?(?:is|are) used\b`)
 )
 
@@ -378,20 +379,19 @@ var cueWords = set("always", "never", "only", "must", "should", "ideally", "gene
 // imperatives are verbs that open a directing sentence in rule files.
 var imperatives = set("use", "run", "add", "put", "keep", "write", "follow", "prefer", "create", "call", "wrap",
 	"store", "include", "pin", "set", "update", "import", "mark", "declare", "ensure", "make", "read", "check", "ask",
-	"avoid", "place", "name", "return", "throw", "handle", "test", "build", "commit", "push", "open", "leave", "generate",
-	"document", "validate", "log", "split", "extract", "define", "pass", "prefix", "start", "move", "delete", "remove",
-	"replace", "migrate", "install", "activate", "format", "lint", "review", "verify", "annotate", "export", "favor",
-	"favour", "leverage", "apply", "configure", "register", "implement", "reuse", "stick", "rely", "target", "mock",
-	"limit", "sort", "group", "preserve", "respect", "stay", "treat", "default", "emit", "edit", "modify", "change",
-	"bump", "regenerate", "fix", "lock", "tag", "label", "give", "provide", "require", "restrict", "separate", "mirror",
-	"wait", "refer", "consult", "look", "search", "locate", "don't", "do", "never", "always", "only", "try", "consider",
-	"take", "capture", "attach", "describe", "mention", "reference", "link", "explain", "justify", "squash", "rebase",
-	"sign", "request", "close", "notify", "comment", "append", "prepend", "inject", "initialize", "guard", "catch",
-	"propagate", "cache", "inline", "rename", "deprecate", "introduce", "await", "sanitize", "escape", "encode",
-	"specify", "pair", "colocate", "co-locate", "organize", "organise", "structure", "guard", "escape", "sanitize",
-	"inject", "await", "prevent", "enable", "disable", "reference", "link", "cite", "squash", "rebase", "amend", "sign",
-	"bundle", "source", "save", "load", "cache", "expose", "hide", "await", "compose", "publish", "release", "deploy",
-	"scope", "isolate", "encode", "decode", "parse", "serialize", "type", "annotate", "comment", "describe", "explain")
+	"avoid", "place", "name", "return", "throw", "handle", "test", "build", "commit", "push", "open", "leave",
+	"generate", "document", "validate", "log", "split", "extract", "define", "pass", "prefix", "start", "move", "delete",
+	"remove", "replace", "migrate", "install", "activate", "format", "lint", "review", "verify", "annotate", "export",
+	"favor", "favour", "leverage", "apply", "configure", "register", "implement", "reuse", "stick", "rely", "target",
+	"mock", "limit", "sort", "group", "preserve", "respect", "stay", "treat", "default", "emit", "edit", "modify",
+	"change", "bump", "regenerate", "fix", "lock", "tag", "label", "give", "provide", "require", "restrict", "separate",
+	"mirror", "wait", "refer", "consult", "look", "search", "locate", "don't", "do", "never", "always", "only", "try",
+	"consider", "take", "capture", "attach", "describe", "mention", "reference", "link", "explain", "justify", "squash",
+	"rebase", "sign", "request", "close", "notify", "comment", "append", "prepend", "inject", "initialize", "guard",
+	"catch", "propagate", "cache", "inline", "rename", "deprecate", "introduce", "await", "sanitize", "escape", "encode",
+	"specify", "pair", "colocate", "co-locate", "organize", "organise", "structure", "prevent", "enable", "disable",
+	"cite", "amend", "bundle", "source", "save", "load", "expose", "hide", "compose", "publish", "release", "deploy",
+	"scope", "isolate", "decode", "parse", "serialize", "type")
 
 func set(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
@@ -479,12 +479,6 @@ func (p *parser) clause(c string) {
 	lower := strings.ToLower(c)
 	forbids := forbidCue.MatchString(mainPart(lower))
 	requires := requireCue.MatchString(lower) || startsImperative(lower)
-	if !forbids && !requires && strings.HasPrefix(lower, "uses ") {
-		// "Uses `ruff` for Python linting": the project's convention,
-		// its subject left out.
-		p.add(Require, p.objects(c[len("uses "):]), nil)
-		return
-	}
 	if !forbids && !requires {
 		// A convention stated of a subject: "PR titles follow `Module:
 		// Description`", "Errors use `anyhow::Result`", "Hilt is used for
@@ -515,6 +509,12 @@ func (p *parser) clause(c string) {
 		// it names; a later clause ("— use X instead") keeps its polarity.
 		forbids, requires = true, false
 	}
+	if forbids && len(p.mapped) > 0 && anaphor.MatchString(c) {
+		// "`packages/types/` - … - this is deprecated, never modify this
+		// package": the map entry is what is ruled out.
+		p.add(Forbid, nil, withVerb(slices.Clone(p.mapped), firstWord(strings.ToLower(strings.TrimSpace(afterCue(c))))))
+		return
+	}
 	prefers := preferMarker.MatchString(c) && (strings.HasPrefix(lower, "instead") || strings.HasPrefix(lower, "rather"))
 	if m := notMarker.FindStringIndex(c); m != nil && !forbids && !requires && wordCount(c[:m[0]]) <= 4 {
 		// "Refena (`refena_flutter`), not Riverpod", "Vitest, not Jest":
@@ -538,12 +538,6 @@ func (p *parser) clause(c string) {
 			// "Never X instead of Y" reads as "Y, not X".
 			left, right = right, left
 		}
-		if len(p.mapped) > 0 && anaphor.MatchString(right) {
-			// "`packages/types/` - … - this is deprecated, never modify
-			// this package": the map entry is what is ruled out.
-			p.add(Forbid, nil, slices.Clone(p.mapped))
-			return
-		}
 		p.add(Prefer, p.objects(left), p.objects(right))
 		return
 	}
@@ -555,13 +549,7 @@ func (p *parser) clause(c string) {
 	}
 	if forbids {
 		rest := afterCue(c)
-		verb := firstWord(strings.ToLower(strings.TrimSpace(rest)))
-		if len(p.mapped) > 0 && anaphor.MatchString(rest) {
-			// "`packages/types/` - … - never modify this package".
-			p.add(Forbid, nil, withVerb(slices.Clone(p.mapped), verb))
-			return
-		}
-		p.add(Forbid, nil, withVerb(p.objects(rest), verb))
+		p.add(Forbid, nil, withVerb(p.objects(rest), firstWord(strings.ToLower(strings.TrimSpace(rest)))))
 		return
 	}
 	// "Every PHP class in `src/` should have a matching test": what the
@@ -583,7 +571,7 @@ var subjectModal = regexp.MustCompile(`^(?:\S+\s+){2,}?(?:must|should|shall|need
 
 // relativeClause finds a relative pronoun after a noun: "issues that",
 // "files which".
-var relativeClause = regexp.MustCompile(`\b([a-z][\w'-]*)\s+(?:that|which|who|whose)\b`)
+var relativeClause = regexp.MustCompile(`\b([a-z][\w'-]*)\s+(?:` + strings.Join(relativeWords, "|") + `)\b`)
 
 // complementizers are the words after which "that" opens what is asked,
 // not a relative clause ("make sure that", "so that").
@@ -957,8 +945,11 @@ func isProperName(w string) bool {
 	return !commonCapitalised[strings.ToLower(w)]
 }
 
-// relative are the words that open a relative clause.
-var relative = set("that", "which", "who", "whose", "whom")
+// relativeWords open a relative clause; relative is their set.
+var (
+	relativeWords = []string{"that", "which", "who", "whose", "whom"}
+	relative      = set(relativeWords...)
+)
 
 // abbreviations are Latin abbreviations that look like identifiers.
 var abbreviations = set("e.g", "e.g.", "i.e", "i.e.", "etc", "etc.", "vs", "vs.", "cf", "cf.")
