@@ -2,6 +2,7 @@ package directive
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -74,7 +75,7 @@ func toolsIn(text string) []string {
 	var out []string
 	for _, w := range toolWord.FindAllString(text, -1) {
 		w = strings.ToLower(w)
-		if _, ok := familyOf[w]; ok && !contains(out, w) {
+		if _, ok := familyOf[w]; ok && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}
@@ -104,15 +105,6 @@ func rival(required string, candidate []string) string {
 
 var toolWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{2}`)
 
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
 // runners are the commands that run an ecosystem's tools inside the
 // project's environment, with the tools they run: a rule that asks for
 // one ("Always prefer `bundle exec` for Ruby CLI tasks", "run Python through
@@ -127,19 +119,28 @@ var runners = []struct {
 	{[]string{"npx", "pnpm exec", "pnpm dlx", "yarn", "bunx", "npm exec", "pnpm", "bun x"}, []string{"jest", "vitest", "eslint", "prettier", "tsc", "playwright", "mocha", "tsx", "ts-node"}},
 }
 
+// runnerTools maps a runner, as a rule writes it, to the tools it runs.
+var runnerTools = func() map[string][]string {
+	m := map[string][]string{}
+	for _, r := range runners {
+		for _, p := range r.prefixes {
+			m[p] = r.tools
+		}
+	}
+	return m
+}()
+
 // bareRun returns a tool the candidate runs bare, outside the runner that
 // the required object names, or "". A tool counts when a code span or a
 // line opens with it.
 func bareRun(required, text string) string {
-	req := strings.ToLower(strings.TrimSpace(required))
-	for _, r := range runners {
-		if !contains(r.prefixes, req) {
-			continue
-		}
-		for _, m := range commandStart.FindAllStringSubmatch(text, -1) {
-			if contains(r.tools, strings.ToLower(m[1])) {
-				return m[1]
-			}
+	tools := runnerTools[strings.ToLower(strings.TrimSpace(required))]
+	if tools == nil {
+		return ""
+	}
+	for _, m := range commandStart.FindAllStringSubmatch(text, -1) {
+		if slices.Contains(tools, strings.ToLower(m[1])) {
+			return m[1]
 		}
 	}
 	return ""
