@@ -60,3 +60,72 @@ func TestRules_devSet(t *testing.T) {
 		}
 	}
 }
+
+// TestRules_independent runs the four rules sets no constant was chosen on
+// (testdata/rules-independent: 20 other repositories' rule files, written by
+// sessions that never saw the code) and holds their pooled figures at the
+// level the README reports, less a small margin. The issue's goals for
+// caution and false alarms are not met there yet; the others are.
+func TestRules_independent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports 20 rule files with the built-in encoder")
+	}
+	ctx := context.Background()
+	var violates, complies, unrelated, rules int
+	var caution, alarms, affirm, abstainUnrelated, abstainRules float64
+	for _, set := range []string{"a", "b", "c", "d"} {
+		db, err := storage.Open(ctx, filepath.Join(t.TempDir(), set+".db"), storage.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := kb.New(kb.Config{Store: db, Embedder: embed.Builtin(), Session: "eval"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := eval.Rules(ctx, k, filepath.Join("testdata", "rules-independent", set), eval.RulesOptions{})
+		db.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("set %s: %+v", set, rep.RuleFigures)
+		if rep.Missing > 1 {
+			// Set c's strimzi rule is the lead-in of a list ("User-facing
+			// documentation is in `documentation/` folder (AsciiDoc
+			// format):"), which the importer reads as its items' context,
+			// not as a lesson of its own; any other loss is a regression.
+			t.Errorf("set %s: %d rules are in no imported lesson", set, rep.Missing)
+		}
+		// One plan that breaks and one that follows each rule's situation;
+		// the rest are situations no rule covers.
+		n, u := float64(rep.Rules), float64(rep.Scenarios-2*rep.Rules)
+		violates += rep.Rules
+		complies += rep.Rules
+		unrelated += rep.Scenarios - 2*rep.Rules
+		rules += 2 * rep.Rules
+		caution += rep.CautionViolates * n
+		alarms += rep.CautionComplies * n
+		affirm += rep.AffirmComplies * n
+		abstainUnrelated += rep.AbstainUnrelated * u
+		abstainRules += rep.AbstainRules * 2 * n
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+		atMost    bool
+	}{
+		{"appraise caution on violates", caution / float64(violates), 0.42, false},
+		{"appraise caution on complies (false alarms)", alarms / float64(complies), 0.15, true},
+		{"appraise affirm on complies", affirm / float64(complies), 0.60, false},
+		{"appraise abstains on unrelated", abstainUnrelated / float64(unrelated), 0.90, false},
+		{"appraise abstains on rule scenarios", abstainRules / float64(rules), 0.27, true},
+	} {
+		t.Logf("all four: %s = %.3f", c.name, c.got)
+		if c.atMost && c.got > c.want || !c.atMost && c.got < c.want {
+			bound := "at least"
+			if c.atMost {
+				bound = "at most"
+			}
+			t.Errorf("%s = %.3f, want %s %.2f", c.name, c.got, bound, c.want)
+		}
+	}
+}
