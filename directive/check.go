@@ -130,6 +130,12 @@ func (r *Reading) Check(d Directive) Finding {
 			// running `repros/18012.py`.
 			continue
 		}
+		if cl := c.clauseAt(occ.at); changes[o.Verb] && !changeWord.MatchString(c.lower[min(cl.start, occ.at):min(occ.at+len(occ.text), len(c.lower))]) {
+			// "Never change the volta, yarn, or package manager setup"
+			// says nothing of running `yarn build`: the plan's clause
+			// changes the object only with a change before it.
+			continue
+		}
 		// "run `make fix-repo` to regenerate `modeling_x.py`": the ruled-out
 		// object named after a required one in the same clause is what the
 		// required step takes care of.
@@ -257,6 +263,14 @@ func concreteDo(d Directive) Object {
 	}
 	return Object{}
 }
+
+// changes are the verbs of a ruled-out object that forbid changing it,
+// and changeWord how a plan changes something.
+var (
+	changes = set("change", "changing", "update", "updating", "modify", "modifying", "edit", "editing", "alter",
+		"altering", "touch", "touching", "bump", "bumping", "rewrite", "rewriting", "upgrade", "upgrading", "downgrade")
+	changeWord = regexp.MustCompile(`(?i)\b(?:chang|updat|modif|edit|alter|touch|bump|rewrit|upgrad|downgrad|replac|patch|rais|lower|increas|decreas|remov|delet|renam|mov|tweak|swap|switch|overwrit|migrat|regenerat|writ)\w*|\b(?:set|sets|setting|pin|pins|pinning|add|adds|added|adding|fix|fixes|fixed|rm|sed|echo|open|opens|type|types|insert\w*|append\w*|put|puts|paste\w*|hand-edit\w*)\b|(?m)^[+-][^+-]`)
+)
 
 // destroys are the verbs of a ruled-out object that forbid removing it,
 // and destroyWord how a plan removes something.

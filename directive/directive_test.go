@@ -78,6 +78,13 @@ func TestParse_Phrasings(t *testing.T) {
 		{"chinese forbid", "不要使用 `var` 声明变量", "", Forbid, nil, []string{"var"}, "", ""},
 		{"japanese forbid", "`console.log` を使わないでください", "", Forbid, nil, []string{"console.log"}, "", ""},
 		{"example block is not read", "Use `app()` to resolve classes:\n\n```php\nnew Foo(); // bad\n```", "", Require, []string{"app()"}, nil, "", ""},
+		{"is only describes", "Communication is only through the protocol.", "", Context, nil, nil, "", ""},
+		{"can only permits", "Files marked `\"strict\"` can only import what is explicitly listed.", "", Context, nil, nil, "", ""},
+		{"only still asks", "Only use `pnpm`.", "", Require, []string{"pnpm"}, nil, "", ""},
+		{"a table's header row asks for nothing", "| Query | No Match | Await? |\n| --- | --- | --- |\n| getBy | throw | No |", "", Context, nil, nil, "", ""},
+		{"an example after instead of is a choice of its own",
+			"Use the typography classes instead of hard coding classes e.g. use \"heading-default\" instead of \"text-sm font-medium\"", "",
+			Prefer, []string{"typography classes", "heading-default"}, []string{"hard coding classes", "text-sm font-medium"}, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,6 +145,12 @@ func TestCheck(t *testing.T) {
 		{"negated push", "Never push directly to `main`", "I won't push to main; I'll open a pull request.", Avoids, "main"},
 		{"without running", "Always run `make style` before you finish.", "Hand it over without running `make style`.", Violates, "make style"},
 		{"lacks the required command", "Always run `make style` before you finish.", "Hand it over now.", Lacks, "make style"},
+		{"a quoted value is that value", "Mark the package `\"strict\"`.", "Add a test.", Lacks, `"strict"`},
+		{"a quoted value in either quotes", "Mark the package `\"strict\"`.", "Mark it 'strict' in DEPS.list.", Complies, `"strict"`},
+		{"running is not changing", "Never change the volta, yarn, or package manager setup", "Run `yarn build:dev`.", Unknown, ""},
+		{"changing a ruled-out file", "Avoid changing `package.json` files on `develop`", "Bump the version in package.json.", Violates, "package.json"},
+		{"naming a branch is not changing", "Avoid changing `package.json` files on `develop`", "`gh pr create --base develop --title \"fix(x): y\"`", Avoids, "package.json"},
+		{"typing into a file edits it", "Do not edit `Cargo.toml` by hand", "Open crates/cli/Cargo.toml and type `indicatif = \"0.17\"`.", Violates, "Cargo.toml"},
 		{"does the required command", "Always run `make style` before you finish.", "Run `make style`, then hand it over.", Complies, "make style"},
 		{"flag", "Never use `--no-verify`", "git commit --no-verify -m wip", Violates, "--no-verify"},
 		{"code shape", "Never use `as any`", "const x = (y as any).apps", Violates, "as any"},

@@ -12,7 +12,7 @@ import (
 
 // Version is the version of the parser. A stored Directive of an older
 // version is read again from its rule when the parser has changed.
-const Version = 3
+const Version = 4
 
 // Polarity is what a rule does with its objects. Plain string, safe for
 // concurrent use.
@@ -332,8 +332,14 @@ var leadingWord = regexp.MustCompile(`^(?:when|whenever|if|before|after|while|fo
 // cleanMarkdown drops emphasis and list markers, keeping code spans.
 func cleanMarkdown(s string) string {
 	var out []string
-	for _, l := range strings.Split(s, "\n") {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
 		l = strings.TrimSpace(l)
+		if i+1 < len(lines) && strings.HasPrefix(l, "|") && tableRule.MatchString(strings.TrimSpace(lines[i+1])) {
+			// A table's header row names its columns ("| No Match |
+			// Await? |"); it asks for nothing.
+			continue
+		}
 		for _, m := range []string{"- ", "* ", "+ "} {
 			l = strings.TrimPrefix(l, m)
 		}
@@ -342,6 +348,12 @@ func cleanMarkdown(s string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// exampleCue opens an example inside a clause (after latinAbbrev).
+var exampleCue = regexp.MustCompile(`(?i)[,(]?\s*\b(?:eg|ie|for example|for instance|such as)\b`)
+
+// tableRule is the line under a table's header row: "| --- | :---: |".
+var tableRule = regexp.MustCompile(`^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$`)
 
 var emphasis = regexp.MustCompile(`\*\*|__|(^|[\s(])[*_]([^*_\s][^*_\n]*?)[*_]($|[\s.,;:!?)])`)
 
@@ -354,6 +366,10 @@ var (
 	forbidCue = regexp.MustCompile(`(?i)\b(never|move away from|get rid of|stay away from|steer clear of|don'?t|do not|does not|doesn'?t|must not|mustn'?t|should not|shouldn'?t|shall not|cannot|can'?t|may not|avoid|avoiding|refrain from|no longer|stop using|not allowed|prohibited|forbidden|disallowed|discouraged|banned|not permitted|is not used|are not used|not be)\b|^no\s|禁止|不要|不得|不能|别|勿|避免|ないで|ない|ません|避け`)
 	// requireCue marks a clause that asks for something.
 	requireCue = regexp.MustCompile(`(?i)\b(always|must|should|shall|need to|needs to|have to|has to|required?|requires|ensure|make sure|be sure|only)\b|必须|务必|一定要|应该|请|必ず|すること|してください`)
+	// copulaOnly is "only" that describes or permits, not asks ("Files
+	// marked `"strict"` can only import what is listed"): "Communication is
+	// only through the protocol", "the only place".
+	copulaOnly = regexp.MustCompile(`\b(?:is|are|was|were|the|can|may|will)\s+only\b`)
 	// preferMarker splits "X instead of Y", "X rather than Y", "X over Y"
 	// (after prefer-like verbs), "X, not Y", "X (not Y)".
 	preferMarker = regexp.MustCompile(`(?i)\s*(\binstead of\b|\brather than\b|\bin favou?r of\b|,\s*not\b|[,;]\s*never\b|\(not\b|\bnot\s+(?:\x01)|而不是|而非|ではなく)\s*`)
@@ -478,7 +494,7 @@ func (p *parser) clause(c string) {
 	}
 	lower := strings.ToLower(c)
 	forbids := forbidCue.MatchString(mainPart(lower))
-	requires := requireCue.MatchString(lower) || startsImperative(lower)
+	requires := requireCue.MatchString(copulaOnly.ReplaceAllString(lower, " ")) || startsImperative(lower)
 	if !forbids && !requires {
 		// A convention stated of a subject: "PR titles follow `Module:
 		// Description`", "Errors use `anyhow::Result`", "Hilt is used for
@@ -533,12 +549,22 @@ func (p *parser) clause(c string) {
 				left, right = right[j+1:], right[:j]
 			}
 		}
+		var example string
+		if m := exampleCue.FindStringIndex(right); m != nil && m[0] > 0 {
+			// "instead of hard coding classes eg use "heading-default"
+			// instead of "text-sm font-medium"": the example that follows
+			// is not what is ruled out, but a choice of its own.
+			right, example = right[:m[0]], strings.TrimSpace(right[m[1]:])
+		}
 		right = strings.TrimSuffix(strings.TrimSpace(right), ")")
 		if forbidCue.MatchString(strings.ToLower(left)) && !strings.Contains(strings.ToLower(c[loc[0]:loc[1]]), "not") {
 			// "Never X instead of Y" reads as "Y, not X".
 			left, right = right, left
 		}
 		p.add(Prefer, p.objects(left), p.objects(right))
+		if preferMarker.MatchString(example) {
+			p.clause(example)
+		}
 		return
 	}
 	if preferVerb.MatchString(lower) {
@@ -637,6 +663,7 @@ var passiveModal = regexp.MustCompile(`^(?:not\s+)?be\s+\w+(?:ed|en|un|wn|lt)\b`
 
 // withVerb records the clause's opening verb on its objects.
 func withVerb(os []Object, verb string) []Object {
+	verb = gerundBase(verb)
 	if !imperatives[verb] {
 		return os
 	}
@@ -644,6 +671,21 @@ func withVerb(os []Object, verb string) []Object {
 		os[i].Verb = verb
 	}
 	return os
+}
+
+// gerundBase returns the imperative a gerund is made of ("changing" →
+// "change", "running" → "run", "editing" → "edit"), or the word itself.
+func gerundBase(w string) string {
+	b, ok := strings.CutSuffix(w, "ing")
+	if !ok || len(b) < 2 || imperatives[w] {
+		return w
+	}
+	for _, c := range []string{b, b + "e", b[:len(b)-1]} {
+		if imperatives[c] {
+			return c
+		}
+	}
+	return w
 }
 
 // allPaths reports whether every object is a path.

@@ -199,7 +199,9 @@ func objectPattern(o Object) *regexp.Regexp {
 			b.WriteString(`#\d+`)
 			i += issueNumber.FindStringIndex(s[i:])[1]
 		case s[i] == '"' || s[i] == '\'':
-			// A string literal in an example stands for any argument.
+			// A string literal in an example stands for any argument; an
+			// object that is nothing but a literal (`"strict"`) is that
+			// value, in either quotes.
 			q := s[i]
 			j := strings.IndexByte(s[i+1:], q)
 			if j < 0 {
@@ -207,7 +209,11 @@ func objectPattern(o Object) *regexp.Regexp {
 				i++
 				continue
 			}
-			b.WriteString(`(?:"[^"]*"|'[^']*'|[\w.]+)`)
+			if i == 0 && j+2 == len(s) {
+				b.WriteString(`["']` + regexp.QuoteMeta(s[1:j+1]) + `["']`)
+			} else {
+				b.WriteString(`(?:"[^"]*"|'[^']*'|[\w.]+)`)
+			}
 			i += j + 2
 		case s[i] == '/' || s[i] == '\\':
 			b.WriteString(`[/\\]`)
