@@ -102,7 +102,7 @@ func Parse(content, trigger string) Directive {
 	if text == "" {
 		return d
 	}
-	p := parser{heading: headingPolarity(heading)}
+	p := parser{heading: headingPolarity(heading), title: titleWords(heading)}
 	p.run(text)
 	d.Do, d.Dont = dedupObjects(p.do), dedupObjects(p.dont)
 	// An object both asked for and ruled out ("prefer `if let` chains over
@@ -164,6 +164,21 @@ func readTrigger(trigger string) (heading []string, globs []string) {
 	return heading, globs
 }
 
+// titleWords are the lower-cased words of a rule file's title, the first
+// heading of a path of several ("Turso Agent Guidelines > Testing"): the
+// project's own name, which its rules name without ruling it out ("Do not
+// modify these for Turso behavior changes").
+func titleWords(heading []string) map[string]bool {
+	if len(heading) < 2 {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, w := range wordRE.FindAllString(heading[0], -1) {
+		m[strings.ToLower(w)] = true
+	}
+	return m
+}
+
 // statement is the part of a rule's content that states it: the text
 // before its first fenced code block, at most maxRuleBytes.
 func statement(content string) string {
@@ -209,8 +224,9 @@ func headingPolarity(heading []string) Polarity {
 
 // parser accumulates the objects of a rule's clauses.
 type parser struct {
-	heading      Polarity // the heading's polarity, for the rule's first clause
-	clauses      int      // clauses read so far
+	heading      Polarity        // the heading's polarity, for the rule's first clause
+	title        map[string]bool // the rule file title's words (titleWords): the project's name
+	clauses      int             // clauses read so far
 	do, dont     []Object
 	when, unless string
 	first        Polarity // polarity of the first directing clause
@@ -340,6 +356,11 @@ func cleanMarkdown(s string) string {
 			// Await? |"); it asks for nothing.
 			continue
 		}
+		if cells := strings.Split(l, "|"); len(cells) > 2 && strings.HasPrefix(l, "|") && mapCell.MatchString(strings.TrimSpace(cells[1])) {
+			// "| `app/` | The Flutter app. … No Flutter dependency. |": a
+			// row of the repository's map says what a place holds.
+			continue
+		}
 		for _, m := range []string{"- ", "* ", "+ "} {
 			l = strings.TrimPrefix(l, m)
 		}
@@ -351,6 +372,9 @@ func cleanMarkdown(s string) string {
 
 // exampleCue opens an example inside a clause (after latinAbbrev).
 var exampleCue = regexp.MustCompile(`(?i)[,(]?\s*\b(?:eg|ie|for example|for instance|such as)\b`)
+
+// mapCell is a table cell that is only a directory: "`packages/core/`".
+var mapCell = regexp.MustCompile("^`?[\\w.@-]*(?:/[\\w.@-]*)*/`?$")
 
 // tableRule is the line under a table's header row: "| --- | :---: |".
 var tableRule = regexp.MustCompile(`^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$`)
@@ -640,7 +664,7 @@ var exampleLabel = regexp.MustCompile(`(?i)^(?:for (?:example|instance)|examples
 
 // anaphor is what a clause calls the thing a map entry named: "this
 // package", "these files", "it".
-var anaphor = regexp.MustCompile(`(?i)\b(?:this|these|that|those|its?|them)\b(?:\s+(?:package|packages|directory|directories|folder|folders|file|files|module|modules|code|dir|crate|crates))?\s*$|\b(?:this|these)\s+(?:package|packages|directory|directories|folder|folders|file|files|module|modules|dir|crate|crates)\b`)
+var anaphor = regexp.MustCompile(`(?i)\b(?:this|these|that|those|its?|them)\b(?:\s+(?:package|packages|directory|directories|folder|folders|file|files|module|modules|code|dir|crate|crates))?(?:\s+(?:for|when|unless|except|during|in)\b[^.]*)?\s*$|\b(?:this|these)\s+(?:package|packages|directory|directories|folder|folders|file|files|module|modules|dir|crate|crates)\b`)
 
 // placeConvention is a convention's verb that says where things go.
 var placeConvention = regexp.MustCompile(`^(?:go|goes|live|lives|belong|belongs) in$`)
@@ -850,7 +874,7 @@ func (p *parser) objects(seg string) []Object {
 			// is, not what the rule is about.
 			break
 		}
-		if abbreviations[strings.ToLower(w)] {
+		if abbreviations[strings.ToLower(w)] || p.title[strings.ToLower(w)] {
 			continue
 		}
 		// A segment of a word or two ("not Riverpod") is its own object.
@@ -927,13 +951,24 @@ func coordinated(prose string) []Object {
 			continue
 		case phraseStop[lw]:
 			flush()
-			return items
+			return objectList(items)
 		}
 		if !fillers[lw] && !generic[lw] {
 			cur = append(cur, strings.TrimRight(toks[i], "."))
 		}
 	}
 	flush()
+	return objectList(items)
+}
+
+// objectList returns the items of a list, or nil when the first item is a
+// verb with its noun and others are bare words ("claim a Biome function,
+// module, behavior, or convention"): those are what the verb is said of,
+// not objects of their own.
+func objectList(items []Object) []Object {
+	if len(items) > 1 && wordCount(items[0].Text) >= 3 && slices.ContainsFunc(items[1:], func(o Object) bool { return wordCount(o.Text) == 1 }) {
+		return nil
+	}
 	return items
 }
 
