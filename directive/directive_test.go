@@ -157,6 +157,8 @@ func TestCheck(t *testing.T) {
 		{"running is not changing", "Never change the volta, yarn, or package manager setup", "Run `yarn build:dev`.", Unknown, ""},
 		{"changing a ruled-out file", "Avoid changing `package.json` files on `develop`", "Bump the version in package.json.", Violates, "package.json"},
 		{"naming a branch is not changing", "Avoid changing `package.json` files on `develop`", "`gh pr create --base develop --title \"fix(x): y\"`", Avoids, "package.json"},
+		{"passing tests are not added tests", "Add tests for code changes.", "Commit it; the existing snapshot tests still pass.", Unknown, ""},
+		{"added tests", "Add tests for code changes.", "Add a snapshot test that fails without the fix.", Complies, "tests"},
 		{"typing into a file edits it", "Do not edit `Cargo.toml` by hand", "Open crates/cli/Cargo.toml and type `indicatif = \"0.17\"`.", Violates, "Cargo.toml"},
 		{"does the required command", "Always run `make style` before you finish.", "Run `make style`, then hand it over.", Complies, "make style"},
 		{"flag", "Never use `--no-verify`", "git commit --no-verify -m wip", Violates, "--no-verify"},
