@@ -145,6 +145,11 @@ func (r *Reading) Check(d Directive) Finding {
 		return Finding{Result: Violates, Object: o, Evidence: occ.text}
 	}
 	for _, o := range d.Do {
+		if o.Example && o.Kind == KindPath {
+			// "run `just fix` (in `codex-rs` directory)": a place named
+			// in passing is not what the rule asks for.
+			continue
+		}
 		occ := c.find(o)
 		if occ == nil {
 			if head := commandHead(o); head != "" {
@@ -156,10 +161,11 @@ func (r *Reading) Check(d Directive) Finding {
 		if occ == nil {
 			continue
 		}
-		if cl := c.clauseAt(occ.at); o.Kind == KindPhrase && creates[o.Verb] && !occ.negated && !createWord.MatchString(c.lower[min(cl.start, occ.at):min(occ.at+len(occ.text), len(c.lower))]) {
+		if cl := c.clauseAt(occ.at); (o.Kind == KindPhrase && creates[o.Verb] || o.Verb == PlaceVerb) && !occ.negated && !createWord.MatchString(c.lower[min(cl.start, occ.at):min(occ.at+len(occ.text), len(c.lower))]) {
 			// "Add tests for code changes" is not followed by "the existing
 			// snapshot tests still pass": the plan makes a thing the rule
-			// names in words only with a making verb before it.
+			// names in words, or puts one where the rule says things live,
+			// only with a making verb before it.
 			continue
 		}
 		if occ.negated {
@@ -215,7 +221,9 @@ func (r *Reading) Check(d Directive) Finding {
 	if r.skip != "" && d.Polarity == Require && requiresStep(d) {
 		return Finding{Result: Skips, Object: concreteOr(d), Evidence: r.skip}
 	}
-	if o := concreteDo(d); o.Text != "" && c.reaches(d.When) {
+	if o := concreteDo(d); o.Text != "" && c.patterns.pattern(o) != nil && c.reaches(d.When) {
+		// An object of placeholders only ("`<resource>/<method>`") is
+		// never found, so its absence says nothing.
 		return Finding{Result: Lacks, Object: o}
 	}
 	if len(d.Do) > 0 && c.onlyDoes(d.When) {
@@ -282,7 +290,7 @@ var (
 // createWord how a plan makes something.
 var (
 	creates    = set("add", "write", "create", "include", "introduce", "implement")
-	createWord = regexp.MustCompile(`(?i)\b(?:add|writ|wrote|creat|new|includ|introduc|implement|cover|extend|append|put|insert|generat|scaffold|mak|mad|touch|declar|defin|register)\w*|\b(?:with)\b|^\W*` + "`" + `|(?m)^[+]`)
+	createWord = regexp.MustCompile(`(?i)\b(?:add|writ|wrote|creat|new|includ|introduc|implement|cover|extend|append|put|insert|generat|scaffold|mak|mad|touch|declar|defin|register|plac|mov|sav|stor)\w*|\b(?:with)\b|^\W*` + "`" + `|(?m)^[+]`)
 )
 
 // destroys are the verbs of a ruled-out object that forbid removing it,

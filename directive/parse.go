@@ -409,7 +409,7 @@ var (
 	// convention is a short subject followed by a verb that states how
 	// things are done in the project; the subject may be left out ("Uses
 	// `ruff` for Python linting").
-	convention = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){0,6}?(uses|use|follow|follows|go in|goes in|live in|lives in|belong in|belongs in|(?:is|are) used)(?:\s|$)`)
+	convention = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){0,6}?(uses|use|follow|follows|go in|goes in|live in|lives in|belong in|belongs in|is in|are in|(?:is|are) used)(?:\s|$)`)
 	passiveUse = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,4}?(?:is|are) used\b`)
 )
 
@@ -518,7 +518,7 @@ func (p *parser) clause(c string) {
 	}
 	lower := strings.ToLower(c)
 	forbids := forbidCue.MatchString(mainPart(lower))
-	requires := requireCue.MatchString(copulaOnly.ReplaceAllString(lower, " ")) || startsImperative(lower)
+	requires := requireCue.MatchString(copulaOnly.ReplaceAllString(lower, " ")) || startsImperative(lower) && !placeStatement.MatchString(lower)
 	if !forbids && !requires {
 		// A convention stated of a subject: "PR titles follow `Module:
 		// Description`", "Errors use `anyhow::Result`", "Hilt is used for
@@ -667,7 +667,11 @@ var exampleLabel = regexp.MustCompile(`(?i)^(?:for (?:example|instance)|examples
 var anaphor = regexp.MustCompile(`(?i)\b(?:this|these|that|those|its?|them)\b(?:\s+(?:package|packages|directory|directories|folder|folders|file|files|module|modules|code|dir|crate|crates))?(?:\s+(?:for|when|unless|except|during|in)\b[^.]*)?\s*$|\b(?:this|these)\s+(?:package|packages|directory|directories|folder|folders|file|files|module|modules|dir|crate|crates)\b`)
 
 // placeConvention is a convention's verb that says where things go.
-var placeConvention = regexp.MustCompile(`^(?:go|goes|live|lives|belong|belongs) in$`)
+var placeConvention = regexp.MustCompile(`^(?:go|goes|live|lives|belong|belongs|is|are) in$`)
+
+// placeStatement says where something is, opening with a word that could be
+// an imperative: "Build configuration for these is in `scripts/…`".
+var placeStatement = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,5}?(?:is|are) in\b`)
 
 // PlaceVerb is the Verb of an object that says where a kind of thing goes
 // ("live in", "belong in"): a plan that makes no such thing lacks nothing.

@@ -160,6 +160,7 @@ func objectPattern(o Object) *regexp.Regexp {
 	// Common words stand for values only in an example built of several
 	// of them ("type(scope): message", `data["key"]`), never alone (`.test`).
 	structured := strings.ContainsAny(s, "()[]:=.{}<>/\\-") && placeholderCount(s) >= 2
+	literal := false // a word of the object is written as is
 	for i := 0; i < len(s); {
 		switch {
 		case s[i] == '<' && isPlaceholderTag(s[i:]):
@@ -211,6 +212,7 @@ func objectPattern(o Object) *regexp.Regexp {
 			}
 			if i == 0 && j+2 == len(s) {
 				b.WriteString(`["']` + regexp.QuoteMeta(s[1:j+1]) + `["']`)
+				literal = true
 			} else {
 				b.WriteString(`(?:"[^"]*"|'[^']*'|[\w.]+)`)
 			}
@@ -239,15 +241,25 @@ func objectPattern(o Object) *regexp.Regexp {
 				b.WriteString(`[A-Za-z_]\w*`)
 			default:
 				b.WriteString(regexp.QuoteMeta(w))
+				literal = true
 			}
 			i = j
 		default:
 			b.WriteString(regexp.QuoteMeta(s[i : i+1]))
+			// Punctuation with a meaning of its own ("type(scope):
+			// message", "$VARIABLE") is shape enough; a path's slashes
+			// and dots are not.
+			literal = literal || !strings.ContainsRune(".-_", rune(s[i]))
 			i++
 		}
 	}
 	if r := rune(s[len(s)-1]); unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
 		b.WriteString(`(?:$|[^\w])`)
+	}
+	if !literal {
+		// "`<resource>/<method>`" is all placeholders: it names nothing a
+		// plan could write.
+		return nil
 	}
 	re, err := regexp.Compile(b.String())
 	if err != nil {
