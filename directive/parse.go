@@ -373,6 +373,9 @@ func cleanMarkdown(s string) string {
 // exampleCue opens an example inside a clause (after latinAbbrev).
 var exampleCue = regexp.MustCompile(`(?i)[,(]?\s*\b(?:eg|ie|for example|for instance|such as)\b`)
 
+// placeAside opens a parenthesis that says where: "(in ", "(under ".
+var placeAside = regexp.MustCompile(`(?i)\(\s*(?:in|under|inside|within|from)\s+(?:the\s+)?$`)
+
 // mapCell is a table cell that is only a directory: "`packages/core/`".
 var mapCell = regexp.MustCompile("^`?[\\w.@-]*(?:/[\\w.@-]*)*/`?$")
 
@@ -696,7 +699,9 @@ func withVerb(os []Object, verb string) []Object {
 		return os
 	}
 	for i := range os {
-		os[i].Verb = verb
+		if os[i].Verb != PlaceVerb {
+			os[i].Verb = verb
+		}
 	}
 	return os
 }
@@ -852,6 +857,10 @@ func (p *parser) objects(seg string) []Object {
 		if i := spanIndex(seg[loc[0]:loc[1]]); i < len(p.spans) && len(p.spans[i]) <= maxObjectBytes {
 			o := codeObject(p.spans[i])
 			o.Example = strings.Count(seg[:loc[0]], "(") > strings.Count(seg[:loc[0]], ")")
+			if o.Example && placeAside.MatchString(seg[:loc[0]]) {
+				// "(in `codex-rs` directory)": where, not what.
+				o.Verb = PlaceVerb
+			}
 			out = append(out, o)
 		}
 	}
