@@ -197,6 +197,19 @@ var (
 	negationCJK = []string{"不要", "不", "别", "しない", "ない"}
 )
 
+// clauseHas reports whether the clause at i holds, in its prose, one of
+// the space-separated terms.
+func (c *candidate) clauseHas(i int, termList string) bool {
+	cl := c.clauseAt(i)
+	want := strings.Fields(termList)
+	for _, t := range c.toks {
+		if !t.part && t.start >= cl.start && t.start < max(cl.end, cl.start+1) && slices.Contains(want, t.term) {
+			return true
+		}
+	}
+	return false
+}
+
 // negations returns the offsets in s[start:end] where a negation starts,
 // outside code spans.
 func negations(s string, lower string, start, end int) []int {
@@ -496,7 +509,8 @@ func (c *candidate) onlyDoes(when string) bool {
 		lc := terms.LowerASCII(strings.TrimSpace(cl))
 		w := firstWord(leadIn.ReplaceAllString(lc, ""))
 		code := strings.HasPrefix(strings.TrimSpace(cl), "`")
-		if !(imperatives[w] || actions[w] || programs[w] || code) {
+		if !(imperatives[w] || actions[w] || programs[w] || code) || negatedOpening.MatchString(lc) {
+			// "Don't create a second PR" does not do what it names.
 			continue
 		}
 		acting++
@@ -513,6 +527,9 @@ func (c *candidate) onlyDoes(when string) bool {
 	}
 	return acting > 0
 }
+
+// negatedOpening opens a clause that refuses its action.
+var negatedOpening = regexp.MustCompile(`^(?:i\s+)?(?:don'?t|do not|never|won'?t|will not|not|no need to)\b`)
 
 // stepWords are the words of a condition that name no action.
 var stepWords = set("befor", "before", "run", "ani", "any", "you", "your", "the", "a", "an", "task", "session", "chang", "code")

@@ -130,6 +130,11 @@ func (r *Reading) Check(d Directive) Finding {
 			// running `repros/18012.py`.
 			continue
 		}
+		if o.Of != "" && !c.clauseHas(occ.at, o.Of) {
+			// "No one-off kernel benchmarks in `tests/`" says nothing of
+			// running `pytest tests/entrypoints/…`.
+			continue
+		}
 		if cl := c.clauseAt(occ.at); changes[o.Verb] && !changeWord.MatchString(c.lower[min(cl.start, occ.at):min(occ.at+len(occ.text), len(c.lower))]) {
 			// "Never change the volta, yarn, or package manager setup"
 			// says nothing of running `yarn build`: the plan's clause
@@ -155,6 +160,11 @@ func (r *Reading) Check(d Directive) Finding {
 			if head := commandHead(o); head != "" {
 				// "`bundle exec rspec spec/path/to/file_spec.rb:LINE`" is
 				// followed by `bundle exec rspec spec/models/user_spec.rb`.
+				occ = c.find(Object{Text: head, Kind: KindCode})
+			} else if head := runHead(o); head != "" {
+				// "With filter: `bun bd test test/js/…/serve.test.ts -t
+				// "should handle"`" shows the command on one file; `bun bd
+				// test test/js/web/fetch/blob.test.ts` runs it on another.
 				occ = c.find(Object{Text: head, Kind: KindCode})
 			}
 		}

@@ -56,6 +56,11 @@ type Object struct {
 	// Example is true for an object named in parentheses: an illustration
 	// ("(e.g. `components/auth-wizard`)"), matched but never required.
 	Example bool `json:"example,omitempty"`
+	// Of is, for a place a rule rules out, what it is ruled out for: "No
+	// one-off kernel benchmarks in `tests/`" rules out `tests/` of
+	// "one-off kernel benchmarks" only, and a plan that runs a test there
+	// does not break it.
+	Of string `json:"of,omitempty"`
 }
 
 // Directive is what a rule prescribes and forbids. The zero value is a
@@ -602,7 +607,35 @@ func (p *parser) clause(c string) {
 	}
 	if forbids {
 		rest := afterCue(c)
-		p.add(Forbid, nil, withVerb(p.objects(rest), firstWord(strings.ToLower(strings.TrimSpace(rest)))))
+		if m := requiredStep.FindStringIndex(rest); m != nil && m[0] > 0 {
+			// "Add new dependencies without running `pnpm
+			// update-references`", "Do not create a git branch that isn't
+			// prefixed with `eon/`": what is ruled out is leaving the
+			// step out, so the step is asked for when the plan does the
+			// rest.
+			step := rest[m[1]:]
+			if strings.HasSuffix(rest[:m[1]], "\x01") {
+				step = "\x01" + step // "without `X`": the span is the step
+			}
+			if os := p.objects(step); len(os) > 0 {
+				if p.when == "" {
+					p.when = p.unmask(strings.TrimSpace(rest[:m[0]]))
+				}
+				p.add(Require, withVerb(os, firstWord(strings.ToLower(strings.TrimSpace(step)))), nil)
+				return
+			}
+		}
+		os := withVerb(p.objects(rest), firstWord(strings.ToLower(strings.TrimSpace(rest))))
+		if m := placeOf.FindStringSubmatchIndex(rest); m != nil {
+			// "No one-off kernel benchmarks in `tests/`".
+			of := strings.Join(terms.Tokens(p.unmask(rest[m[2]:m[3]])), " ")
+			for i := range os {
+				if os[i].Kind == KindPath || os[i].Kind == KindCode {
+					os[i].Of = of // the things are words only: every span is the place
+				}
+			}
+		}
+		p.add(Forbid, nil, os)
 		return
 	}
 	// "Every PHP class in `src/` should have a matching test": what the
@@ -617,6 +650,14 @@ func (p *parser) clause(c string) {
 	}
 	p.add(Require, withVerb(p.objects(c), firstWord(lower)), nil)
 }
+
+// requiredStep is where a forbidding clause turns to the step it asks
+// for: "… without running X", "… that isn't prefixed with X".
+var requiredStep = regexp.MustCompile(`(?i)\s+without\s+(?:\w+ing\b\s*|\x01)|\s+(?:that|which)\s+(?:isn'?t|aren'?t|doesn'?t|don'?t|is not|are not|does not|do not)\s+`)
+
+// placeOf reads "<things> in <place>" opening a forbidding clause: its
+// first group is the things, and what follows the preposition the place.
+var placeOf = regexp.MustCompile(`^((?:[\w'-]+\s+){1,5}?)(?:in|under|inside|within)\s+`)
 
 // subjectModal is a requirement's modal after a subject of at least two
 // words: "Every PHP class in `src/` should", "Tests for UI features must".

@@ -127,6 +127,32 @@ func commandHead(o Object) string {
 	return strings.Join(head, " ")
 }
 
+// runHead returns the part of a concrete command before its first path or
+// quoted argument ("bun bd test" of "bun bd test test/js/x.test.ts -t
+// "y""), when that leaves a program and at least one more word; flags before
+// the path stay in it ("go test -race" of "go test -race ./..."), as they are
+// what the command asks for.
+func runHead(o Object) string {
+	if o.Kind != KindCode {
+		return ""
+	}
+	fields := strings.Fields(o.Text)
+	var head []string
+	for _, f := range fields {
+		if strings.ContainsAny(f, "/\\\"'") || fileArg.MatchString(f) {
+			break
+		}
+		head = append(head, f)
+	}
+	if len(head) < 2 || len(head) == len(fields) || !programs[strings.ToLower(head[0])] {
+		return ""
+	}
+	return strings.Join(head, " ")
+}
+
+// fileArg is a command argument that names a file: "main.go", "x_test.py".
+var fileArg = regexp.MustCompile(`^[\w.-]+\.[A-Za-z]{1,5}$`)
+
 // upperPlaceholder is an upper-case stand-in in a command: LINE_NUMBER,
 // `PATH`, `TEST_NAME`.
 var upperPlaceholder = regexp.MustCompile(`[A-Z]{2,}(?:_[A-Z]+)+|^[A-Z]{4,}$`)
