@@ -263,9 +263,11 @@ func concreteDont(d Directive) Object {
 }
 
 // concreteDo returns the first required object that a plan either runs or
-// does not (a command, a tool, a flag, a path), or the zero Object.
+// does not (a command, a tool, a flag, a path), or the zero Object. A
+// preference asks for nothing by itself: a plan that does neither side of
+// "prefer `mount_sse_once` over `mount_sse_sequence`" does not break it.
 func concreteDo(d Directive) Object {
-	if d.Polarity != Require && d.Polarity != Prefer {
+	if d.Polarity != Require {
 		return Object{}
 	}
 	for _, o := range d.Do {
