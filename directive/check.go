@@ -150,9 +150,11 @@ func (r *Reading) Check(d Directive) Finding {
 		return Finding{Result: Violates, Object: o, Evidence: occ.text}
 	}
 	for _, o := range d.Do {
-		if o.Example && o.Kind == KindPath {
+		if o.Example && (o.Kind == KindPath || o.Verb != "" && o.Verb != "use" && o.Verb != "run") {
 			// "run `just fix` (in `codex-rs` directory)": a place named
-			// in passing is not what the rule asks for.
+			// in passing is not what the rule asks for; "Install any
+			// commands the repo relies on (for example `just`, `rg`)" is
+			// not followed by running `rg`.
 			continue
 		}
 		occ := c.find(o)

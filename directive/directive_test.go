@@ -172,6 +172,7 @@ func TestCheck(t *testing.T) {
 		{"a flag is what the command asks for", "Run `go test -race ./...` before pushing.", "`go test ./pkg/...` then `git push`", Lacks, "go test -race ./..."},
 		{"refusing what the condition names", "Before proposing a PR, run these checks.", "Don't create a second PR.", Unknown, ""},
 		{"a preference asks for nothing by itself", "Prefer `mount_sse_once` over `mount_sse_sequence`.", "Do it in place: `let s = strip(&s);`.", Avoids, "mount_sse_sequence"},
+		{"using an example is not installing it", "Install any commands the repo relies on (for example `just`, `rg`) before running instructions here.", "Run `rg -n full_auto codex-rs/cli`.", Unknown, ""},
 		{"typing into a file edits it", "Do not edit `Cargo.toml` by hand", "Open crates/cli/Cargo.toml and type `indicatif = \"0.17\"`.", Violates, "Cargo.toml"},
 		{"does the required command", "Always run `make style` before you finish.", "Run `make style`, then hand it over.", Complies, "make style"},
 		{"flag", "Never use `--no-verify`", "git commit --no-verify -m wip", Violates, "--no-verify"},
