@@ -152,6 +152,11 @@ type occurrence struct {
 func (c *candidate) doneBefore(objects []Object, occ *occurrence) bool {
 	cl := c.clauseAt(occ.at)
 	for _, o := range objects {
+		if o.Kind == KindPhrase {
+			// A step named in words ("Import directly from source
+			// files") is not a command that takes care of the object.
+			continue
+		}
 		for _, loc := range c.locate(o) {
 			if loc[0] < occ.at && loc[0] >= cl.start && !c.negatedAt(loc[0]) {
 				return true
@@ -166,8 +171,13 @@ func (c *candidate) doneBefore(objects []Object, occ *occurrence) bool {
 // not the ruled-out `docs/blog/`.
 func (c *candidate) within(objects []Object, occ *occurrence) bool {
 	for _, o := range objects {
+		if o.Kind == KindPhrase || o.Kind == KindName {
+			continue // words, not a place or a name that holds another
+		}
 		for _, loc := range c.locate(o) {
-			if loc[0] < occ.at && occ.at < loc[1] {
+			// Inside, or at the start of a longer one:
+			// `@calcom/ui/components/button` is not `@calcom/ui`.
+			if loc[0] <= occ.at && occ.at < loc[1] && (loc[0] < occ.at || loc[1]-loc[0] > len(occ.text)) {
 				return true
 			}
 		}

@@ -375,6 +375,9 @@ func cleanMarkdown(s string) string {
 	return strings.Join(out, "\n")
 }
 
+// stripUse drops the "use" opening an example's choice.
+var stripUse = regexp.MustCompile(`(?i)^\s*use\s+`)
+
 // exampleCue opens an example inside a clause (after latinAbbrev).
 var exampleCue = regexp.MustCompile(`(?i)[,(]?\s*\b(?:eg|ie|for example|for instance|such as)\b`)
 
@@ -594,8 +597,15 @@ func (p *parser) clause(c string) {
 			left, right = right, left
 		}
 		p.add(Prefer, p.objects(left), p.objects(right))
-		if preferMarker.MatchString(example) {
-			p.clause(example)
+		if m := preferMarker.FindStringIndex(example); m != nil {
+			// "(e.g., `@calcom/ui/components/button` not `@calcom/ui`)".
+			ex := strings.TrimPrefix(strings.TrimSpace(example), ",")
+			if m = preferMarker.FindStringIndex(ex); m != nil {
+				if strings.HasSuffix(ex[:m[1]], "\x01") {
+					m[1]-- // "not `Y`": the span opens what is ruled out
+				}
+				p.add(Prefer, p.objects(stripUse.ReplaceAllString(ex[:m[0]], "")), p.objects(strings.TrimSuffix(strings.TrimSpace(ex[m[1]:]), ")")))
+			}
 		}
 		return
 	}
