@@ -148,13 +148,14 @@ type occurrence struct {
 }
 
 // doneBefore reports whether one of objects occurs, not negated, before occ
-// in occ's clause.
-func (c *candidate) doneBefore(objects []Object, occ *occurrence) bool {
+// in occ's clause; for a concrete occ (code, a path, a name) only objects
+// that are themselves concrete count.
+func (c *candidate) doneBefore(objects []Object, occ *occurrence, concrete bool) bool {
 	cl := c.clauseAt(occ.at)
 	for _, o := range objects {
-		if o.Kind == KindPhrase {
+		if o.Kind == KindPhrase && concrete {
 			// A step named in words ("Import directly from source
-			// files") is not a command that takes care of the object.
+			// files") does not take care of a named module.
 			continue
 		}
 		for _, loc := range c.locate(o) {
