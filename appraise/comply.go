@@ -26,7 +26,8 @@ func (r ruling) decided() bool { return r.valence == Affirm || r.valence == Caut
 // applicableRule finds the rule that applies to the candidate and what the
 // candidate does with it. The situation's own lessons that direct (package
 // directive; Lesson.Own) are read best score first, among those that
-// resonate at least Config.RuleFloor: the first whose objects the candidate
+// resonate at least Config.RuleFloor (Config.BreachFloor for one the
+// candidate breaks by naming what it rules out): the first whose objects the candidate
 // does or breaks decides, except that a compliance gives way to one of the
 // first breachRules rules whose ruled-out object the candidate names
 // outright (namedBreach; a plan that follows one rule and breaks another
@@ -48,7 +49,7 @@ func applicableRule(in Input, cfg Config) ruling {
 	}
 	var rules []Lesson
 	for _, l := range in.Lessons {
-		if l.Own && l.Directive != nil && l.Directive.Directs() && l.Resonance >= cfg.RuleFloor {
+		if l.Own && l.Directive != nil && l.Directive.Directs() && l.Resonance >= min(cfg.RuleFloor, cfg.BreachFloor) {
 			rules = append(rules, l)
 		}
 	}
@@ -71,6 +72,13 @@ func applicableRule(in Input, cfg Config) ruling {
 	var first *ruling
 	for i, l := range rules {
 		f := reading.Check(*l.Directive)
+		if l.Resonance < cfg.RuleFloor && (f.Result != directive.Violates || !namesObject(f)) {
+			// A rule that barely resonates decides only on a breach the
+			// candidate names outright (`:param x:` against "Google-style
+			// docstrings, not reST"): a compliance or an absence there is
+			// more likely chance than footing.
+			continue
+		}
 		switch f.Result {
 		case directive.Violates:
 			return ruling{lesson: l, finding: f, valence: Caution}

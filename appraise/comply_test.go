@@ -48,6 +48,36 @@ func TestApplicableRule_namedBreach(t *testing.T) {
 	}
 }
 
+// TestApplicableRule_breachFloor: a rule that resonates below
+// appraise.rule.floor decides only on a breach the candidate names
+// outright; the same rule's compliance there does not decide.
+func TestApplicableRule_breachFloor(t *testing.T) {
+	text := "Use Google-style docstrings (`Args:`/`Returns:` sections), not reST (`:param:`/`:return:`)."
+	d := directive.Parse(text, "")
+	weak := Lesson{ID: "Ldoc", Content: text, Own: true, Directive: &d, Score: 0.12, Resonance: 0.03}
+	cfg := DefaultConfig()
+	tests := []struct {
+		name      string
+		candidate string
+		want      Valence
+	}{
+		{"a named breach decides", "```python\n\"\"\"Compute it.\n\n:param x: the input\n:return: the slot\n\"\"\"\n```", Caution},
+		{"a compliance does not", "```python\n\"\"\"Compute it.\n\nArgs:\n    x: the input\n\"\"\"\n```", Neutral},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := applicableRule(Input{Candidate: tc.candidate, Lessons: []Lesson{weak}}, cfg)
+			if r.valence != tc.want {
+				t.Errorf("valence %s (%s on %q), want %s", r.valence, r.finding.Result, r.finding.Object.Text, tc.want)
+			}
+		})
+	}
+	cfg.BreachFloor = cfg.RuleFloor
+	if r := applicableRule(Input{Candidate: tests[0].candidate, Lessons: []Lesson{weak}}, cfg); r.valence != Neutral {
+		t.Errorf("with the breach floor at the rule floor: valence %s, want neutral", r.valence)
+	}
+}
+
 // TestAppraise_readOnlyPlanAgainstRules: a plan that only reads and
 // reports, against the project's own rules alone, none of which can rule
 // on it, abstains (sparse_evidence); the same rules and a plan that acts

@@ -32,6 +32,7 @@ type Config struct {
 
 	// Rules (lessons with a directive).
 	RuleFloor      float64 // raw resonance a directing lesson needs to be read against the candidate
+	BreachFloor    float64 // lower raw resonance at which a rule still decides when the candidate breaks it outright
 	RuleApplies    float64 // raw resonance from which the best rule decides by absence (lacks, avoids)
 	RuleCandidates float64 // most directing lessons read against the candidate (a count)
 	RuleStandout   float64 // how many times the next rule's resonance the best rule needs to decide by absence
@@ -115,6 +116,7 @@ var paramTable = []ParamSpec{
 	{"appraise.contributors", 5, 1, 20, 10, "most contributors a verdict lists", func(c *Config) *float64 { return &c.Contributors }},
 
 	{"appraise.rule.floor", 0.05, 0.02, 0.5, 1, "raw resonance a directing lesson (a rule) needs to be read against the candidate", func(c *Config) *float64 { return &c.RuleFloor }},
+	{"appraise.rule.breach_floor", 0.02, 0.01, 0.5, 1, "raw resonance from which a rule the candidate breaks outright (names what it rules out) decides, below appraise.rule.floor", func(c *Config) *float64 { return &c.BreachFloor }},
 	{"appraise.rule.applies", 0.05, 0.05, 0.6, 1, "raw resonance from which the best rule decides by what the candidate does not do", func(c *Config) *float64 { return &c.RuleApplies }},
 	{"appraise.rule.standout", 1, 1, 3, 1, "how many times the next rule's resonance the best rule needs to decide by what the candidate does not do", func(c *Config) *float64 { return &c.RuleStandout }},
 	{"appraise.rule.candidates", 5, 1, 10, 10, "most rules read against the candidate, best score first", func(c *Config) *float64 { return &c.RuleCandidates }},
