@@ -81,6 +81,8 @@ func TestParse_Phrasings(t *testing.T) {
 		{"is only describes", "Communication is only through the protocol.", "", Context, nil, nil, "", ""},
 		{"can only permits", "Files marked `\"strict\"` can only import what is explicitly listed.", "", Context, nil, nil, "", ""},
 		{"only still asks", "Only use `pnpm`.", "", Require, []string{"pnpm"}, nil, "", ""},
+		{"a relative clause describes the ruled-out object", "For host resolution, use `cfg.Authentication().DefaultHost()` — not `ghinstance.Default()` which always returns `github.com`.", "",
+			Require, []string{"cfg.Authentication().DefaultHost()"}, []string{"ghinstance.Default()"}, "For host resolution,", ""},
 		{"the project's name in the title is not an object", "Never store credentials in Dependabot Core directly.",
 			"Dependabot Core AI Agent Instructions > Private Registries", Forbid, nil, []string{"store credentials"}, "", ""},
 		{"a verb's noun opens the list", "Do not claim a Biome function, module, behavior, or convention exists without an exact file and line.",

@@ -375,6 +375,9 @@ func cleanMarkdown(s string) string {
 	return strings.Join(out, "\n")
 }
 
+// whichClause opens a relative clause that describes the object before it.
+var whichClause = regexp.MustCompile(`(?i)[\x02)]\s*,?\s+(?:which|who|whose)\s`)
+
 // stripUse drops the "use" opening an example's choice.
 var stripUse = regexp.MustCompile(`(?i)^\s*use\s+`)
 
@@ -577,6 +580,9 @@ func (p *parser) clause(c string) {
 	}
 	// Preferences: "X instead of Y", "instead of Y, X", "prefer X over Y".
 	if loc := preferMarker.FindStringIndex(c); loc != nil {
+		if strings.HasSuffix(c[:loc[1]], "\x01") {
+			loc[1]-- // "not `Y`": the span opens what is ruled out
+		}
 		left, right := c[:loc[0]], c[loc[1]:]
 		if strings.TrimSpace(left) == "" || strings.HasPrefix(strings.ToLower(strings.TrimSpace(c)), "instead") {
 			// "Instead of Y, X".
@@ -903,6 +909,11 @@ var fillers = set("always", "never", "must", "should", "shall", "only", "not", "
 // objects extracts the objects named in a piece of a clause: code spans,
 // flags and paths, capitalised tool names, otherwise the first noun phrase.
 func (p *parser) objects(seg string) []Object {
+	if loc := whichClause.FindStringIndex(seg); loc != nil && loc[0] > 0 {
+		// "not `ghinstance.Default()` which always returns `github.com`":
+		// what the relative clause names describes the object.
+		seg = seg[:loc[0]+1] // keep the span's or parenthesis's close
+	}
 	var out []Object
 	for _, loc := range maskedSpan.FindAllStringIndex(seg, -1) {
 		if i := spanIndex(seg[loc[0]:loc[1]]); i < len(p.spans) && len(p.spans[i]) <= maxObjectBytes {
