@@ -104,6 +104,17 @@ func (r *Reading) Check(d Directive) Finding {
 		// naming a file it reads is not editing it.
 		return Finding{Result: Unknown}
 	}
+	if d.Indent != nil {
+		// "2-space indentation" against "re-indent the file with 4
+		// spaces".
+		if occ, w := c.indentOf(); occ != nil {
+			o := Object{Text: d.Indent.String(), Kind: KindPhrase}
+			if w != d.Indent.Width {
+				return Finding{Result: Violates, Object: o, Evidence: occ.text}
+			}
+			return Finding{Result: Complies, Object: o, Evidence: occ.text}
+		}
+	}
 	if d.Naming != nil {
 		// "Use lowercase with dashes for directories" against "create
 		// `components/BulkSendDialog/`".

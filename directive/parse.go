@@ -85,11 +85,14 @@ type Directive struct {
 	// Naming is the naming convention the rule sets ("use lowercase with
 	// dashes for directories"), if any.
 	Naming *Naming `json:"naming,omitempty"`
+	// Indent is the indentation width the rule sets ("2-space
+	// indentation"), if any.
+	Indent *Indent `json:"indent,omitempty"`
 }
 
 // Directs reports whether d prescribes or forbids something checkable.
 func (d Directive) Directs() bool {
-	return d.Polarity != Context && d.Polarity != "" && (len(d.Do) > 0 || len(d.Dont) > 0 || d.Naming != nil)
+	return d.Polarity != Context && d.Polarity != "" && (len(d.Do) > 0 || len(d.Dont) > 0 || d.Naming != nil || d.Indent != nil)
 }
 
 // maxRuleBytes bounds the text of a rule that is read: its statement, not
@@ -126,6 +129,14 @@ func Parse(content, trigger string) Directive {
 			if len(d.Do) == 0 {
 				d.Polarity = Forbid
 			}
+		}
+	}
+	if n := readIndent(text); n != nil && d.Polarity != Forbid {
+		// "The project uses SwiftFormat with 2-space indentation": the
+		// width is checked on what the plan says it indents with.
+		d.Indent = n
+		if d.Polarity == Context {
+			d.Polarity = Require
 		}
 	}
 	if n := readNaming(text); n != nil && d.Polarity != Forbid {
@@ -445,7 +456,7 @@ var imperatives = set("use", "run", "add", "put", "keep", "write", "follow", "pr
 	"catch", "propagate", "cache", "inline", "rename", "deprecate", "introduce", "await", "sanitize", "escape", "encode",
 	"specify", "pair", "colocate", "co-locate", "organize", "organise", "structure", "prevent", "enable", "disable",
 	"cite", "amend", "bundle", "source", "save", "load", "expose", "hide", "compose", "publish", "release", "deploy",
-	"scope", "isolate", "decode", "parse", "serialize", "type")
+	"scope", "isolate", "decode", "parse", "serialize", "type", "indent", "reindent", "re-indent")
 
 func set(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
@@ -1143,6 +1154,9 @@ func subject(d Directive) string {
 	var parts []string
 	for _, o := range append(append([]Object(nil), d.Do...), d.Dont...) {
 		parts = append(parts, o.Text)
+	}
+	if d.Indent != nil {
+		parts = append(parts, d.Indent.String())
 	}
 	if len(parts) == 0 {
 		return ""
