@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/innate-mcp/innate-mcp/terms"
 )
@@ -208,17 +209,46 @@ var (
 	negationCJK = []string{"不要", "不", "别", "しない", "ない"}
 )
 
-// clauseHas reports whether the clause at i holds, in its prose, one of
-// the space-separated terms.
+// clauseHas reports whether the clause at i holds one of the
+// space-separated terms in its prose, or the path at i holds one
+// (`providers/google/newsfragments/1.rst` holds a newsfragment).
 func (c *candidate) clauseHas(i int, termList string) bool {
 	cl := c.clauseAt(i)
+	for i < len(c.text) && (unicode.IsSpace(rune(c.text[i])) || strings.IndexByte("`'\"(>", c.text[i]) >= 0) {
+		i++ // an occurrence may open with the character before the object
+	}
+	runStart, runEnd := i, i
+	for runStart > 0 && !unicode.IsSpace(rune(c.text[runStart-1])) && c.text[runStart-1] != '`' {
+		runStart--
+	}
+	for runEnd < len(c.text) && !unicode.IsSpace(rune(c.text[runEnd])) && c.text[runEnd] != '`' {
+		runEnd++
+	}
 	want := strings.Fields(termList)
 	for _, t := range c.toks {
-		if !t.part && t.start >= cl.start && t.start < max(cl.end, cl.start+1) && slices.Contains(want, t.term) {
+		inClause := !t.part && t.start >= cl.start && t.start < max(cl.end, cl.start+1)
+		inPath := t.start >= runStart && t.start < runEnd
+		if (inClause || inPath) && slices.Contains(want, t.term) {
 			return true
 		}
 	}
 	return false
+}
+
+// nearMiss reports whether the candidate names the head of an object it
+// does not hold: the first part of a dotted name, a path or a command, of
+// at least four letters (`ObjectDisposedException` of
+// `ObjectDisposedException.ThrowIf`).
+func (c *candidate) nearMiss(o Object) bool {
+	head := o.Text
+	if f := strings.Fields(head); len(f) > 1 {
+		// A command: its program and first word (`prefect server` of
+		// `prefect server start`), the program alone being the project's.
+		head = f[0] + " " + f[1]
+	} else if i := strings.IndexAny(head, ".:/("); i >= 0 {
+		head = head[:i]
+	}
+	return len(head) >= 4 && strings.Contains(c.lower, terms.LowerASCII(head))
 }
 
 // negations returns the offsets in s[start:end] where a negation starts,

@@ -244,7 +244,10 @@ func (r *Reading) Check(d Directive) Finding {
 	if r.skip != "" && d.Polarity == Require && requiresStep(d) {
 		return Finding{Result: Skips, Object: concreteOr(d), Evidence: r.skip}
 	}
-	if o := concreteDo(d); o.Text != "" && c.patterns.pattern(o) != nil && c.reaches(d.When) {
+	if o := concreteDo(d); o.Text != "" && c.patterns.pattern(o) != nil && c.reaches(d.When) && (!SoftCondition.MatchString(d.When) || c.nearMiss(o)) {
+		// Under "where applicable" only a plan that comes close to the
+		// object (`throw new ObjectDisposedException(…)` against
+		// `ObjectDisposedException.ThrowIf`) shows it applied.
 		// An object of placeholders only ("`<resource>/<method>`") is
 		// never found, so its absence says nothing.
 		return Finding{Result: Lacks, Object: o}

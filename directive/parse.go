@@ -529,6 +529,13 @@ func (p *parser) clause(c string) {
 		}
 		c = strings.TrimSpace(c[:loc[0]])
 	}
+	// A condition left to judgment: "where applicable", "if needed".
+	if loc := SoftCondition.FindStringIndex(c); loc != nil && loc[0] > 0 {
+		if p.when == "" {
+			p.when = strings.TrimSpace(strings.TrimLeft(p.unmask(c[loc[0]:loc[1]]), ", ("))
+		}
+		c = strings.TrimSpace(c[:loc[0]] + c[loc[1]:])
+	}
 	// Condition: "When X, do Y" / "Do Y after X".
 	if m := leadingCond.FindStringSubmatchIndex(c); m != nil && m[1] < len(c) {
 		if p.when == "" {
@@ -653,12 +660,32 @@ func (p *parser) clause(c string) {
 			}
 		}
 		os := withVerb(p.objects(rest), firstWord(strings.ToLower(strings.TrimSpace(rest))))
+		if trimmed := strings.TrimLeft(rest, " "); placeOf.MatchString(trimmed) {
+			rest = trimmed
+		}
 		if m := placeOf.FindStringSubmatchIndex(rest); m != nil {
 			// "No one-off kernel benchmarks in `tests/`".
-			of := strings.Join(terms.Tokens(p.unmask(rest[m[2]:m[3]])), " ")
+			var things []string
+			for _, w := range strings.Fields(rest[m[2]:m[3]]) {
+				if lw := strings.ToLower(w); !fillers[lw] && !imperatives[gerundBase(lw)] && !generic[lw] {
+					things = append(things, w)
+				}
+			}
+			all := strings.Join(terms.Tokens(strings.Join(things, " ")), " ")
+			var of string // the head noun: "benchmark" of "one-off kernel benchmarks"
+			if f := strings.Fields(all); len(f) > 0 {
+				of = f[len(f)-1]
+			}
 			for i := range os {
-				if os[i].Kind == KindPath || os[i].Kind == KindCode {
-					os[i].Of = of // the things are words only: every span is the place
+				if of == "" {
+					break
+				}
+				if (os[i].Kind == KindPath || os[i].Kind == KindCode) && !sharesTerm(all, os[i].Text) {
+					// The things are words only: every span is the place.
+					// A place named for them ("blog posts under
+					// `docs/blog/`") holds nothing else: anything put there
+					// is one of them.
+					os[i].Of = of
 				}
 			}
 		}
@@ -678,13 +705,32 @@ func (p *parser) clause(c string) {
 	p.add(Require, withVerb(p.objects(c), firstWord(lower)), nil)
 }
 
+// sharesTerm reports whether text holds one of the space-separated terms.
+func sharesTerm(termList, text string) bool {
+	have := map[string]bool{}
+	for _, t := range terms.Tokens(text) {
+		have[t] = true
+	}
+	for _, t := range strings.Fields(termList) {
+		if have[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// SoftCondition is a condition left to the reader's judgment ("where
+// applicable", "if needed", "when possible"): a plan that does not take
+// the step may have judged it not to apply, so its absence says nothing.
+var SoftCondition = regexp.MustCompile(`(?i)[,(]?\s*\b(?:where|when|if|as|whenever)\s+(?:applicable|possible|appropriate|needed|necessary|relevant|feasible|practical|sensible|it makes sense)\b\)?`)
+
 // requiredStep is where a forbidding clause turns to the step it asks
 // for: "… without running X", "… that isn't prefixed with X".
 var requiredStep = regexp.MustCompile(`(?i)\s+without\s+(?:\w+ing\b\s*|\x01)|\s+(?:that|which)\s+(?:isn'?t|aren'?t|doesn'?t|don'?t|is not|are not|does not|do not)\s+`)
 
 // placeOf reads "<things> in <place>" opening a forbidding clause: its
 // first group is the things, and what follows the preposition the place.
-var placeOf = regexp.MustCompile(`^((?:[\w'-]+\s+){1,5}?)(?:in|under|inside|within)\s+`)
+var placeOf = regexp.MustCompile(`^((?:[\w'-]+\s+){1,5}?)(?:in|under|inside|within|for)\s+`)
 
 // subjectModal is a requirement's modal after a subject of at least two
 // words: "Every PHP class in `src/` should", "Tests for UI features must".
@@ -731,7 +777,7 @@ func orVerbs(m string) string {
 var gitVerbs = set("stash", "revert", "reset", "amend", "squash", "rebase", "merge", "cherry-pick", "force-push", "checkout")
 
 // exampleLabel is a label that introduces an example.
-var exampleLabel = regexp.MustCompile(`(?i)^(?:for (?:example|instance)|examples?|eg|e\.g\.?|sample|good example|bad example|like this)$`)
+var exampleLabel = regexp.MustCompile(`(?i)^(?:for (?:example|instance)|examples?|eg|e\.g\.?|sample|good example|bad example|like this|good|bad|correct|incorrect|wrong|✅|❌)$`)
 
 // anaphor is what a clause calls the thing a map entry named: "this
 // package", "these files", "it".
