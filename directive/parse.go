@@ -555,6 +555,10 @@ func (p *parser) clause(c string) {
 		// A convention stated of a subject: "PR titles follow `Module:
 		// Description`", "Errors use `anyhow::Result`", "Hilt is used for
 		// dependency injection".
+		if permissive.MatchString(lower) {
+			// "then you can use `scripts/test.sh`": an option, not a rule.
+			return
+		}
 		if loc := convention.FindStringSubmatchIndex(lower); loc != nil {
 			subject, rest := c[:loc[2]], c[loc[3]:]
 			if m := passiveUse.FindStringIndex(lower); m != nil {
@@ -565,7 +569,7 @@ func (p *parser) clause(c string) {
 				p.add(Prefer, p.objects(rest[:m[0]]), p.objects(strings.TrimSuffix(strings.TrimSpace(rest[m[1]:]), ")")))
 				return
 			}
-			os := p.objects(rest)
+			os := p.asked(rest)
 			if placeConvention.MatchString(lower[loc[2]:loc[3]]) {
 				// "Snippet templates live in `src/…/SnippetTemplates/`":
 				// where a kind of thing goes, not a step every plan takes.
@@ -638,6 +642,13 @@ func (p *parser) clause(c string) {
 			p.add(Prefer, p.objects(c[:loc[0]]), p.objects(c[loc[1]:]))
 			return
 		}
+		if m := preferVerb.FindStringIndex(c); m != nil && m[0] == len(c)-len(strings.TrimLeft(c, " ")) && !strings.Contains(lower, "instead") {
+			// "For multi-file tests, prefer `tempDir` and `Bun.spawn`": a
+			// preference without its other side asks for nothing a plan
+			// must do.
+			p.add(Prefer, p.objects(c[m[1]:]), nil)
+			return
+		}
 	}
 	if forbids {
 		rest := afterCue(c)
@@ -702,8 +713,35 @@ func (p *parser) clause(c string) {
 			return
 		}
 	}
-	p.add(Require, withVerb(p.objects(c), firstWord(lower)), nil)
+	p.add(Require, withVerb(p.asked(c), firstWord(lower)), nil)
 }
+
+// asked returns the objects a requiring segment asks for: those before a
+// "for" that names what they serve ("use a marker pattern for
+// `instanceof` checks"), or all of them when nothing precedes it.
+func (p *parser) asked(seg string) []Object {
+	if m := purposeFor.FindStringIndex(seg); m != nil && m[0] > 0 {
+		if head := p.objects(seg[:m[0]]); len(head) > 0 {
+			// A place after it is still asked for: "update documentation
+			// for user-facing features in `packages/{package}/docs/`".
+			for _, o := range p.objects(seg[m[1]:]) {
+				if o.Kind == KindPath {
+					head = append(head, o)
+				}
+			}
+			return head
+		}
+	}
+	return p.objects(seg)
+}
+
+// permissive offers a choice rather than asking: "you can use", "may
+// also run".
+var permissive = regexp.MustCompile(`\b(?:can|may|could|might)\s+(?:also\s+|optionally\s+|still\s+)?(?:use|run|call|try|add|set)\b`)
+
+// purposeFor opens what a required thing is for: "… for `instanceof`
+// checks".
+var purposeFor = regexp.MustCompile(`(?i)\s+for\s+`)
 
 // sharesTerm reports whether text holds one of the space-separated terms.
 func sharesTerm(termList, text string) bool {
