@@ -64,8 +64,8 @@ func TestRules_devSet(t *testing.T) {
 // TestRules_independent runs the six rules sets no constant was chosen on
 // (testdata/rules-independent: 30 other repositories' rule files, written by
 // sessions that never saw the code) and holds their pooled figures at the
-// level the README reports, less a small margin. The goals for
-// caution and false alarms are not met there yet; the others are.
+// level the README reports, less a small margin. The goal for
+// caution is not met there yet.
 func TestRules_independent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports 30 rule files with the built-in encoder")
@@ -113,11 +113,11 @@ func TestRules_independent(t *testing.T) {
 		got, want float64
 		atMost    bool
 	}{
-		{"appraise caution on violates", caution / float64(violates), 0.45, false},
-		{"appraise caution on complies (false alarms)", alarms / float64(complies), 0.15, true},
-		{"appraise affirm on complies", affirm / float64(complies), 0.63, false},
-		{"appraise abstains on unrelated", abstainUnrelated / float64(unrelated), 0.85, false},
-		{"appraise abstains on rule scenarios", abstainRules / float64(rules), 0.26, true},
+		{"appraise caution on violates", caution / float64(violates), 0.43, false},
+		{"appraise caution on complies (false alarms)", alarms / float64(complies), 0.12, true},
+		{"appraise affirm on complies", affirm / float64(complies), 0.64, false},
+		{"appraise abstains on unrelated", abstainUnrelated / float64(unrelated), 0.87, false},
+		{"appraise abstains on rule scenarios", abstainRules / float64(rules), 0.28, true},
 	} {
 		t.Logf("all six: %s = %.3f", c.name, c.got)
 		if c.atMost && c.got > c.want || !c.atMost && c.got < c.want {
