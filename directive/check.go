@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // Result is what a candidate does with a rule.
@@ -141,7 +143,7 @@ func (r *Reading) Check(d Directive) Finding {
 			// running `repros/18012.py`.
 			continue
 		}
-		if o.Of != "" && !c.clauseHas(occ.at, o.Of) {
+		if o.Of != "" && !c.clauseHas(occ.at, strings.Join(terms.Tokens(o.Of), " ")) {
 			// "No one-off kernel benchmarks in `tests/`" says nothing of
 			// running `pytest tests/entrypoints/…`.
 			continue

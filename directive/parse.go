@@ -683,9 +683,9 @@ func (p *parser) clause(c string) {
 				}
 			}
 			all := strings.Join(terms.Tokens(strings.Join(things, " ")), " ")
-			var of string // the head noun: "benchmark" of "one-off kernel benchmarks"
-			if f := strings.Fields(all); len(f) > 0 {
-				of = f[len(f)-1]
+			var of string // the head noun: "benchmarks" of "one-off kernel benchmarks"
+			if len(things) > 0 && len(terms.Tokens(things[len(things)-1])) > 0 {
+				of = strings.ToLower(things[len(things)-1])
 			}
 			for i := range os {
 				if of == "" {

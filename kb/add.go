@@ -90,6 +90,12 @@ func (k *KB) Add(ctx context.Context, lessons []NewLesson, progress func(done in
 	if err := k.checkEmbedder(ctx); err != nil {
 		return AddReport{}, err
 	}
+	// The lessons written carry the current parser's directives: bring the
+	// stored ones to it first, so that the knowledge base records that
+	// version (a new database would otherwise read as an older parser's).
+	if err := k.checkDirectives(ctx); err != nil {
+		return AddReport{}, err
+	}
 	rep := AddReport{Items: make([]AddItem, len(lessons))}
 	for start := 0; start < len(lessons); start += addBatch {
 		end := min(start+addBatch, len(lessons))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/internal/fakeembed"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/storage"
@@ -57,5 +58,21 @@ func TestKB_readOnly(t *testing.T) {
 	}
 	if _, err := k.Add(ctx, []kb.NewLesson{{Content: "Another lesson.", Origin: kb.OriginUserStated}}, nil); !errors.Is(err, kb.ErrReadOnly) {
 		t.Fatalf("read-only add: %v, want ErrReadOnly", err)
+	}
+}
+
+// TestKB_addRecordsParserVersion: a database written only by an import
+// records the directive parser's version, so that a read-only process
+// opening it later does not take its directives for an older parser's.
+func TestKB_addRecordsParserVersion(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	e.add(t, kb.NewLesson{Content: "Never push directly to `main`.", Origin: kb.OriginUserStated})
+	v, err := e.db.DirectiveVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v != directive.Version {
+		t.Fatalf("stored parser version %d after an import, want %d", v, directive.Version)
 	}
 }

@@ -87,6 +87,9 @@ func (k *KB) ImportRules(ctx context.Context, path, project string, rules []NewL
 	if err := k.checkEmbedder(ctx); err != nil {
 		return AddReport{}, err
 	}
+	if err := k.checkDirectives(ctx); err != nil {
+		return AddReport{}, err
+	}
 	// The file's rules already stored stay as they are: they are not
 	// embedded again (an edit of one rule in a file of fifty costs one
 	// embedding, not fifty). Should one of them go meanwhile (another

@@ -233,6 +233,8 @@ func TestCLI_lessonsShowPrintsDirectiveAndWholeContent(t *testing.T) {
 	file := writeTemp(t, "rules.jsonl",
 		`{"id":"pnpm","content":"Use `+"`pnpm`"+`, not npm or yarn, when installing packages unless the user explicitly asks.","trigger":"installing JavaScript packages"}
 {"id":"doc","content":"# Style\n\nThese rules describe the house style.\n\n- Keep functions short.\n  Split long ones by concern."}
+{"id":"bench","content":"No one-off kernel benchmarks in `+"`tests/`"+`."}
+{"id":"indent","content":"The project uses SwiftFormat with 2-space indentation."}
 `)
 	if _, err := run(t, env, "", "import", file); err != nil {
 		t.Fatal(err)
@@ -247,6 +249,9 @@ func TestCLI_lessonsShowPrintsDirectiveAndWholeContent(t *testing.T) {
 		{"pnpm", true, []string{`"directive": {`, `"polarity": "prefer"`, `"text": "pnpm"`, `"unless": "the user explicitly asks"`}},
 		// The content as written, lines and indentation kept.
 		{"doc", false, []string{"content\n# Style\n\nThese rules describe the house style.\n\n- Keep functions short.\n  Split long ones by concern.\n"}},
+		// What a place is ruled out for, and a width the rule sets.
+		{"bench", false, []string{"directive  forbid", "don't  `tests/` (for benchmarks)"}},
+		{"indent", false, []string{"directive  require", "indent  2-space indentation"}},
 	}
 	for _, tc := range tests {
 		args := []string{"lessons", "show", tc.id}

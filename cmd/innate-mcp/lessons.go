@@ -258,6 +258,12 @@ func writeDirective(p func(string, ...any), d directive.Directive) {
 	if len(d.Dont) > 0 {
 		p("  don't\t%s\n", objects(d.Dont))
 	}
+	if d.Naming != nil {
+		p("  names\t%s\n", d.Naming)
+	}
+	if d.Indent != nil {
+		p("  indent\t%s\n", d.Indent)
+	}
 	if d.When != "" {
 		p("  when\t%s\n", d.When)
 	}
@@ -284,6 +290,9 @@ func objects(objs []directive.Object) string {
 		}
 		if o.Example {
 			s += " (e.g.)"
+		}
+		if o.Of != "" {
+			s += " (for " + o.Of + ")"
 		}
 		parts[i] = s
 	}
