@@ -133,6 +133,17 @@ type clauseSpan struct {
 	negated    []int // offsets after which the clause is negated ("without …")
 }
 
+// holds reports whether offset i is in the clause (an empty clause holds
+// its start).
+func (cl clauseSpan) holds(i int) bool { return i >= cl.start && i < max(cl.end, cl.start+1) }
+
+// leadingTo returns the lower-cased text of occ's clause up to and
+// including occ: where the verb that acts on it stands.
+func (c *candidate) leadingTo(occ *occurrence) string {
+	cl := c.clauseAt(occ.at)
+	return c.lower[min(cl.start, occ.at):min(occ.at+len(occ.text), len(c.lower))]
+}
+
 type tokenAt struct {
 	term  string
 	start int
@@ -190,7 +201,7 @@ func (c *candidate) within(objects []Object, occ *occurrence) bool {
 // clauseAt returns the clause holding offset i.
 func (c *candidate) clauseAt(i int) clauseSpan {
 	for _, cl := range c.clauses {
-		if i >= cl.start && i < max(cl.end, cl.start+1) {
+		if cl.holds(i) {
 			return cl
 		}
 	}
@@ -209,10 +220,10 @@ var (
 	negationCJK = []string{"不要", "不", "别", "しない", "ない"}
 )
 
-// clauseHas reports whether the clause at i holds one of the
-// space-separated terms in its prose, or the path at i holds one
+// clauseHas reports whether the clause at i holds one of the terms in its
+// prose, or the path at i holds one
 // (`providers/google/newsfragments/1.rst` holds a newsfragment).
-func (c *candidate) clauseHas(i int, termList string) bool {
+func (c *candidate) clauseHas(i int, want []string) bool {
 	cl := c.clauseAt(i)
 	for i < len(c.text) && (unicode.IsSpace(rune(c.text[i])) || strings.IndexByte("`'\"(>", c.text[i]) >= 0) {
 		i++ // an occurrence may open with the character before the object
@@ -224,9 +235,8 @@ func (c *candidate) clauseHas(i int, termList string) bool {
 	for runEnd < len(c.text) && !unicode.IsSpace(rune(c.text[runEnd])) && c.text[runEnd] != '`' {
 		runEnd++
 	}
-	want := strings.Fields(termList)
 	for _, t := range c.toks {
-		inClause := !t.part && t.start >= cl.start && t.start < max(cl.end, cl.start+1)
+		inClause := !t.part && cl.holds(t.start)
 		inPath := t.start >= runStart && t.start < runEnd
 		if (inClause || inPath) && slices.Contains(want, t.term) {
 			return true
@@ -428,7 +438,7 @@ func (c *candidate) locatePhrase(phrase string) [][]int {
 		first, found := -1, 0
 		for _, w := range want {
 			for _, t := range c.toks {
-				if !t.part && t.start >= cl.start && t.start < max(cl.end, cl.start+1) && t.term == w {
+				if !t.part && cl.holds(t.start) && t.term == w {
 					if first < 0 || t.start < first {
 						first = t.start
 					}

@@ -530,7 +530,7 @@ func (p *parser) clause(c string) {
 		c = strings.TrimSpace(c[:loc[0]])
 	}
 	// A condition left to judgment: "where applicable", "if needed".
-	if loc := SoftCondition.FindStringIndex(c); loc != nil && loc[0] > 0 {
+	if loc := softCondition.FindStringIndex(c); loc != nil && loc[0] > 0 {
 		if p.when == "" {
 			p.when = strings.TrimSpace(strings.TrimLeft(p.unmask(c[loc[0]:loc[1]]), ", ("))
 		}
@@ -602,10 +602,7 @@ func (p *parser) clause(c string) {
 	}
 	// Preferences: "X instead of Y", "instead of Y, X", "prefer X over Y".
 	if loc := preferMarker.FindStringIndex(c); loc != nil {
-		if strings.HasSuffix(c[:loc[1]], "\x01") {
-			loc[1]-- // "not `Y`": the span opens what is ruled out
-		}
-		left, right := c[:loc[0]], c[loc[1]:]
+		left, right := splitAt(c, loc)
 		if strings.TrimSpace(left) == "" || strings.HasPrefix(strings.ToLower(strings.TrimSpace(c)), "instead") {
 			// "Instead of Y, X".
 			if j := strings.Index(right, ","); j > 0 {
@@ -625,15 +622,11 @@ func (p *parser) clause(c string) {
 			left, right = right, left
 		}
 		p.add(Prefer, p.objects(left), p.objects(right))
-		if m := preferMarker.FindStringIndex(example); m != nil {
+		ex := strings.TrimPrefix(example, ",")
+		if m := preferMarker.FindStringIndex(ex); m != nil {
 			// "(e.g., `@calcom/ui/components/button` not `@calcom/ui`)".
-			ex := strings.TrimPrefix(strings.TrimSpace(example), ",")
-			if m = preferMarker.FindStringIndex(ex); m != nil {
-				if strings.HasSuffix(ex[:m[1]], "\x01") {
-					m[1]-- // "not `Y`": the span opens what is ruled out
-				}
-				p.add(Prefer, p.objects(stripUse.ReplaceAllString(ex[:m[0]], "")), p.objects(strings.TrimSuffix(strings.TrimSpace(ex[m[1]:]), ")")))
-			}
+			do, dont := splitAt(ex, m)
+			p.add(Prefer, p.objects(stripUse.ReplaceAllString(do, "")), p.objects(strings.TrimSuffix(strings.TrimSpace(dont), ")")))
 		}
 		return
 	}
@@ -658,10 +651,7 @@ func (p *parser) clause(c string) {
 			// prefixed with `eon/`": what is ruled out is leaving the
 			// step out, so the step is asked for when the plan does the
 			// rest.
-			step := rest[m[1]:]
-			if strings.HasSuffix(rest[:m[1]], "\x01") {
-				step = "\x01" + step // "without `X`": the span is the step
-			}
+			_, step := splitAt(rest, m)
 			if os := p.objects(step); len(os) > 0 {
 				if p.when == "" {
 					p.when = p.unmask(strings.TrimSpace(rest[:m[0]]))
@@ -671,35 +661,7 @@ func (p *parser) clause(c string) {
 			}
 		}
 		os := withVerb(p.objects(rest), firstWord(strings.ToLower(strings.TrimSpace(rest))))
-		if trimmed := strings.TrimLeft(rest, " "); placeOf.MatchString(trimmed) {
-			rest = trimmed
-		}
-		if m := placeOf.FindStringSubmatchIndex(rest); m != nil {
-			// "No one-off kernel benchmarks in `tests/`".
-			var things []string
-			for _, w := range strings.Fields(rest[m[2]:m[3]]) {
-				if lw := strings.ToLower(w); !fillers[lw] && !imperatives[gerundBase(lw)] && !generic[lw] {
-					things = append(things, w)
-				}
-			}
-			all := strings.Join(terms.Tokens(strings.Join(things, " ")), " ")
-			var of string // the head noun: "benchmarks" of "one-off kernel benchmarks"
-			if len(things) > 0 && len(terms.Tokens(things[len(things)-1])) > 0 {
-				of = strings.ToLower(things[len(things)-1])
-			}
-			for i := range os {
-				if of == "" {
-					break
-				}
-				if (os[i].Kind == KindPath || os[i].Kind == KindCode) && !sharesTerm(all, os[i].Text) {
-					// The things are words only: every span is the place.
-					// A place named for them ("blog posts under
-					// `docs/blog/`") holds nothing else: anything put there
-					// is one of them.
-					os[i].Of = of
-				}
-			}
-		}
+		ruledOutFor(os, strings.TrimLeft(rest, " "))
 		p.add(Forbid, nil, os)
 		return
 	}
@@ -743,24 +705,50 @@ var permissive = regexp.MustCompile(`\b(?:can|may|could|might)\s+(?:also\s+|opti
 // checks".
 var purposeFor = regexp.MustCompile(`(?i)\s+for\s+`)
 
-// sharesTerm reports whether text holds one of the space-separated terms.
-func sharesTerm(termList, text string) bool {
-	have := map[string]bool{}
-	for _, t := range terms.Tokens(text) {
-		have[t] = true
+// ruledOutFor sets Of on the places a forbidding clause rules out for some
+// things only: "No one-off kernel benchmarks in `tests/`" rules `tests/`
+// out for benchmarks (its head noun). The things are words only, so every
+// span is the place; a place named for them ("blog posts under
+// `docs/blog/`") holds nothing else, so anything put there is one of them
+// and it is ruled out whole.
+func ruledOutFor(os []Object, rest string) {
+	m := placeOf.FindStringSubmatch(rest)
+	if m == nil {
+		return
 	}
-	for _, t := range strings.Fields(termList) {
-		if have[t] {
-			return true
+	var things []string
+	for _, w := range strings.Fields(m[1]) {
+		if lw := strings.ToLower(w); !fillers[lw] && !imperatives[gerundBase(lw)] && !generic[lw] {
+			things = append(things, w)
 		}
 	}
-	return false
+	if len(things) == 0 || len(terms.Tokens(things[len(things)-1])) == 0 {
+		return
+	}
+	of := strings.ToLower(things[len(things)-1])
+	named := terms.Tokens(strings.Join(things, " "))
+	for i := range os {
+		if (os[i].Kind == KindPath || os[i].Kind == KindCode) && !slices.ContainsFunc(terms.Tokens(os[i].Text), func(t string) bool { return slices.Contains(named, t) }) {
+			os[i].Of = of
+		}
+	}
 }
 
-// SoftCondition is a condition left to the reader's judgment ("where
+// softCondition is a condition left to the reader's judgment ("where
 // applicable", "if needed", "when possible"): a plan that does not take
 // the step may have judged it not to apply, so its absence says nothing.
-var SoftCondition = regexp.MustCompile(`(?i)[,(]?\s*\b(?:where|when|if|as|whenever)\s+(?:applicable|possible|appropriate|needed|necessary|relevant|feasible|practical|sensible|it makes sense)\b\)?`)
+var softCondition = regexp.MustCompile(`(?i)[,(]?\s*\b(?:where|when|if|as|whenever)\s+(?:applicable|possible|appropriate|needed|necessary|relevant|feasible|practical|sensible|it makes sense)\b\)?`)
+
+// splitAt returns s before and after the marker at loc. A marker that ends
+// on the opening of a masked code span ("not `Y`", "without `X`") leaves
+// the span to what follows it.
+func splitAt(s string, loc []int) (before, after string) {
+	end := loc[1]
+	if end > loc[0] && s[end-1] == '\x01' {
+		end--
+	}
+	return s[:loc[0]], s[end:]
+}
 
 // requiredStep is where a forbidding clause turns to the step it asks
 // for: "… without running X", "… that isn't prefixed with X".

@@ -87,13 +87,7 @@ const addBatch = 256
 // lessons are stored in batches of short transactions; progress, when not
 // nil, is called with the number of lessons handled so far.
 func (k *KB) Add(ctx context.Context, lessons []NewLesson, progress func(done int)) (AddReport, error) {
-	if err := k.checkEmbedder(ctx); err != nil {
-		return AddReport{}, err
-	}
-	// The lessons written carry the current parser's directives: bring the
-	// stored ones to it first, so that the knowledge base records that
-	// version (a new database would otherwise read as an older parser's).
-	if err := k.checkDirectives(ctx); err != nil {
+	if err := k.checkStore(ctx); err != nil {
 		return AddReport{}, err
 	}
 	rep := AddReport{Items: make([]AddItem, len(lessons))}

@@ -51,7 +51,7 @@ func (k *KB) EditLesson(ctx context.Context, id string, e LessonEdit) (Lesson, e
 	if reason == "" {
 		reason = "edited by a person"
 	}
-	if err := k.checkEmbedder(ctx); err != nil {
+	if err := k.checkStore(ctx); err != nil {
 		return Lesson{}, err
 	}
 	lessons := []NewLesson{{Content: e.Content, Trigger: e.Trigger, AntiTrigger: e.AntiTrigger, Tags: slices.Clone(old.Tags),

@@ -225,6 +225,17 @@ func (k *KB) checkEmbedder(ctx context.Context) error {
 	return nil
 }
 
+// checkStore runs the checks every read and write of lessons needs first:
+// the embedder the database was built with (checkEmbedder) and the parser
+// version of its directives (checkDirectives, which records the current
+// version on a fresh database). Both are remembered once they pass.
+func (k *KB) checkStore(ctx context.Context) error {
+	if err := k.checkEmbedder(ctx); err != nil {
+		return err
+	}
+	return k.checkDirectives(ctx)
+}
+
 // directiveBatch is how many lessons' directives one transaction writes.
 const directiveBatch = 500
 

@@ -220,10 +220,7 @@ const rankPoolTop = 10
 // its fused score, best first. It is the one scoring path recall and
 // appraise share.
 func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situationInfo, error) {
-	if err := k.checkEmbedder(ctx); err != nil {
-		return nil, nil, err
-	}
-	if err := k.checkDirectives(ctx); err != nil {
+	if err := k.checkStore(ctx); err != nil {
 		return nil, nil, err
 	}
 	redactSituation(sit)

@@ -114,7 +114,7 @@ func (k *KB) Record(ctx context.Context, req RecordRequest) (RecordResult, error
 	var opposed []string
 	var trust recordTrust
 	if req.Lesson != nil {
-		if err := k.checkEmbedder(ctx); err != nil {
+		if err := k.checkStore(ctx); err != nil {
 			return RecordResult{}, err
 		}
 		trust = trustLesson(req)

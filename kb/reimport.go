@@ -84,10 +84,7 @@ func (k *KB) ImportRules(ctx context.Context, path, project string, rules []NewL
 		}
 		rules[i].Origin = OriginUserStated
 	}
-	if err := k.checkEmbedder(ctx); err != nil {
-		return AddReport{}, err
-	}
-	if err := k.checkDirectives(ctx); err != nil {
+	if err := k.checkStore(ctx); err != nil {
 		return AddReport{}, err
 	}
 	// The file's rules already stored stay as they are: they are not
