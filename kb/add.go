@@ -232,9 +232,16 @@ func (k *KB) admit(nl *NewLesson) (string, int) {
 		*p, rs = sanitize.Redact(*p)
 		n += len(rs)
 	}
+	nl.deriveDirective()
+	return "", n
+}
+
+// deriveDirective reads the lesson's directive with the current parser:
+// every new lesson is stored with it (admit for add and edit, learnLesson
+// for record).
+func (nl *NewLesson) deriveDirective() {
 	d := directive.Parse(nl.Content, nl.Trigger)
 	nl.Directive = &d
-	return "", n
 }
 
 // embedLessons fills the content and trigger vectors of lessons with one

@@ -76,3 +76,21 @@ func TestKB_addRecordsParserVersion(t *testing.T) {
 		t.Fatalf("stored parser version %d after an import, want %d", v, directive.Version)
 	}
 }
+
+// TestKB_recordedLessonCarriesDirective: a lesson learnt through record on
+// a fresh database is stored with its directive, as an imported one is.
+func TestKB_recordedLessonCarriesDirective(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	res, err := e.kb.Record(ctx, kb.RecordRequest{Lesson: &kb.LessonInput{Content: "Never push directly to `main`.", Origin: kb.OriginUserStated}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := e.kb.Lesson(ctx, res.LessonID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Directive == nil || !l.Directive.Directs() || len(l.Directive.Dont) == 0 || l.Directive.Dont[0].Text != "main" {
+		t.Fatalf("recorded lesson's directive = %+v, want one forbidding `main`", l.Directive)
+	}
+}

@@ -586,6 +586,7 @@ func (k *KB) learnLesson(ctx context.Context, tx Tx, nl NewLesson, trust recordT
 		return k.reinforce(ctx, tx, near.ID, now, res)
 	}
 	k.initConfidence(&nl, now)
+	nl.deriveDirective()
 	l, err := tx.InsertLesson(ctx, nl, now)
 	if err != nil {
 		return err
