@@ -103,6 +103,21 @@ var constructs = map[string]construct{
 		Named:    regexp.MustCompile(`(?i)\bpin(?:s|ned|ning)?\b.*\bactions?\b|\bactions?\b.*\bpinned\b`),
 		Opposite: "unpinned action",
 	},
+	"new test function": {
+		// "over writing new test functions": a test function written
+		// from scratch (Go, Python, xUnit/NUnit/MSTest) rather than a
+		// case added to an existing one.
+		Named: regexp.MustCompile(`(?i)^new (?:unit )?test (?:functions?|cases?)$`),
+		Code:  regexp.MustCompile(`\bfunc\s+Test\w*\s*\(|\bdef\s+test_\w*\s*\(|\[(?:Fact|Theory|Test|TestMethod)\]`),
+	},
+	"new file": {
+		// "rather than creating new code files", "over creating a new
+		// one": a plan that creates a file (`Create src/…/FooTests.cs`,
+		// "add a new file tests/test_x.py").
+		Named: regexp.MustCompile(`(?i)^new (?:(?:test|code|source|unit|python|go|rust|typescript|java|c#) ){0,2}(?:files?|modules?|one)$`),
+		Code: regexp.MustCompile(`(?i)\b(?:create|creating|add|adding|write|writing)\s+(?:an?\s+)?(?:new\s+)?(?:(?:test|source|code)\s+)?(?:file\s+|module\s+)?` +
+			"`?" + `[\w.-]*/[\w./-]*\.[a-z]{1,5}\b|\bnew (?:test )?file\s+` + "`?" + `[\w./-]+\.[a-z]{1,5}\b`),
+	},
 	"dependency": {
 		Named: regexp.MustCompile(`(?i)\b(?:dependenc(?:y|ies)|packages?|librar(?:y|ies)|crates?|gems?)$`),
 		Code: regexp.MustCompile(`(?i)\b(?:go get|npm (?:i|install|add)|pnpm (?:i|install|add)|yarn add|bun add|pip3? install|poetry add|uv add|uv pip install|cargo add|composer require|gem install|bundle add|dotnet add(?: \S+)? package|install-package|flutter pub add|dart pub add)` +
@@ -129,7 +144,7 @@ var constructOrder = []string{
 	"default export", "named export", "class component", "functional component", "enum", "raw pointer",
 	"fully-qualified name", "inline style", "print statement", "promise chain", "async/await", "arrow function",
 	"function declaration", "untyped parameter", "type annotation", "state mutation", "unpinned action",
-	"pinned action", "dependency",
+	"pinned action", "new test function", "new file", "dependency",
 }
 
 // doesConstruct returns where the candidate writes the construct, not

@@ -12,7 +12,7 @@ import (
 
 // Version is the version of the parser. A stored Directive of an older
 // version is read again from its rule when the parser has changed.
-const Version = 4
+const Version = 5
 
 // Polarity is what a rule does with its objects. Plain string, safe for
 // concurrent use.
@@ -365,8 +365,18 @@ var leadingWord = regexp.MustCompile(`^(?:when|whenever|if|before|after|while|fo
 func cleanMarkdown(s string) string {
 	var out []string
 	lines := strings.Split(s, "\n")
+	fenced := false
 	for i, l := range lines {
 		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "```") {
+			fenced = !fenced
+		}
+		if !fenced && len(out) > 0 && continuation(out[len(out)-1], l) {
+			// A sentence wrapped onto the next line ("over writing new
+			// test\n  functions, even if …") is one clause.
+			out[len(out)-1] += " " + emphasis.ReplaceAllString(l, "$1$2$3")
+			continue
+		}
 		if i+1 < len(lines) && strings.HasPrefix(l, "|") && tableRule.MatchString(strings.TrimSpace(lines[i+1])) {
 			// A table's header row names its columns ("| No Match |
 			// Await? |"); it asks for nothing.
@@ -385,6 +395,25 @@ func cleanMarkdown(s string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// continuation reports whether line goes on with the sentence of prev: it
+// opens in lower case (a line opening with a code span is often a command
+// of its own), is no list item, table row or fence, and prev
+// ends mid-sentence.
+func continuation(prev, line string) bool {
+	if prev == "" || line == "" || strings.HasPrefix(prev, "```") || strings.HasPrefix(prev, "|") {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(line)
+	if !unicode.IsLower(first) || listItem.MatchString(line) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(prev)
+	return unicode.IsLetter(last) || unicode.IsDigit(last) || last == ',' || last == '`' || last == ')'
+}
+
+// listItem opens a line that is an item of its own.
+var listItem = regexp.MustCompile(`^(?:[-*+]\s|\d+[.)]\s)`)
 
 // whichClause opens a relative clause that describes the object before it.
 var whichClause = regexp.MustCompile(`(?i)[\x02)]\s*,?\s+(?:which|who|whose)\s`)
@@ -547,6 +576,11 @@ func (p *parser) clause(c string) {
 			p.when = p.unmask(strings.TrimSpace(c[m[0]:]))
 		}
 		c = strings.TrimSpace(c[:m[0]])
+	}
+	if m := leadingAdverb.FindStringSubmatchIndex(c); m != nil && imperatives[strings.ToLower(c[m[2]:m[3]])] {
+		// "strongly prefer to add them to existing test files", "generally
+		// use …": the adverb says how much, the verb what.
+		c = c[m[2]:]
 	}
 	lower := strings.ToLower(c)
 	forbids := forbidCue.MatchString(mainPart(lower))
@@ -962,6 +996,14 @@ var (
 	wordRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}_'.+#-]*`)
 )
 
+// leadingAdverb is a clause's opening adverb of degree before its verb.
+var leadingAdverb = regexp.MustCompile(`(?i)^(?:strongly|generally|usually|typically|ideally|preferably|definitely|really|heavily)\s+(\w+)`)
+
+// newThing is a new file, module or test function named as such: "creating
+// new code files", "a new one" (after an existing file), "new test
+// functions".
+var newThing = regexp.MustCompile(`(?i)\bnew\s+(?:(?:test|code|source|unit|python|go|rust|typescript|java|c#)\s+){0,2}(?:files?|modules?|functions?|cases?|one)\b`)
+
 // phraseStop ends a noun phrase: prepositions, conjunctions and the like.
 var phraseStop = set("for", "in", "to", "with", "when", "on", "at", "by", "from", "of", "into", "as", "and", "or",
 	"but", "so", "because", "unless", "if", "that", "which", "where", "than", "instead", "rather", "over", "before",
@@ -1042,6 +1084,12 @@ func (p *parser) objects(seg string) []Object {
 	}
 	if len(out) > 0 {
 		return out
+	}
+	if m := newThing.FindStringSubmatch(prose); m != nil {
+		// "rather than creating new code files", "over writing new test
+		// functions": what is new is the whole point, so "new" stays
+		// (a filler elsewhere) and the thing is read as a construct.
+		return []Object{{Text: strings.ToLower(strings.Join(strings.Fields(m[0]), " ")), Kind: KindPhrase}}
 	}
 	// The first phrase after the cue: "Never use raw pointers" → "raw
 	// pointers", "Avoid enums" → "enums", "Always format code" → "format";
