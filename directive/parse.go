@@ -450,7 +450,7 @@ var (
 	copulaOnly = regexp.MustCompile(`\b(?:is|are|was|were|the|can|may|will)\s+only\b`)
 	// preferMarker splits "X instead of Y", "X rather than Y", "X over Y"
 	// (after prefer-like verbs), "X, not Y", "X (not Y)".
-	preferMarker = regexp.MustCompile(`(?i)\s*(\binstead of\b|\brather than\b|\bin favou?r of\b|,\s*not\b|[,;]\s*never\b|\(not\b|\bnot\s+(?:\x01)|而不是|而非|ではなく)\s*`)
+	preferMarker = regexp.MustCompile(`(?i)\s*(\binstead of\b|\brather than\b|\bin favou?r of\b|,\s*not\b|[,;]\s*never\b|\(not\b|\bnot\s+(?:\x01)|\binstead\s+(?:\x01)|而不是|而非|ではなく)\s*`)
 	notMarker    = regexp.MustCompile(`(?i),\s*not\b`)
 	overMarker   = regexp.MustCompile(`(?i)\s+over\s+`)
 	preferVerb   = regexp.MustCompile(`(?i)\b(prefer|prefers|preferred|favou?r|favou?rs|choose)\b`)
@@ -714,9 +714,14 @@ func (p *parser) clause(c string) {
 
 // asked returns the objects a requiring segment asks for: those before a
 // "for" that names what they serve ("use a marker pattern for
-// `instanceof` checks"), or all of them when nothing precedes it.
+// `instanceof` checks") or an "above" that names where they go ("add an
+// `@see` comment above `it()`"), or all of them when nothing precedes it.
 func (p *parser) asked(seg string) []Object {
-	if m := purposeFor.FindStringIndex(seg); m != nil && m[0] > 0 {
+	m := purposeFor.FindStringIndex(seg)
+	if l := locative.FindStringIndex(seg); l != nil && (m == nil || l[0] < m[0]) {
+		m = l
+	}
+	if m != nil && m[0] > 0 {
 		if head := p.objects(seg[:m[0]]); len(head) > 0 {
 			// A place after it is still asked for: "update documentation
 			// for user-facing features in `packages/{package}/docs/`".
@@ -734,6 +739,9 @@ func (p *parser) asked(seg string) []Object {
 // permissive offers a choice rather than asking: "you can use", "may
 // also run".
 var permissive = regexp.MustCompile(`\b(?:can|may|could|might)\s+(?:also\s+|optionally\s+|still\s+)?(?:use|run|call|try|add|set)\b`)
+
+// locative opens where a required thing goes in the code, next to what.
+var locative = regexp.MustCompile(`(?i)\s+(?:above|below|beneath|underneath|next to|alongside)\s+`)
 
 // purposeFor opens what a required thing is for: "… for `instanceof`
 // checks".
