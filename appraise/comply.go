@@ -43,7 +43,7 @@ func applicableRule(in Input, cfg Config) ruling {
 	if in.Candidate == "" {
 		return ruling{valence: Neutral}
 	}
-	reading := directive.Read(in.Candidate, in.Patterns)
+	reading := directive.Read(in.Candidate, in.Patterns).In(in.Situation)
 	if !reading.Acts() {
 		return ruling{valence: Neutral, readOnly: reading.Looks()}
 	}

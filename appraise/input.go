@@ -77,6 +77,10 @@ type Input struct {
 	Lessons []Lesson
 	// Candidate is the (sanitised) draft under judgement; "" for none.
 	Candidate string
+	// Situation is the text of the situation the candidate answers (its
+	// query and files): a rule whose condition names what was changed
+	// applies when either names it.
+	Situation string
 	// Mode is the hand-raise mode; "" is Focus.
 	Mode Mode
 	// History is the session's recent raises.

@@ -498,6 +498,29 @@ var nounVerbs = set("default", "test", "tag", "label", "log", "lock", "name", "m
 	"split", "change", "format", "set", "start", "release", "build", "type", "value", "comment", "link", "reference",
 	"cache", "catch", "request", "export", "import", "check", "review", "handle", "order", "return", "state", "update")
 
+// touchCondition is a rule's condition on what a plan changes: "if you
+// changed anything in `api/`", "when editing `docs/`".
+var touchCondition = regexp.MustCompile(`(?i)^(?:if|when|whenever|once)\b`)
+
+// conditionPaths are the lower-cased directories a touchCondition names
+// (`api/`, "the `packages/ui/` folder"), or nil.
+func conditionPaths(when string) []string {
+	if !touchCondition.MatchString(when) {
+		return nil
+	}
+	var out []string
+	for _, m := range dirNamed.FindAllStringSubmatch(when, -1) {
+		if p := strings.ToLower(strings.TrimLeft(m[1], "./")); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// dirNamed is a directory named with its trailing slash, in a code span or
+// not (a heading keeps no backticks).
+var dirNamed = regexp.MustCompile("(?:^|[\\s(`])([\\w.@-]+(?:/[\\w.@-]+)*/)(?:[\\s)`,:.]|$)")
+
 // beforeCondition is a rule's "before …" condition.
 var beforeCondition = regexp.MustCompile(`(?i)^before\b`)
 

@@ -62,6 +62,33 @@ type Reading struct {
 	looks    bool   // the candidate reads and reports, and does nothing else
 	skip     string // the words by which the candidate skips a step, or ""
 	patterns *Patterns
+	// situation is the lower-cased situation the candidate answers, or "".
+	situation string
+}
+
+// In returns the reading of the same candidate for a situation (its query
+// and files): a rule's condition on what is changed ("if you changed
+// anything in the `api/` module") may be met by the situation ("I added a
+// field to api/src/…") rather than by the plan.
+func (r *Reading) In(situation string) *Reading {
+	x := *r
+	x.situation = strings.ToLower(situation)
+	return &x
+}
+
+// touches reports whether the candidate or its situation names a directory
+// the rule's condition names; true when the condition names none.
+func (r *Reading) touches(when string) bool {
+	ps := conditionPaths(when)
+	if len(ps) == 0 {
+		return true
+	}
+	for _, p := range ps {
+		if strings.Contains(r.c.lower, p) || strings.Contains(r.situation, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Read prepares a candidate for Check; patterns, when not nil, keeps the
@@ -246,7 +273,7 @@ func (r *Reading) Check(d Directive) Finding {
 	if r.skip != "" && d.Polarity == Require && requiresStep(d) {
 		return Finding{Result: Skips, Object: concreteOr(d), Evidence: r.skip}
 	}
-	if o := concreteDo(d); o.Text != "" && c.patterns.pattern(o) != nil && c.reaches(d.When) && (!softCondition.MatchString(d.When) || c.nearMiss(o)) {
+	if o := concreteDo(d); o.Text != "" && c.patterns.pattern(o) != nil && c.reaches(d.When) && r.touches(d.When) && (!softCondition.MatchString(d.When) || c.nearMiss(o)) {
 		// Under "where applicable" only a plan that comes close to the
 		// object (`throw new ObjectDisposedException(…)` against
 		// `ObjectDisposedException.ThrowIf`) shows it applied.

@@ -49,6 +49,11 @@ func TestParse_Phrasings(t *testing.T) {
 		{"verb and object", "Always format code and update documentation before committing.", "", Require, []string{"format", "update documentation"}, nil, "before committing", ""},
 		{"label with code", "Slow tests: `RUN_SLOW=1 pytest ...`", "", Require, []string{"RUN_SLOW=1 pytest ..."}, nil, "", ""},
 		{"code then description", "`pnpm test` - Run frontend tests", "", Require, []string{"pnpm test", "frontend tests"}, nil, "", ""},
+		{"a glossary entry names a part", "`lib` - Shared UI components.", "", Context, nil, nil, "", ""},
+		{"a template variable's meaning", "`{{ cookiecutter.project_slug }}` - User's project name", "", Context, nil, nil, "", ""},
+		{"a command run by its bare name", "`make` - Build everything", "", Require, []string{"make", "Build everything"}, nil, "", ""},
+		{"examples of how the project is built", "The architecture follows a plugin pattern where each package manager (e.g., `bundler`, `npm_and_yarn`) implements the same interfaces.", "", Context, nil, nil, "", ""},
+		{"a condition in the heading", "Run `make crd_install` to update derived CRDs", "Guide > CRD Changes: If you changed anything in the api/ module", Require, []string{"make crd_install"}, nil, "If you changed anything in the api/ module", ""},
 		{"dash alternative", "Do not edit `Cargo.toml` by hand — use `cargo add`.", "", Forbid, []string{"cargo add"}, []string{"Cargo.toml"}, "", ""},
 		{"tool name", "Use Zod for form validation", "", Require, []string{"Zod"}, nil, "", ""},
 		{"noun phrase", "Never use raw pointers", "", Forbid, nil, []string{"raw pointers"}, "", ""},
@@ -373,6 +378,30 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("finding %+v without an object", f)
 		}
 	})
+}
+
+func TestCheck_conditionOnWhatChanged(t *testing.T) {
+	d := Parse("Run `make crd_install` to update derived CRDs", "Guide > CRD Changes: If you changed anything in the api/ module")
+	tests := []struct {
+		name, situation, candidate string
+		want                       Result
+	}{
+		{"neither names the directory", "Raise the log level of the topic operator's batch message.",
+			"Change `LOGGER.debugOp(…)` in topic-operator/src/main/java/BatchingTopicController.java and commit.", Unknown},
+		{"the plan changes it", "Add a field to the node pool spec.",
+			"Edit api/src/main/java/io/strimzi/api/KafkaNodePoolSpec.java and commit.", Lacks},
+		{"the situation says it changed", "I added a field to api/src/main/java/io/strimzi/api/KafkaNodePoolSpec.java.",
+			"Hand-edit packaging/install/045-Crd-kafkanodepool.yaml and commit it.", Lacks},
+		{"the step is run", "I added a field to api/src/main/java/io/strimzi/api/KafkaNodePoolSpec.java.",
+			"Run `make crd_install` and commit the regenerated CRDs.", Complies},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Read(tt.candidate, nil).In(tt.situation).Check(d); got.Result != tt.want {
+				t.Fatalf("Check = %+v, want %s", got, tt.want)
+			}
+		})
+	}
 }
 
 func TestParse_ConcurrentUse(t *testing.T) {

@@ -122,6 +122,13 @@ func Parse(content, trigger string) Directive {
 	d.Do = slices.DeleteFunc(slices.Clone(do), func(o Object) bool { return both(dont, o) })
 	d.Dont = slices.DeleteFunc(slices.Clone(dont), func(o Object) bool { return both(do, o) })
 	d.When, d.Unless = p.when, p.unless
+	if d.When == "" && len(heading) > 1 {
+		// "CRD Changes: If you changed anything in the api/ module" above
+		// "Run `make crd_install` …": the heading's condition is the rule's.
+		if m := headingCondition.FindStringSubmatch(heading[len(heading)-1]); m != nil {
+			d.When = strings.TrimRight(strings.TrimSpace(m[1]), ":")
+		}
+	}
 	if len(d.Do) > 0 || len(d.Dont) > 0 {
 		d.Polarity = p.first
 		if d.Polarity == Context {
@@ -179,6 +186,11 @@ func readTrigger(trigger string) (heading []string, globs []string) {
 	}
 	return heading, globs
 }
+
+// headingCondition is a heading (or the list item a rule is nested under)
+// that states when its rules apply: "If you change…", "CRD Changes: If you
+// changed anything in the api/ module".
+var headingCondition = regexp.MustCompile(`(?i)(?:^|:\s+)((?:if|when|whenever|once)\s.+)$`)
 
 // titleWords are the lower-cased words of a rule file's title, the first
 // heading of a path of several ("Turso Agent Guidelines > Testing"): the
@@ -427,6 +439,15 @@ var exampleCue = regexp.MustCompile(`(?i)[,(]?\s*\b(?:eg|ie|for example|for inst
 // placeAside opens a parenthesis that says where: "(in ", "(under ".
 var placeAside = regexp.MustCompile(`(?i)\(\s*(?:in|under|inside|within|from)\s+(?:the\s+)?$`)
 
+// entryName is a code span that names a part of a project rather than a
+// command: one word (`lib`, `core.py`) or a template variable.
+var entryName = regexp.MustCompile(`^(?:[\w.-]+|\{\{\s*[\w.]+\s*\}\})$`)
+
+// commandWord are commands run by their bare name.
+var commandWord = set("make", "just", "cargo", "go", "npm", "yarn", "pnpm", "bun", "deno", "pytest", "tox", "nox",
+	"rake", "gradle", "gradlew", "mvn", "bazel", "cmake", "ninja", "dotnet", "mix", "flutter", "dart", "swift",
+	"xcodebuild", "composer", "bundle", "rspec", "phpunit", "ruff", "mypy", "black", "eslint", "prettier", "tsc")
+
 // mapCell is a table cell that is only a directory: "`packages/core/`".
 var mapCell = regexp.MustCompile("^`?[\\w.@-]*(?:/[\\w.@-]*)*/`?$")
 
@@ -544,8 +565,16 @@ func (p *parser) clause(c string) {
 			}
 			return
 		}
+		os := p.objects(c)
+		if p.clauses == 0 && len(os) == 1 && entryName.MatchString(os[0].Text) && !commandWord[strings.ToLower(os[0].Text)] && len(toolsIn(os[0].Text)) == 0 {
+			// "`lib` - Shared UI components.", "`{{ cookiecutter.project_slug
+			// }}` - User's project name": a glossary or map entry names a
+			// part of the project, not a command to run.
+			p.mapped = os
+			return
+		}
 		// "`pnpm test`" opening "`pnpm test` - Run frontend tests".
-		p.add(Require, p.objects(c), nil)
+		p.add(Require, os, nil)
 		return
 	}
 	// Exception: "unless explicitly asked", "without prior discussion".
@@ -604,6 +633,12 @@ func (p *parser) clause(c string) {
 				return
 			}
 			os := p.asked(rest)
+			if len(os) > 0 && exampleCue.MatchString(rest) && !slices.ContainsFunc(os, func(o Object) bool { return !o.Example }) {
+				// "The architecture follows a plugin pattern where each
+				// package manager (e.g., `bundler`) implements …": what
+				// the examples show is how the project is built.
+				return
+			}
 			if placeConvention.MatchString(lower[loc[2]:loc[3]]) {
 				// "Snippet templates live in `src/…/SnippetTemplates/`":
 				// where a kind of thing goes, not a step every plan takes.
