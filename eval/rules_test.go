@@ -18,7 +18,7 @@ import (
 // for the race detector's slower but identical run) where they are not yet.
 func TestRules_devSet(t *testing.T) {
 	if testing.Short() {
-		t.Skip("imports 30 rule files with the built-in encoder")
+		t.Skip("imports 35 rule files with the built-in encoder")
 	}
 	dir := evaldata.Path(t, "rules")
 	ctx := context.Background()
@@ -61,19 +61,19 @@ func TestRules_devSet(t *testing.T) {
 	}
 }
 
-// TestRules_independent runs the six rules sets no constant was chosen on
-// (testdata/rules-independent: 30 other repositories' rule files, written by
+// TestRules_independent runs the seven rules sets no constant was chosen on
+// (testdata/rules-independent: 35 other repositories' rule files, written by
 // sessions that never saw the code) and holds their pooled figures at the
 // level the README reports, less a small margin. The goal for
 // caution is not met there yet.
 func TestRules_independent(t *testing.T) {
 	if testing.Short() {
-		t.Skip("imports 30 rule files with the built-in encoder")
+		t.Skip("imports 35 rule files with the built-in encoder")
 	}
 	ctx := context.Background()
 	var violates, complies, unrelated, rules int
 	var caution, alarms, affirm, abstainUnrelated, abstainRules float64
-	for _, set := range []string{"a", "b", "c", "d", "e", "f"} {
+	for _, set := range []string{"a", "b", "c", "d", "e", "f", "g"} {
 		db, err := storage.Open(ctx, filepath.Join(t.TempDir(), set+".db"), storage.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -113,13 +113,13 @@ func TestRules_independent(t *testing.T) {
 		got, want float64
 		atMost    bool
 	}{
-		{"appraise caution on violates", caution / float64(violates), 0.43, false},
+		{"appraise caution on violates", caution / float64(violates), 0.45, false},
 		{"appraise caution on complies (false alarms)", alarms / float64(complies), 0.12, true},
 		{"appraise affirm on complies", affirm / float64(complies), 0.64, false},
 		{"appraise abstains on unrelated", abstainUnrelated / float64(unrelated), 0.87, false},
 		{"appraise abstains on rule scenarios", abstainRules / float64(rules), 0.28, true},
 	} {
-		t.Logf("all six: %s = %.3f", c.name, c.got)
+		t.Logf("all seven: %s = %.3f", c.name, c.got)
 		if c.atMost && c.got > c.want || !c.atMost && c.got < c.want {
 			bound := "at least"
 			if c.atMost {
