@@ -439,6 +439,9 @@ var exampleCue = regexp.MustCompile(`(?i)[,(]?\s*\b(?:eg|ie|for example|for inst
 // placeAside opens a parenthesis that says where: "(in ", "(under ".
 var placeAside = regexp.MustCompile(`(?i)\(\s*(?:in|under|inside|within|from)\s+(?:the\s+)?$`)
 
+// script is the path of a script a project runs.
+var script = regexp.MustCompile(`(?i)\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl|ps1)$`)
+
 // entryName is a code span that names a part of a project rather than a
 // command: one word (`lib`, `core.py`) or a template variable.
 var entryName = regexp.MustCompile(`^(?:[\w.-]+|\{\{\s*[\w.]+\s*\}\})$`)
@@ -614,6 +617,17 @@ func (p *parser) clause(c string) {
 	lower := strings.ToLower(c)
 	forbids := forbidCue.MatchString(mainPart(lower))
 	requires := requireCue.MatchString(copulaOnly.ReplaceAllString(lower, " ")) || startsImperative(lower) && !placeStatement.MatchString(lower)
+	if len(p.mapped) > 0 && p.clauses == 0 && !forbids && !requireCue.MatchString(lower) {
+		// "`hooks/` - Python scripts that run before generation": what
+		// follows a map entry says what the entry is, not what a plan
+		// must do. A script that does a job ("`scripts/node_version.py` -
+		// Update Node.js versions across Dockerfiles, package.json, CI")
+		// is how that job is done.
+		if len(p.mapped) == 1 && script.MatchString(p.mapped[0].Text) && startsImperative(lower) {
+			p.add(Require, withVerb(slices.Clone(p.mapped), "run"), nil)
+		}
+		return
+	}
 	if !forbids && !requires {
 		// A convention stated of a subject: "PR titles follow `Module:
 		// Description`", "Errors use `anyhow::Result`", "Hilt is used for
@@ -738,7 +752,7 @@ func (p *parser) clause(c string) {
 	// subject before the modal names is where the rule applies, what
 	// follows it is what the rule asks; "`gofumpt` should be used" keeps
 	// its subject.
-	if m := subjectModal.FindStringSubmatchIndex(lower); m != nil && !startsImperative(lower) && !passiveModal.MatchString(lower[m[1]:]) {
+	if m := subjectModal.FindStringSubmatchIndex(lower); m != nil && !startsImperative(lower) && !passiveModal.MatchString(lower[m[1]:]) && !hedged.MatchString(lower[:m[1]]) {
 		if os := p.objects(c[m[1]:]); len(os) > 0 {
 			p.add(Require, withVerb(os, firstWord(strings.TrimSpace(lower[m[1]:]))), nil)
 			return
@@ -835,9 +849,14 @@ var requiredStep = regexp.MustCompile(`(?i)\s+without\s+(?:\w+ing\b\s*|\x01)|\s+
 // first group is the things, and what follows the preposition the place.
 var placeOf = regexp.MustCompile(`^((?:[\w'-]+\s+){1,5}?)(?:in|under|inside|within|for)\s+`)
 
+// hedged ends a subject's modal that only says what may be needed ("may
+// require updates in others").
+var hedged = regexp.MustCompile(`\b(?:may|might|can|could|often|sometimes)\s+requires?\s+$`)
+
 // subjectModal is a requirement's modal after a subject of at least two
-// words: "Every PHP class in `src/` should", "Tests for UI features must".
-var subjectModal = regexp.MustCompile(`^(?:\S+\s+){2,}?(?:must|should|shall|needs? to|has to|have to)\s+(?:always\s+|only\s+|also\s+)?`)
+// words: "Every PHP class in `src/` should", "Tests for UI features must",
+// "updates to client-side deps in `pyproject.toml` require".
+var subjectModal = regexp.MustCompile(`^(?:\S+\s+){2,}?(?:must|should|shall|needs? to|has to|have to|requires?)\s+(?:always\s+|only\s+|also\s+)?`)
 
 // relativeClause finds a relative pronoun after a noun: "issues that",
 // "files which".
