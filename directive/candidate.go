@@ -653,3 +653,45 @@ var actions = set("hand", "handing", "skip", "skipping", "go", "move", "moving",
 	"writing", "editing", "deleting", "installing", "building", "opening", "calling", "declare", "declaring",
 	"implement", "implementing", "hard-code", "hardcode", "copy", "paste", "bump", "upgrade", "downgrade", "catch",
 	"cast", "insert", "append", "rename", "put", "save", "pipe", "kick", "attach", "wrap", "title", "name")
+
+// classBase finds a class declared with a base: `class X extends Y`
+// (TypeScript, Java, PHP), `class X(Y):` (Python), `class X : Y` (C#,
+// Kotlin, Swift), `class X < Y` (Ruby). The base is group 1.
+var classBase = regexp.MustCompile(`\bclass\s+[A-Z]\w*(?:<[^>]*>)?\s*(?:extends\s+|\(\s*|:\s*|<\s+)([A-Za-z_][\w.:]*)`)
+
+// otherBase returns the base class a rule asks for (an object with
+// ExtendVerb) and the candidate's declaration of a class with none of the
+// rule's bases, or "" when the candidate declares none or extends one of
+// them.
+func (c *candidate) otherBase(do []Object) (Object, string) {
+	var want []Object
+	for _, o := range do {
+		if o.Verb == ExtendVerb && o.Kind == KindCode && !hasPlaceholder(o.Text) {
+			want = append(want, o)
+		}
+	}
+	if len(want) == 0 {
+		return Object{}, ""
+	}
+	for _, m := range classBase.FindAllStringSubmatchIndex(c.text, 8) {
+		if c.negatedAt(m[0]) {
+			continue
+		}
+		base := lastSegment(c.text[m[2]:m[3]])
+		if slices.ContainsFunc(want, func(o Object) bool { return strings.EqualFold(lastSegment(o.Text), base) }) {
+			return Object{}, ""
+		}
+		return want[0], c.text[m[0]:m[3]]
+	}
+	return Object{}, ""
+}
+
+// lastSegment is a qualified name's last part: `Dependabot::DependabotError`
+// → "DependabotError", `errors.Base` → "Base".
+func lastSegment(name string) string {
+	name = strings.TrimRight(name, "(){}<>,;: ")
+	if i := strings.LastIndexAny(name, ".:"); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}

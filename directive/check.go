@@ -249,6 +249,13 @@ func (r *Reading) Check(d Directive) Finding {
 			}
 		}
 	}
+	// "Errors extend `AISDKError`" against `class InvalidToolApprovalError
+	// extends Error`: the plan's class has another base.
+	if d.Polarity == Require || d.Polarity == Prefer {
+		if o, base := c.otherBase(d.Do); base != "" {
+			return Finding{Result: Violates, Object: o, Evidence: base}
+		}
+	}
 	// "Format Go code with `gofumpt`" against "run `gofmt -w`": the plan
 	// does the job with another tool of the same family.
 	if d.Polarity == Require || d.Polarity == Prefer {
@@ -317,7 +324,9 @@ func concreteDo(d Directive) Object {
 	}
 	for _, o := range d.Do {
 		switch {
-		case o.Example || keeps[o.Verb] || reference(o):
+		case o.Example || keeps[o.Verb] || o.Verb == ExtendVerb || reference(o):
+			// A base class is asked of the classes a plan writes: a plan
+			// that writes none lacks nothing.
 		case hasPlaceholder(trailingArgs.ReplaceAllString(o.Text, "")):
 			// "Run Specific File: `yarn test lib/src/components/path/…`"
 			// shows how to do a thing, not a step every plan takes.

@@ -487,7 +487,7 @@ var (
 	// convention is a short subject followed by a verb that states how
 	// things are done in the project; the subject may be left out ("Uses
 	// `ruff` for Python linting").
-	convention = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){0,6}?(uses|use|follow|follows|go in|goes in|live in|lives in|belong in|belongs in|is in|are in|(?:is|are) used)(?:\s|$)`)
+	convention = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){0,6}?(uses|use|follow|follows|extend|inherit from|go in|goes in|live in|lives in|belong in|belongs in|is in|are in|(?:is|are) used)(?:\s|$)`)
 	passiveUse = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,4}?(?:is|are) used\b`)
 )
 
@@ -495,7 +495,7 @@ var (
 var cueWords = set("always", "never", "only", "must", "should", "ideally", "generally", "usually")
 
 // imperatives are verbs that open a directing sentence in rule files.
-var imperatives = set("use", "run", "add", "put", "keep", "write", "follow", "prefer", "create", "call", "wrap",
+var imperatives = set("extend", "inherit", "subclass", "use", "run", "add", "put", "keep", "write", "follow", "prefer", "create", "call", "wrap",
 	"store", "include", "pin", "set", "update", "import", "mark", "declare", "ensure", "make", "read", "check", "ask",
 	"avoid", "place", "name", "return", "throw", "handle", "test", "build", "commit", "push", "open", "leave",
 	"generate", "document", "validate", "log", "split", "extract", "define", "pass", "prefix", "start", "move", "delete",
@@ -647,6 +647,14 @@ func (p *parser) clause(c string) {
 				return
 			}
 			os := p.asked(rest)
+			if v := lower[loc[2]:loc[3]]; v == "extend" || v == "inherit from" {
+				// "Errors extend `AISDKError` from `@ai-sdk/provider`".
+				for i := range os {
+					if os[i].Kind == KindCode {
+						os[i].Verb = ExtendVerb
+					}
+				}
+			}
 			if len(os) > 0 && exampleCue.MatchString(rest) && !slices.ContainsFunc(os, func(o Object) bool { return !o.Example }) {
 				// "The architecture follows a plugin pattern where each
 				// package manager (e.g., `bundler`) implements …": what
@@ -916,6 +924,11 @@ var placeStatement = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,5}?(?:is|ar
 // ("live in", "belong in"): a plan that makes no such thing lacks nothing.
 const PlaceVerb = "live in"
 
+// ExtendVerb is the Verb of an object that is a base class a rule asks a
+// plan's classes to extend ("Errors extend `AISDKError`"): a class with
+// another base breaks it.
+const ExtendVerb = "extend"
+
 // withPlace marks objects as places things go.
 func withPlace(os []Object) []Object {
 	for i := range os {
@@ -935,7 +948,7 @@ func withVerb(os []Object, verb string) []Object {
 		return os
 	}
 	for i := range os {
-		if os[i].Verb != PlaceVerb {
+		if os[i].Verb != PlaceVerb && os[i].Verb != ExtendVerb {
 			os[i].Verb = verb
 		}
 	}
@@ -1061,6 +1074,9 @@ var (
 // leadingAdverb is a clause's opening adverb of degree before its verb.
 var leadingAdverb = regexp.MustCompile(`(?i)^(?:strongly|generally|usually|typically|ideally|preferably|definitely|really|heavily)\s+(\w+)`)
 
+// baseCue ends the words before a base class a rule asks to extend.
+var baseCue = regexp.MustCompile(`(?i)\b(?:extends?|inherits?\s+from|subclass(?:es)?|derives?\s+from)\s+(?:the\s+)?(?:\x01\d+\x02\s*(?:,|or)\s*)*$`)
+
 // newThing is a new file, module or test function named as such: "creating
 // new code files", "a new one" (after an existing file), "new test
 // functions".
@@ -1106,6 +1122,11 @@ func (p *parser) objects(seg string) []Object {
 		if i := spanIndex(seg[loc[0]:loc[1]]); i < len(p.spans) && len(p.spans[i]) <= maxObjectBytes {
 			o := codeObject(p.spans[i])
 			o.Example = strings.Count(seg[:loc[0]], "(") > strings.Count(seg[:loc[0]], ")")
+			if baseCue.MatchString(seg[:loc[0]]) {
+				// "Errors extend `AISDKError`", "inherit from `BaseTestCase`
+				// or `FeatureFlaggedTestBase`": a base class.
+				o.Verb = ExtendVerb
+			}
 			if o.Example && placeAside.MatchString(seg[:loc[0]]) {
 				// "(in `codex-rs` directory)": where, not what.
 				o.Verb = PlaceVerb
