@@ -17,6 +17,9 @@ type construct struct {
 	Named    *regexp.Regexp
 	Code     *regexp.Regexp
 	Opposite string
+	// Find, when set, finds the construct where a regular expression
+	// cannot: the span of the first occurrence in text, or nil.
+	Find func(text string) []int
 }
 
 // constructs is general knowledge of how common constructs, which rule files
@@ -118,6 +121,15 @@ var constructs = map[string]construct{
 		Code: regexp.MustCompile(`(?i)\b(?:create|creating|add|adding|write|writing)\s+(?:an?\s+)?(?:new\s+)?(?:(?:test|source|code)\s+)?(?:file\s+|module\s+)?` +
 			"`?" + `[\w.-]*/[\w./-]*\.[a-z]{1,5}\b|\bnew (?:test )?file\s+` + "`?" + `[\w./-]+\.[a-z]{1,5}\b`),
 	},
+	"conventional commit": {
+		Named:    regexp.MustCompile(`(?i)\bconventional commits?\b`),
+		Opposite: "unconventional commit message",
+	},
+	"unconventional commit message": {
+		// A commit message or PR title without a Conventional Commits
+		// type (`git commit -m "Added streaming"`, "`Feat: add TTL`").
+		Find: unconventionalMessage,
+	},
 	"dependency": {
 		Named: regexp.MustCompile(`(?i)\b(?:dependenc(?:y|ies)|packages?|librar(?:y|ies)|crates?|gems?)$`),
 		Code: regexp.MustCompile(`(?i)\b(?:go get|npm (?:i|install|add)|pnpm (?:i|install|add)|yarn add|bun add|pip3? install|poetry add|uv add|uv pip install|cargo add|composer require|gem install|bundle add|dotnet add(?: \S+)? package|install-package|flutter pub add|dart pub add)` +
@@ -144,12 +156,18 @@ var constructOrder = []string{
 	"default export", "named export", "class component", "functional component", "enum", "raw pointer",
 	"fully-qualified name", "inline style", "print statement", "promise chain", "async/await", "arrow function",
 	"function declaration", "untyped parameter", "type annotation", "state mutation", "unpinned action",
-	"pinned action", "new test function", "new file", "dependency",
+	"pinned action", "new test function", "new file", "conventional commit", "dependency",
 }
 
 // doesConstruct returns where the candidate writes the construct, not
 // negated, or nil.
 func (c *candidate) doesConstruct(k construct) *occurrence {
+	if k.Find != nil {
+		if loc := k.Find(c.text); loc != nil && !c.negatedAt(loc[0]) {
+			return &occurrence{text: c.text[loc[0]:loc[1]], at: loc[0]}
+		}
+		return nil
+	}
 	if k.Code == nil {
 		return nil
 	}
@@ -157,6 +175,37 @@ func (c *candidate) doesConstruct(k construct) *occurrence {
 		if !c.negatedAt(loc[0]) {
 			return &occurrence{text: c.text[loc[0]:loc[1]], at: loc[0]}
 		}
+	}
+	return nil
+}
+
+// commitMessage finds the message of a commit or the title of a pull
+// request a plan writes (`git commit -m "…"`, `gh pr create --title
+// "…"`); group 1 is the message.
+var commitMessage = regexp.MustCompile("(?:\\bgit commit\\b[^\"'\\n]*?(?:-m|--message)[ =]|\\bgh pr (?:create|edit)\\b[^\"'\\n]*?(?:-t|--title)[ =])[\"']([^\"'\\n]+)[\"']")
+
+// titleOnly is a plan that is nothing but one short title in a code span;
+// group 1 is the title.
+var titleOnly = regexp.MustCompile("^\\s*`([^`\\n(){};=]{3,100})`\\s*$")
+
+// conventionalHeader is a Conventional Commits header: a lower-case type, an
+// optional scope, an optional "!", a colon and a description.
+var conventionalHeader = regexp.MustCompile(`^(?:feat|fix|docs|style|refactor|perf|test|tests|build|ci|chore|revert|deps|release)(?:\([^)]*\))?!?: \S`)
+
+// titleLike is a plan that is only a title with a type before a colon
+// ("Feat: add TTL support"), not a command.
+var titleLike = regexp.MustCompile(`^[A-Za-z][\w-]*(?:\([^)]*\))?!?: [^"]*$`)
+
+// unconventionalMessage returns the span of the first commit message or PR
+// title in text that is not a Conventional Commits header, or nil.
+func unconventionalMessage(text string) []int {
+	for _, m := range commitMessage.FindAllStringSubmatchIndex(text, 4) {
+		if !conventionalHeader.MatchString(text[m[2]:m[3]]) {
+			return m[2:4]
+		}
+	}
+	if m := titleOnly.FindStringSubmatchIndex(text); m != nil && titleLike.MatchString(text[m[2]:m[3]]) && !conventionalHeader.MatchString(text[m[2]:m[3]]) {
+		return m[2:4]
 	}
 	return nil
 }
