@@ -695,3 +695,22 @@ func lastSegment(name string) string {
 	}
 	return name
 }
+
+// refusal ends the words by which a plan refuses to make a thing: "no new
+// case", "without adding a test", "skip the changelog".
+var refusal = regexp.MustCompile(`(?i)(?:\bno (?:new|additional|extra|further)|\bwithout (?:adding|writing|creating)(?: an?| any)?(?: new)?|\bskip(?:ping)?(?: the| a| any)?)\s+$`)
+
+// notNeeded follows a thing a plan says it does without: "no case is
+// needed", "no tests are required".
+var notNeeded = regexp.MustCompile(`(?i)^\w*\s+(?:is|are)\s+(?:needed|required|necessary)\b`)
+
+// refusedAt reports whether the plan refuses to make what it names at
+// offset i: "no new case is needed", "without adding a test", "no test is
+// required"; "no tests broke" refuses nothing.
+func (c *candidate) refusedAt(i int) bool {
+	before := c.lower[max(0, i-40):i]
+	if refusal.MatchString(before) {
+		return true
+	}
+	return strings.HasSuffix(before, "no ") && notNeeded.MatchString(c.lower[i:min(len(c.lower), i+40)])
+}

@@ -223,7 +223,7 @@ func (r *Reading) Check(d Directive) Finding {
 		if occ.negated {
 			// "without running `make style`" declines a required command;
 			// "leave CHANGELOG.md untouched" says nothing of a named thing.
-			if declined == nil && (o.Kind == KindCode || o.Kind == KindFlag) {
+			if declined == nil && (o.Kind == KindCode || o.Kind == KindFlag || o.Kind == KindPhrase && c.refusedAt(occ.at)) {
 				declined, declinedObj = occ, o
 			}
 			continue
