@@ -121,6 +121,12 @@ var constructs = map[string]construct{
 		Code: regexp.MustCompile(`(?i)\b(?:create|creating|add|adding|write|writing)\s+(?:an?\s+)?(?:new\s+)?(?:(?:test|source|code)\s+)?(?:file\s+|module\s+)?` +
 			"`?" + `[\w.-]*/[\w./-]*\.[a-z]{1,5}\b|\bnew (?:test )?file\s+` + "`?" + `[\w./-]+\.[a-z]{1,5}\b`),
 	},
+	"lint suppression": {
+		// "Avoid adding RuboCop exceptions", "never disable lint rules":
+		// a comment or attribute that silences a linter or type checker.
+		Named: regexp.MustCompile(`(?i)\b(?:rubocop|eslint|lint(?:er|ing)?|pylint|ruff|clippy|mypy|type[- ]check(?:er|ing)?)\s+(?:rule\s+)?(?:exceptions?|suppressions?|disables?|ignores?)\b|\b(?:disabl|suppress|silenc)\w*\s+(?:the\s+)?(?:lint\w*|rubocop|eslint|warnings?|offen[cs]es?)\b`),
+		Code:  regexp.MustCompile(`rubocop:disable|eslint-disable|#\s*noqa\b|pylint:\s*disable|#!?\[allow\(|@SuppressWarnings|//\s*nolint\b|@ts-ignore|@ts-expect-error|#\s*type:\s*ignore|#\s*pyright:\s*ignore|@Suppress\(`),
+	},
 	"conventional commit": {
 		Named:    regexp.MustCompile(`(?i)\bconventional commits?\b`),
 		Opposite: "unconventional commit message",
@@ -156,7 +162,7 @@ var constructOrder = []string{
 	"default export", "named export", "class component", "functional component", "enum", "raw pointer",
 	"fully-qualified name", "inline style", "print statement", "promise chain", "async/await", "arrow function",
 	"function declaration", "untyped parameter", "type annotation", "state mutation", "unpinned action",
-	"pinned action", "new test function", "new file", "conventional commit", "dependency",
+	"pinned action", "new test function", "new file", "lint suppression", "conventional commit", "dependency",
 }
 
 // doesConstruct returns where the candidate writes the construct, not
