@@ -77,6 +77,11 @@ type RuleFigures struct {
 	// RuleCited is the share of cautions on violates whose flagged points
 	// come from the scenario's rule.
 	RuleCited float64 `json:"caution_cites_the_rule"`
+	// ReadHit3 is, for diagnosis, the share of violates whose rule is among
+	// the first three lessons of the ranking appraise reads (situation and
+	// candidate); CautionWhenRead the caution on those violates.
+	ReadHit3        float64 `json:"appraise_rule_in_first_3_on_violates"`
+	CautionWhenRead float64 `json:"caution_on_violates_when_rule_in_first_3"`
 }
 
 // RulesReport holds the figures of the rules set: over every project, and
@@ -132,9 +137,12 @@ type ruleOutcome struct {
 	s RuleScenario
 	// first is set on the first scenario of each (project, rule, query):
 	// recall figures count situations, not scenarios.
-	first                bool
-	recallHit, rankHit   bool
-	recallEmpty          bool
+	first              bool
+	recallHit, rankHit bool
+	recallEmpty        bool
+	// readHit is set when the rule is among the first three lessons of the
+	// ranking appraise reads (situation and candidate), for violates.
+	readHit              bool
 	valence              string
 	abstained, citesRule bool
 }
@@ -264,6 +272,14 @@ func runScenario(ctx context.Context, k *kb.KB, s RuleScenario, dump bool) (rule
 		return o, nil, err
 	}
 	o.rankHit = rankPos >= 0 && rankPos < 3
+	var apPos int
+	var apRanked []kb.Scored
+	if s.Kind == KindViolates || dump {
+		if apPos, apRanked, err = rankOf(ctx, k, kb.Situation{Query: s.Query + "\n" + s.Candidate, Project: s.Project}, holds); err != nil {
+			return o, nil, err
+		}
+		o.readHit = apPos >= 0 && apPos < 3
+	}
 	if !dump {
 		return o, nil, nil
 	}
@@ -276,10 +292,6 @@ func runScenario(ctx context.Context, k *kb.KB, s RuleScenario, dump bool) (rule
 			"score": metric.Round4(sc.Score), "lexical": metric.Round4(sc.Breakdown.Lexical), "content": metric.Round4(sc.Breakdown.Content),
 			"trigger": metric.Round4(sc.Breakdown.Trigger), "holds_rule": holds(sc.Lesson.Content, sc.Lesson.Trigger),
 			"project": sc.Lesson.Project, "text": clip.Line(sc.Lesson.Content, 120)})
-	}
-	apPos, apRanked, err := rankOf(ctx, k, kb.Situation{Query: s.Query + "\n" + s.Candidate, Project: s.Project}, holds)
-	if err != nil {
-		return o, nil, err
 	}
 	finding, apRes := "", 0.0
 	if apPos >= 0 {
@@ -346,7 +358,7 @@ func rankOf(ctx context.Context, k *kb.KB, sit kb.Situation, holds func(content,
 // summariseRules computes the figures over the scenarios of the projects in.
 func summariseRules(os []ruleOutcome, in func(project string) bool) RuleFigures {
 	var f RuleFigures
-	var hit3, hitPara, hitLit, rank3, violates, unrelated, ruleScen, affirm, cautionComplies, emptyUnrelated, cited counts
+	var hit3, hitPara, hitLit, rank3, violates, unrelated, ruleScen, affirm, cautionComplies, emptyUnrelated, cited, read3, cautionRead counts
 	projects := map[string]bool{}
 	for _, o := range os {
 		if !in(o.s.Project) {
@@ -377,6 +389,10 @@ func summariseRules(os []ruleOutcome, in func(project string) bool) RuleFigures 
 			if caution {
 				cited.add(o.citesRule)
 			}
+			read3.add(o.readHit)
+			if o.readHit {
+				cautionRead.add(caution)
+			}
 		case KindComplies:
 			cautionComplies.add(caution)
 			affirm.add(!o.abstained && o.valence == "affirm")
@@ -390,6 +406,7 @@ func summariseRules(os []ruleOutcome, in func(project string) bool) RuleFigures 
 	f.RankHit3, f.RecallEmptyUnrelated = rank3.share(), emptyUnrelated.share()
 	f.CautionViolates, f.CautionComplies, f.AffirmComplies = violates.share(), cautionComplies.share(), affirm.share()
 	f.AbstainUnrelated, f.AbstainRules, f.RuleCited = unrelated.share(), ruleScen.share(), cited.share()
+	f.ReadHit3, f.CautionWhenRead = read3.share(), cautionRead.share()
 	return f
 }
 
