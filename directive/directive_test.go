@@ -57,6 +57,7 @@ func TestParse_Phrasings(t *testing.T) {
 		{"a template variable's meaning", "`{{ cookiecutter.project_slug }}` - User's project name", "", Context, nil, nil, "", ""},
 		{"a command run by its bare name", "`make` - Build everything", "", Require, []string{"make", "Build everything"}, nil, "", ""},
 		{"examples of how the project is built", "The architecture follows a plugin pattern where each package manager (e.g., `bundler`, `npm_and_yarn`) implements the same interfaces.", "", Context, nil, nil, "", ""},
+		{"a condition opening the steps", "**CRD Changes:** If you changed anything in the `api/` module:\n1. Run `make crd_install` to update derived CRDs", "", Require, []string{"make crd_install"}, nil, "If you changed anything in the `api/` module", ""},
 		{"a condition in the heading", "Run `make crd_install` to update derived CRDs", "Guide > CRD Changes: If you changed anything in the api/ module", Require, []string{"make crd_install"}, nil, "If you changed anything in the api/ module", ""},
 		{"dash alternative", "Do not edit `Cargo.toml` by hand — use `cargo add`.", "", Forbid, []string{"cargo add"}, []string{"Cargo.toml"}, "", ""},
 		{"tool name", "Use Zod for form validation", "", Require, []string{"Zod"}, nil, "", ""},

@@ -442,6 +442,10 @@ var placeAside = regexp.MustCompile(`(?i)\(\s*(?:in|under|inside|within|from)\s+
 // script is the path of a script a project runs.
 var script = regexp.MustCompile(`(?i)\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl|ps1)$`)
 
+// conditionOnly is a clause that is only a condition, ending in a colon
+// before the steps it governs.
+var conditionOnly = regexp.MustCompile(`(?i)^(?:if|when|whenever|once)\s[^,]*:\s*$`)
+
 // entryName is a code span that names a part of a project rather than a
 // command: one word (`lib`, `core.py`) or a template variable.
 var entryName = regexp.MustCompile(`^(?:[\w.-]+|\{\{\s*[\w.]+\s*\}\})$`)
@@ -555,6 +559,12 @@ func (p *parser) clause(c string) {
 			}
 			c = rest
 		}
+	}
+	if p.when == "" && conditionOnly.MatchString(c) && !forbidCue.MatchString(c) && !requireCue.MatchString(c) {
+		// "CRD Changes: If you changed anything in the `api/` module:"
+		// opening the steps that follow: their condition.
+		p.when = p.unmask(strings.TrimRight(strings.TrimSpace(c), ":"))
+		return
 	}
 	if onlyCode(c) {
 		if strings.HasPrefix(c, "(") {
