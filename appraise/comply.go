@@ -147,6 +147,9 @@ func ruleSummary(r ruling, candidate string) string {
 				s = "Watch out: this goes against the rule \"" + quote + "\": it declines `" + obj + "`"
 			}
 		}
+		if r.finding.Object.Verb == directive.ExtendVerb {
+			s = "Watch out: this goes against the rule \"" + quote + "\": a class here extends another base than `" + obj + "`"
+		}
 	}
 	return scrub(s, candidate)
 }

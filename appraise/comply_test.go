@@ -2,6 +2,7 @@ package appraise
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
@@ -118,5 +119,41 @@ func TestAppraise_readOnlyPlanAgainstRules(t *testing.T) {
 				t.Errorf("abstain reason %q (valence %s), want %q", v.AbstainReason, v.Valence, tc.want)
 			}
 		})
+	}
+}
+
+// TestApplicableRule_situation: a rule whose condition names what is
+// changed (the `api/` module) decides by what the plan leaves out only when
+// the plan or the situation names it; the summary of a breach of a base
+// class says so.
+func TestApplicableRule_situation(t *testing.T) {
+	d := directive.Parse("Run `make crd_install` to update derived CRDs", "Guide > CRD Changes: If you changed anything in the api/ module")
+	crd := Lesson{ID: "Lcrd", Content: "Run `make crd_install` to update derived CRDs", Own: true, Directive: &d, Score: 0.3, Resonance: 0.3}
+	plan := "Hand-edit packaging/install/045-Crd-kafkanodepool.yaml and commit it."
+	tests := []struct {
+		name, situation string
+		want            Valence
+	}{
+		{"the situation changed api/", "I added a field to api/src/main/java/io/strimzi/api/KafkaNodePoolSpec.java.", Caution},
+		{"nothing in api/", "The CRD YAML for node pools has a typo in a description.", Neutral},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := applicableRule(Input{Candidate: plan, Situation: tc.situation, Lessons: []Lesson{crd}}, DefaultConfig())
+			if r.valence != tc.want {
+				t.Errorf("valence %s (%s), want %s", r.valence, r.finding.Result, tc.want)
+			}
+		})
+	}
+
+	e := directive.Parse("Errors extend `AISDKError` from `@ai-sdk/provider`.", "")
+	base := Lesson{ID: "Lbase", Content: "Errors extend `AISDKError` from `@ai-sdk/provider`.", Own: true, Directive: &e, Score: 0.3, Resonance: 0.3}
+	cand := "Add `export class InvalidToolApprovalError extends Error {}` to errors.ts."
+	r := applicableRule(Input{Candidate: cand, Lessons: []Lesson{base}}, DefaultConfig())
+	if r.valence != Caution {
+		t.Fatalf("valence %s (%s), want caution", r.valence, r.finding.Result)
+	}
+	if got, want := ruleSummary(r, cand), "a class here extends another base than `AISDKError`"; !strings.Contains(got, want) {
+		t.Errorf("summary %q, want it to say %q", got, want)
 	}
 }
