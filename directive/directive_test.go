@@ -364,9 +364,13 @@ func FuzzParse(f *testing.F) {
 		"`packages/types/` - types - never modify this package", "Never stash/revert to \"check if it fails\"",
 		"Always prefer `bundle exec` for Ruby CLI tasks", "Run: `yarn test lib/path/to/x.test.tsx:LINE_NO`",
 		"For example: `Fix #12345: Description`", "Use `x` for issues that should not crash, avoid `y`, use `z`",
+		"Errors extend `AISDKError` from `@ai-sdk/provider`", "**CRD:** If you changed `api/`:\n1. Run `make crd`",
+		"Strongly prefer adding to existing files rather than creating new code\n  files", "Follow conventional commits",
+		"`scripts/x.py` - Update versions", "Never disable lint rules",
 	} {
 		f.Add(s, "Don't > Never; files: **/*.go", "git push origin main --no-verify; then `npm i`")
 		f.Add(s, "Before committing", "Commit it right away without running anything; return immediately")
+		f.Add(s, "Guide > CRD: If you changed anything in the api/ module", "`class X extends Error {}`; `gh pr create --title \"Fix x\"`; no new test is needed")
 	}
 	f.Fuzz(func(t *testing.T, rule, trigger, candidate string) {
 		d := Parse(rule, trigger)
