@@ -136,6 +136,12 @@ func ruleSummary(r ruling, candidate string) string {
 		s = "Watch out: the rule \"" + quote + "\" asks for `" + obj + "`, which this does not do"
 	case directive.Skips:
 		s = "Watch out: the rule \"" + quote + "\" asks for `" + obj + "`, and this goes ahead without it (" + clip.Bytes(oneLine(r.finding.Evidence), 40) + ")"
+	case directive.Violates:
+		if r.finding.Object.Verb == directive.ExtendVerb {
+			s = "Watch out: this goes against the rule \"" + quote + "\": a class here extends another base than `" + obj + "`"
+			break
+		}
+		fallthrough
 	default:
 		if r.finding.Object.Kind == directive.KindPhrase {
 			s = "Watch out: this goes against the rule \"" + quote + "\" (" + obj + ")"
@@ -146,9 +152,6 @@ func ruleSummary(r ruling, candidate string) string {
 			if o.Text == r.finding.Object.Text {
 				s = "Watch out: this goes against the rule \"" + quote + "\": it declines `" + obj + "`"
 			}
-		}
-		if r.finding.Object.Verb == directive.ExtendVerb {
-			s = "Watch out: this goes against the rule \"" + quote + "\": a class here extends another base than `" + obj + "`"
 		}
 	}
 	return scrub(s, candidate)

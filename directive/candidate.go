@@ -500,7 +500,7 @@ var nounVerbs = set("default", "test", "tag", "label", "log", "lock", "name", "m
 
 // touchCondition is a rule's condition on what a plan changes: "if you
 // changed anything in `api/`", "when editing `docs/`".
-var touchCondition = regexp.MustCompile(`(?i)^(?:if|when|whenever|once)\b`)
+var touchCondition = regexp.MustCompile(`(?i)^(?:` + touchWords + `)\b`)
 
 // conditionPaths are the lower-cased directories a touchCondition names
 // (`api/`, "the `packages/ui/` folder"), or nil.

@@ -76,9 +76,14 @@ func (r *Reading) In(situation string) *Reading {
 	return &x
 }
 
-// touches reports whether the candidate or its situation names a directory
-// the rule's condition names; true when the condition names none.
-func (r *Reading) touches(when string) bool {
+// meets reports whether the plan is where a rule's condition puts it: it
+// gets to the point a "before X" condition names (candidate.reaches), and
+// the plan or its situation names a directory an "if you changed …"
+// condition names. A rule without such a condition is always met.
+func (r *Reading) meets(when string) bool {
+	if !r.c.reaches(when) {
+		return false
+	}
 	ps := conditionPaths(when)
 	if len(ps) == 0 {
 		return true
@@ -280,7 +285,7 @@ func (r *Reading) Check(d Directive) Finding {
 	if r.skip != "" && d.Polarity == Require && requiresStep(d) {
 		return Finding{Result: Skips, Object: concreteOr(d), Evidence: r.skip}
 	}
-	if o := concreteDo(d); o.Text != "" && c.patterns.pattern(o) != nil && c.reaches(d.When) && r.touches(d.When) && (!softCondition.MatchString(d.When) || c.nearMiss(o)) {
+	if o := concreteDo(d); o.Text != "" && c.patterns.pattern(o) != nil && r.meets(d.When) && (!softCondition.MatchString(d.When) || c.nearMiss(o)) {
 		// Under "where applicable" only a plan that comes close to the
 		// object (`throw new ObjectDisposedException(…)` against
 		// `ObjectDisposedException.ThrowIf`) shows it applied.

@@ -110,14 +110,14 @@ var constructs = map[string]construct{
 		// "over writing new test functions": a test function written
 		// from scratch (Go, Python, xUnit/NUnit/MSTest) rather than a
 		// case added to an existing one.
-		Named: regexp.MustCompile(`(?i)^new (?:unit )?test (?:functions?|cases?)$`),
+		Named: regexp.MustCompile(`(?i)^new (?:(?:` + newQualifier + `) )?test (?:functions?|cases?)$`),
 		Code:  regexp.MustCompile(`\bfunc\s+Test\w*\s*\(|\bdef\s+test_\w*\s*\(|\[(?:Fact|Theory|Test|TestMethod)\]`),
 	},
 	"new file": {
 		// "rather than creating new code files", "over creating a new
 		// one": a plan that creates a file (`Create src/…/FooTests.cs`,
 		// "add a new file tests/test_x.py").
-		Named: regexp.MustCompile(`(?i)^new (?:(?:test|code|source|unit|python|go|rust|typescript|java|c#) ){0,2}(?:files?|modules?|one)$`),
+		Named: regexp.MustCompile(`(?i)^new (?:(?:` + newQualifier + `) ){0,2}(?:files?|modules?|one)$`),
 		Code: regexp.MustCompile(`(?i)\b(?:create|creating|add|adding|write|writing)\s+(?:an?\s+)?(?:new\s+)?(?:(?:test|source|code)\s+)?(?:file\s+|module\s+)?` +
 			"`?" + `[\w.-]*/[\w./-]*\.[a-z]{1,5}\b|\bnew (?:test )?file\s+` + "`?" + `[\w./-]+\.[a-z]{1,5}\b`),
 	},

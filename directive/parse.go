@@ -190,7 +190,13 @@ func readTrigger(trigger string) (heading []string, globs []string) {
 // headingCondition is a heading (or the list item a rule is nested under)
 // that states when its rules apply: "If you change…", "CRD Changes: If you
 // changed anything in the api/ module".
-var headingCondition = regexp.MustCompile(`(?i)(?:^|:\s+)((?:if|when|whenever|once)\s.+)$`)
+var headingCondition = regexp.MustCompile(`(?i)(?:^|:\s+)((?:` + touchWords + `)\s.+)$`)
+
+// touchWords open a condition on what a plan changes ("If you changed
+// anything in the api/ module"): in a heading (headingCondition), as a
+// clause of its own (conditionOnly) and when a plan is checked against it
+// (touchCondition).
+const touchWords = "if|when|whenever|once"
 
 // titleWords are the lower-cased words of a rule file's title, the first
 // heading of a path of several ("Turso Agent Guidelines > Testing"): the
@@ -444,16 +450,16 @@ var script = regexp.MustCompile(`(?i)\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl|ps1)$`)
 
 // conditionOnly is a clause that is only a condition, ending in a colon
 // before the steps it governs.
-var conditionOnly = regexp.MustCompile(`(?i)^(?:if|when|whenever|once)\s[^,]*:\s*$`)
+var conditionOnly = regexp.MustCompile(`(?i)^(?:` + touchWords + `)\s[^,]*:\s*$`)
 
 // entryName is a code span that names a part of a project rather than a
 // command: one word (`lib`, `core.py`) or a template variable.
 var entryName = regexp.MustCompile(`^(?:[\w.-]+|\{\{\s*[\w.]+\s*\}\})$`)
 
-// commandWord are commands run by their bare name.
-var commandWord = set("make", "just", "cargo", "go", "npm", "yarn", "pnpm", "bun", "deno", "pytest", "tox", "nox",
-	"rake", "gradle", "gradlew", "mvn", "bazel", "cmake", "ninja", "dotnet", "mix", "flutter", "dart", "swift",
-	"xcodebuild", "composer", "bundle", "rspec", "phpunit", "ruff", "mypy", "black", "eslint", "prettier", "tsc")
+// commandWord are commands run by their bare name that no tool family
+// (toolFamilies, read by toolsIn) holds.
+var commandWord = set("make", "just", "cargo", "go", "deno", "tox", "nox", "rake", "gradlew", "mvn", "ninja", "dotnet",
+	"mix", "flutter", "dart", "swift", "xcodebuild", "composer", "bundle", "phpunit", "mypy", "tsc")
 
 // mapCell is a table cell that is only a directory: "`packages/core/`".
 var mapCell = regexp.MustCompile("^`?[\\w.@-]*(?:/[\\w.@-]*)*/`?$")
@@ -659,11 +665,7 @@ func (p *parser) clause(c string) {
 			os := p.asked(rest)
 			if v := lower[loc[2]:loc[3]]; v == "extend" || v == "inherit from" {
 				// "Errors extend `AISDKError` from `@ai-sdk/provider`".
-				for i := range os {
-					if os[i].Kind == KindCode {
-						os[i].Verb = ExtendVerb
-					}
-				}
+				os = withBase(os)
 			}
 			if len(os) > 0 && exampleCue.MatchString(rest) && !slices.ContainsFunc(os, func(o Object) bool { return !o.Example }) {
 				// "The architecture follows a plugin pattern where each
@@ -939,6 +941,16 @@ const PlaceVerb = "live in"
 // another base breaks it.
 const ExtendVerb = "extend"
 
+// withBase marks the code objects among os as base classes to extend.
+func withBase(os []Object) []Object {
+	for i := range os {
+		if os[i].Kind == KindCode {
+			os[i].Verb = ExtendVerb
+		}
+	}
+	return os
+}
+
 // withPlace marks objects as places things go.
 func withPlace(os []Object) []Object {
 	for i := range os {
@@ -1090,7 +1102,12 @@ var baseCue = regexp.MustCompile(`(?i)\b(?:extends?|inherits?\s+from|subclass(?:
 // newThing is a new file, module or test function named as such: "creating
 // new code files", "a new one" (after an existing file), "new test
 // functions".
-var newThing = regexp.MustCompile(`(?i)\bnew\s+(?:(?:test|code|source|unit|python|go|rust|typescript|java|c#)\s+){0,2}(?:files?|modules?|functions?|cases?|one)\b`)
+var newThing = regexp.MustCompile(`(?i)\bnew\s+(?:(?:` + newQualifier + `)\s+){0,2}(?:files?|modules?|functions?|cases?|one)\b`)
+
+// newQualifier are the words between "new" and the thing it qualifies
+// ("new test code files"), shared by newThing and the constructs that read
+// its objects ("new file", "new test function").
+const newQualifier = "test|code|source|unit|python|go|rust|typescript|java|c#"
 
 // phraseStop ends a noun phrase: prepositions, conjunctions and the like.
 var phraseStop = set("for", "in", "to", "with", "when", "on", "at", "by", "from", "of", "into", "as", "and", "or",
@@ -1133,9 +1150,9 @@ func (p *parser) objects(seg string) []Object {
 			o := codeObject(p.spans[i])
 			o.Example = strings.Count(seg[:loc[0]], "(") > strings.Count(seg[:loc[0]], ")")
 			if baseCue.MatchString(seg[:loc[0]]) {
-				// "Errors extend `AISDKError`", "inherit from `BaseTestCase`
+				// "Extend `LinterRuleBase`", "inherit from `BaseTestCase`
 				// or `FeatureFlaggedTestBase`": a base class.
-				o.Verb = ExtendVerb
+				o = withBase([]Object{o})[0]
 			}
 			if o.Example && placeAside.MatchString(seg[:loc[0]]) {
 				// "(in `codex-rs` directory)": where, not what.
