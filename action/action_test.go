@@ -1,0 +1,217 @@
+package action
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// summary renders an action compactly: commands as "via:program arg…
+// |pipe", writes as "by path" with +new, -del, /dir, and messages.
+func summary(a Action) []string {
+	var out []string
+	for _, c := range a.Commands {
+		s := c.Program
+		if len(c.Via) > 0 {
+			s = strings.Join(c.Via, ",") + ":" + s
+		}
+		for _, x := range c.Args {
+			if x.Known {
+				s += " " + x.Value
+			} else {
+				s += " ?"
+			}
+		}
+		if len(c.PipeTo) > 0 {
+			s += " |" + strings.Join(c.PipeTo, ",")
+		}
+		out = append(out, s)
+	}
+	for _, w := range a.Writes {
+		s := "W " + w.By + " " + w.Path
+		if w.New {
+			s += " +new"
+		}
+		if w.Delete {
+			s += " -del"
+		}
+		if w.Dir {
+			s += " /dir"
+		}
+		if w.TextKnown {
+			s += fmt.Sprintf(" %q", w.Text)
+		}
+		out = append(out, s)
+	}
+	for _, m := range a.Messages {
+		out = append(out, fmt.Sprintf("M %s %q", m.Kind, m.Text))
+	}
+	return out
+}
+
+func TestShell(t *testing.T) {
+	env := Env{Root: "/home/me/proj"}
+	tests := []struct {
+		name, line string
+		want       []string
+	}{
+		{"simple", "npm install lodash", []string{"npm install lodash"}},
+		{"and or seq", "make lint && git commit -m 'feat: x' || echo no; ls", []string{
+			"make lint", "git commit -m feat: x", "echo no", "ls", `M commit "feat: x"`}},
+		{"pipe into tail", "meson test -C build | tail -20", []string{"meson test -C build |tail", "tail -20"}},
+		{"pipe of three", "go test ./... 2>&1 | grep FAIL | head -5", []string{"go test ./... |grep,head", "grep FAIL |head", "head -5"}},
+		{"subshell and substitution", "(cd web && pnpm build); echo $(git rev-parse HEAD)", []string{
+			"pnpm build", "git rev-parse HEAD", "echo ?"}},
+		{"env assignment", "CI=1 FOO=bar npm test", []string{"npm test"}},
+		{"sudo env time", "sudo -u root env -i PATH=/bin time rm -rf /tmp/x", []string{"sudo,env,time:rm -rf /tmp/x", "W rm /tmp/x -del"}},
+		{"bash -c", `bash -lc 'cd web && npx eslint . | head'`, []string{"bash -c,npx:eslint . |head", "bash -c:head"}},
+		{"sh -c nested", `sh -c "sh -c 'go fmt ./...'"`, []string{"sh -c,sh -c:go fmt ./..."}},
+		{"xargs", "find . -name '*.pyc' | xargs rm -f", []string{"find . -name *.pyc |xargs,rm", "xargs:rm -f"}},
+		{"npx version", "npx -y prettier@3 --write .", []string{"npx:prettier --write ."}},
+		{"pnpm dlx", "pnpm dlx create-next-app@latest app", []string{"pnpm dlx:create-next-app app"}},
+		{"uv run python -m", "uv run --frozen python -m pytest -q tests/", []string{"uv run,python -m:pytest -q tests/"}},
+		{"poetry run", "poetry run black .", []string{"poetry run:black ."}},
+		{"bundle exec", "bundle exec rspec spec/a_spec.rb", []string{"bundle exec:rspec spec/a_spec.rb"}},
+		{"timeout", "timeout 30 cargo test", []string{"timeout:cargo test"}},
+		{"command -v stops", "command -v jq", []string{"command -v jq"}},
+		{"python script stays", "python3 scripts/gen.py --out x", []string{"python3 scripts/gen.py --out x"}},
+		{"windows exe", `C:/tools/NPM.cmd ci`, []string{"npm ci"}},
+		{"redirect write", "echo 'x = 1' >> generated/foo.go", []string{"echo x = 1", `W >> generated/foo.go "x = 1"`}},
+		{"heredoc write", "cat > src/a.txt <<'EOF'\nhello\nEOF", []string{"cat", `W > src/a.txt "hello"`}},
+		{"dev null ignored", "go build ./... > /dev/null 2>&1", []string{"go build ./..."}},
+		{"tee", "echo hi | tee -a docs/log.md", []string{"echo hi |tee", "tee -a docs/log.md", "W tee -a docs/log.md"}},
+		{"sed -i", "sed -i 's/a/b/' generated/foo.go", []string{"sed -i s/a/b/ generated/foo.go", "W sed -i generated/foo.go"}},
+		{"sed -i macOS", "sed -i '' -e 's/a/b/' gen/x.go gen/y.go", []string{"sed -i  -e s/a/b/ gen/x.go gen/y.go", "W sed -i gen/x.go", "W sed -i gen/y.go"}},
+		{"sed without -i", "sed -n '1,5p' a.go", []string{"sed -n 1,5p a.go"}},
+		{"perl -pi", "perl -pi -e 's/x/y/' lib/a.pm", []string{"perl -pi -e s/x/y/ lib/a.pm", "W perl -i lib/a.pm"}},
+		{"cp mv rm", "cp a.txt b/ && mv c d && rm -f e", []string{"cp a.txt b/", "mv c d", "rm -f e",
+			"W cp b/a.txt", "W mv d", "W mv c -del", "W rm e -del"}},
+		{"cd then relative", "cd web && echo x > out.txt", []string{"echo x", `W > web/out.txt "x"`}},
+		{"cd absolute inside root", "cd /home/me/proj/api && touch new.go", []string{"touch new.go", "W touch api/new.go +new"}},
+		{"cd unknown", "cd $DIR && rm x", []string{"rm x"}},
+		{"absolute path outside", "rm /etc/hosts", []string{"rm /etc/hosts", "W rm /etc/hosts -del"}},
+		{"absolute path inside", "rm /home/me/proj/gen/a.go", []string{"rm /home/me/proj/gen/a.go", "W rm gen/a.go -del"}},
+		{"mkdir", "mkdir -p data/chat_exports", []string{"mkdir -p data/chat_exports", "W mkdir data/chat_exports +new /dir"}},
+		{"git commit cluster", `git commit -am "wip"`, []string{"git commit -am wip", `M commit "wip"`}},
+		{"git commit attached", `git commit -m"fix: a" -m "body"`, []string{"git commit -mfix: a -m body", "M commit \"fix: a\\n\\nbody\""}},
+		{"git commit heredoc", "git commit -m \"$(cat <<'EOF'\nfeat(api): add x\n\nMore.\nEOF\n)\"", []string{
+			"git commit -m feat(api): add x\n\nMore.", "M commit \"feat(api): add x\\n\\nMore.\""}},
+		{"git commit -F -", "git commit -F - <<EOF\nchore: y\nEOF", []string{"git commit -F -", `M commit "chore: y"`}},
+		{"git commit amend no message", "git commit --amend --no-edit", []string{"git commit --amend --no-edit"}},
+		{"git -C", "git -C sub commit -m 'docs: z'", []string{"git -C sub commit -m docs: z", `M commit "docs: z"`}},
+		{"gh pr create", `gh pr create --title "Add thing" --body "x"`, []string{"gh pr create --title Add thing --body x", `M pr-title "Add thing"`}},
+		{"git rm", "git rm -r --cached dist", []string{"git rm -r --cached dist", "W git rm dist -del"}},
+		{"curl -o", "curl -sSL https://x/y -o vendor/y.js", []string{"curl -sSL https://x/y -o vendor/y.js", "W curl -o vendor/y.js"}},
+		{"if and for", "if [ -f x ]; then make; fi; for f in *.go; do gofmt -w $f; done", []string{"[ -f x ]", "make", "gofmt -w ?"}},
+		{"function body not run", "f() { rm -rf /; }", nil},
+		{"unknown program", "$EDITOR notes.txt", nil},
+		{"compound redirect", "{ echo a; echo b; } > gen/out.txt", []string{"echo a", "echo b", "W > gen/out.txt"}},
+		{"escaped", `echo foo\ bar > "my file.txt"`, []string{"echo foo bar", `W > my file.txt "foo bar"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := Shell(tt.line, env)
+			if !a.Parsed {
+				t.Fatalf("did not parse %q", tt.line)
+			}
+			if got := summary(a); !slices.Equal(got, tt.want) {
+				t.Errorf("Shell(%q)\n got %q\nwant %q", tt.line, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestShell_unparsable(t *testing.T) {
+	for _, line := range []string{"echo 'unterminated", "if then fi ((", "cat <<EOF"} {
+		a := Shell(line, Env{})
+		if a.Parsed || !a.Empty() {
+			t.Errorf("Shell(%q) = %+v, want nothing and Parsed false", line, a)
+		}
+	}
+}
+
+func TestFromTool(t *testing.T) {
+	root := "/home/me/proj"
+	exists := func(p string) bool { return p == "old.go" }
+	tests := []struct {
+		tool, input string
+		want        []string
+	}{
+		{"Edit", `{"file_path":"/home/me/proj/generated/foo.go","old_string":"a","new_string":"b"}`, []string{`W Edit generated/foo.go "b"`}},
+		{"Write", `{"file_path":"/home/me/proj/new.go","content":"package x"}`, []string{`W Write new.go +new "package x"`}},
+		{"Write", `{"file_path":"old.go","content":"package y"}`, []string{`W Write old.go "package y"`}},
+		{"MultiEdit", `{"file_path":"src/a.ts","edits":[{"old_string":"x","new_string":"y"},{"old_string":"p","new_string":"q"}]}`, []string{"W MultiEdit src/a.ts \"y\\nq\""}},
+		{"NotebookEdit", `{"notebook_path":"/home/me/proj/nb/a.ipynb","new_source":"print(1)"}`, []string{`W NotebookEdit nb/a.ipynb "print(1)"`}},
+		{"Edit", `{"file_path":"/elsewhere/x.go","new_string":"z"}`, []string{`W Edit /elsewhere/x.go "z"`}},
+		{"Bash", `{"command":"git status"}`, []string{"git status"}},
+		{"Read", `{"file_path":"/home/me/proj/a.go"}`, nil},
+	}
+	for _, tt := range tests {
+		a, err := FromTool(tt.tool, json.RawMessage(tt.input), Env{Root: root, Exists: exists})
+		if err != nil {
+			t.Fatalf("FromTool(%s, %s): %v", tt.tool, tt.input, err)
+		}
+		if got := summary(a); !slices.Equal(got, tt.want) {
+			t.Errorf("FromTool(%s, %s)\n got %q\nwant %q", tt.tool, tt.input, got, tt.want)
+		}
+	}
+	if _, err := FromTool("Edit", json.RawMessage(`{"file_path":`), Env{}); err == nil {
+		t.Error("bad JSON: want an error")
+	}
+}
+
+// TestShell_rootIndependent: the same call in checkouts at two places
+// reads the same.
+func TestShell_rootIndependent(t *testing.T) {
+	a := Shell("cd /a/proj/web && sed -i s/x/y/ /a/proj/gen/z.go > /a/proj/out.txt", Env{Root: "/a/proj"})
+	b := Shell("cd /b/other/place/proj/web && sed -i s/x/y/ /b/other/place/proj/gen/z.go > /b/other/place/proj/out.txt", Env{Root: "/b/other/place/proj"})
+	if !slices.Equal(summary(a)[1:], summary(b)[1:]) {
+		t.Errorf("writes differ by root:\n%q\n%q", summary(a), summary(b))
+	}
+}
+
+func TestCommand_flags(t *testing.T) {
+	c := Shell("git -C sub push -fu origin main --force-with-lease=x", Env{}).Commands[0]
+	for flag, want := range map[string]bool{"-f": true, "-u": true, "--force-with-lease": true, "--force": false, "-C": true, "-s": false} {
+		if got := c.Has(flag); got != want {
+			t.Errorf("Has(%s) = %v, want %v", flag, got, want)
+		}
+	}
+	if got := c.Sub(2); !slices.Equal(got, []string{"push", "origin"}) {
+		t.Errorf("Sub(2) = %q", got)
+	}
+	if got := c.Positionals(); !slices.Equal(got, []string{"push", "origin", "main"}) {
+		t.Errorf("Positionals = %q", got)
+	}
+	if !c.Runs("git") || c.Runs("push") {
+		t.Error("Runs")
+	}
+}
+
+func FuzzShell(f *testing.F) {
+	for _, s := range []string{"npm i", "a | b && c || d; (e) & f", "bash -c 'sh -c \"x\"'", "git commit -m \"$(cat <<'EOF'\nx\nEOF\n)\"",
+		"sed -i '' s/a/b/ f", "cat > f <<EOF\nx\nEOF", "cd a && cd .. && rm -rf ./b", "xargs -I{} cp {} dst/", "uv run python -m pytest", "\x00", "$((1+2))"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		a := Shell(line, Env{Root: "/r"})
+		if !a.Parsed && !a.Empty() {
+			t.Fatalf("unparsed line has content: %+v", a)
+		}
+		if len(a.Commands) > maxCommands {
+			t.Fatalf("%d commands", len(a.Commands))
+		}
+		for _, c := range a.Commands {
+			if c.Program == "" {
+				t.Fatalf("empty program in %q", line)
+			}
+		}
+		for _, w := range a.Writes {
+			if w.Path == "" {
+				t.Fatalf("empty write path in %q", line)
+			}
+		}
+	})
+}
