@@ -1,0 +1,265 @@
+package check
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/innate-mcp/innate-mcp/action"
+)
+
+// Kind is what a check does with its target. Plain string.
+type Kind string
+
+// The kinds of checks.
+const (
+	// Forbid: an action that matches the target breaks the rule.
+	Forbid Kind = "forbid"
+	// Require: an action in the target's scope must meet it (a commit
+	// message matches Must; a file written holds Text).
+	Require Kind = "require"
+	// RequireBefore: an action that matches the target needs Before to
+	// have run earlier in the session (or earlier in the same line).
+	RequireBefore Kind = "require-before"
+	// PreferInstead: the target is what the rule replaces; Instead is what
+	// it asks for. Matched as Forbid.
+	PreferInstead Kind = "prefer-instead"
+)
+
+// Origin says who made a check. Plain string.
+type Origin string
+
+// The origins of checks; a person's wins over the others.
+const (
+	ByReader     Origin = "reader"     // the built-in reader (package directive)
+	ByPerson     Origin = "person"     // a person, through the CLI or the dashboard
+	ByConsultant Origin = "consultant" // a model or agent asked to compile the rule
+)
+
+// Provenance is where a check came from.
+type Provenance struct {
+	By Origin `json:"by"`
+	// Version is the reader's version, for checks it made.
+	Version int `json:"version,omitempty"`
+	// Note is free text: who, or which consultant.
+	Note string `json:"note,omitempty"`
+}
+
+// Check is one check of a rule. Plain data; exactly one of Command, Write
+// and Message is set.
+type Check struct {
+	Kind    Kind            `json:"kind"`
+	Command *CommandPattern `json:"command,omitempty"`
+	Write   *WritePattern   `json:"write,omitempty"`
+	Message *MessagePattern `json:"message,omitempty"`
+	// Before is, for RequireBefore, the step that must come first.
+	Before *CommandPattern `json:"before,omitempty"`
+	// Instead is, for PreferInstead, what the rule asks for instead, in
+	// words or as a command ("pnpm").
+	Instead string `json:"instead,omitempty"`
+	// When limits the check to sessions that touched some paths.
+	When *Condition `json:"when,omitempty"`
+	// Rule is the id of the lesson the check enforces; Quote its verbatim
+	// text (the rule a user is shown).
+	Rule  string     `json:"rule,omitempty"`
+	Quote string     `json:"quote,omitempty"`
+	From  Provenance `json:"from"`
+}
+
+// CommandPattern matches a simple command of a shell line.
+type CommandPattern struct {
+	// Programs: the command runs one of these (its program, one of its
+	// names, or a wrapper it runs through); "*" is any program.
+	Programs []string `json:"programs,omitempty"`
+	// Classes: instead of Programs, the command is of one of these
+	// classes ("test", "build").
+	Classes []string `json:"classes,omitempty"`
+	// Sub: its first positional words, in order ("push"; "run", "build");
+	// "*" is any word.
+	Sub []string `json:"sub,omitempty"`
+	// Flags: it is given every one of these (or a known alias of it).
+	Flags []string `json:"flags,omitempty"`
+	// Args: one of its other positional words matches one of these globs.
+	Args []string `json:"args,omitempty"`
+	// PipeTo: its output is piped into one of these programs ("*": any).
+	PipeTo []string `json:"pipe_to,omitempty"`
+	// NotVia: it was not run through any of these runners ("uv run",
+	// "bundle exec").
+	NotVia []string `json:"not_via,omitempty"`
+}
+
+// WritePattern matches a file an action writes.
+type WritePattern struct {
+	// Paths are globs relative to the project root, as .gitignore reads
+	// them: a pattern without a slash but at its end matches at any depth;
+	// "dir/" is everything under it; "**" any number of directories.
+	// Empty: any file.
+	Paths []string `json:"paths,omitempty"`
+	// Text is a regular expression over the new text: present breaks a
+	// Forbid, absent breaks a Require. Empty: the write itself.
+	Text string `json:"text,omitempty"`
+	// New: only files the action creates. Delete: only files it removes.
+	New    bool `json:"new,omitempty"`
+	Delete bool `json:"delete,omitempty"`
+}
+
+// MessagePattern matches a commit message or a pull-request title, by its
+// first line.
+type MessagePattern struct {
+	// Kinds are the messages it applies to; empty: both.
+	Kinds []action.MessageKind `json:"kinds,omitempty"`
+	// Must is a regular expression the first line must match (Require);
+	// MustNot one it must not match (Forbid).
+	Must    string `json:"must,omitempty"`
+	MustNot string `json:"must_not,omitempty"`
+	// Name says what Must is, in words ("Conventional Commits").
+	Name string `json:"name,omitempty"`
+}
+
+// Condition limits a check to sessions that touched some paths.
+type Condition struct {
+	// Touched: the action, or an earlier one of its session, wrote a file
+	// matching one of these globs.
+	Touched []string `json:"touched,omitempty"`
+}
+
+// ErrInvalid is wrapped by Validate's errors.
+var ErrInvalid = errors.New("invalid check")
+
+// maxPatterns bounds the lists of a pattern, and maxRegexp a regular
+// expression's length.
+const (
+	maxPatterns = 64
+	maxRegexp   = 1024
+)
+
+// Validate reports what is wrong with a check, in words that say what to
+// fix; nil for a check Prepare accepts.
+func Validate(c Check) error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, a...))
+	}
+	n := 0
+	for _, set := range []bool{c.Command != nil, c.Write != nil, c.Message != nil} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return bad("give exactly one target: command, write or message (it has %d)", n)
+	}
+	switch c.Kind {
+	case Forbid, PreferInstead:
+		if c.Message != nil && c.Message.MustNot == "" {
+			return bad("a forbidding message check needs must_not")
+		}
+		if c.Kind == PreferInstead && strings.TrimSpace(c.Instead) == "" {
+			return bad("prefer-instead needs instead: what the rule asks for")
+		}
+	case Require:
+		switch {
+		case c.Command != nil:
+			return bad("require applies to a write (its text) or a message; for a command, forbid what the rule rules out")
+		case c.Message != nil && c.Message.Must == "":
+			return bad("a requiring message check needs must")
+		case c.Write != nil && c.Write.Text == "":
+			return bad("a requiring write check needs text: what the file must hold")
+		}
+	case RequireBefore:
+		if c.Command == nil || c.Before == nil {
+			return bad("require-before needs command (what comes later) and before (the step that must come first)")
+		}
+	default:
+		return bad("kind %q is not one of forbid, require, require-before, prefer-instead", c.Kind)
+	}
+	for _, p := range []*CommandPattern{c.Command, c.Before} {
+		if p == nil {
+			continue
+		}
+		if len(p.Programs) == 0 && len(p.Classes) == 0 {
+			return bad("a command pattern needs programs or classes")
+		}
+		for _, cl := range p.Classes {
+			if _, ok := classes[cl]; !ok {
+				return bad("class %q is not one of %s", cl, strings.Join(classNames(), ", "))
+			}
+		}
+		if len(p.Programs) > maxPatterns || len(p.Sub) > 8 || len(p.Flags) > maxPatterns || len(p.Args) > maxPatterns || len(p.PipeTo) > maxPatterns {
+			return bad("a command pattern holds at most %d of each", maxPatterns)
+		}
+		for _, g := range p.Args {
+			if err := validGlob(g); err != nil {
+				return bad("args glob %q: %v", g, err)
+			}
+		}
+	}
+	if w := c.Write; w != nil {
+		if len(w.Paths) > maxPatterns {
+			return bad("a write pattern holds at most %d paths", maxPatterns)
+		}
+		for _, g := range w.Paths {
+			if err := validGlob(g); err != nil {
+				return bad("path glob %q: %v", g, err)
+			}
+		}
+		if len(w.Paths) == 0 && w.Text == "" && c.Kind != Require {
+			return bad("a write pattern needs paths or text: forbidding every write is not a rule")
+		}
+	}
+	for _, re := range []string{regexpOf(c.Write), msgRE(c.Message, true), msgRE(c.Message, false)} {
+		if re == "" {
+			continue
+		}
+		if len(re) > maxRegexp {
+			return bad("a regular expression is at most %d bytes", maxRegexp)
+		}
+		if _, err := regexp.Compile(re); err != nil {
+			return bad("regular expression %q: %v", re, err)
+		}
+	}
+	if c.When != nil {
+		for _, g := range c.When.Touched {
+			if err := validGlob(g); err != nil {
+				return bad("when.touched glob %q: %v", g, err)
+			}
+		}
+	}
+	switch c.From.By {
+	case ByReader, ByPerson, ByConsultant:
+	default:
+		return bad("from.by %q is not one of reader, person, consultant", c.From.By)
+	}
+	return nil
+}
+
+func regexpOf(w *WritePattern) string {
+	if w == nil {
+		return ""
+	}
+	return w.Text
+}
+
+func msgRE(m *MessagePattern, must bool) string {
+	if m == nil {
+		return ""
+	}
+	if must {
+		return m.Must
+	}
+	return m.MustNot
+}
+
+// Key is a check's identity: a hash of what it matches (kind, targets,
+// condition), not of its rule or provenance, so that the same check read
+// again keeps its key.
+func Key(c Check) string {
+	x := c
+	x.Rule, x.Quote, x.From = "", "", Provenance{}
+	b, _ := json.Marshal(x)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:6])
+}

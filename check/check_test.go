@@ -1,0 +1,229 @@
+package check
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/innate-mcp/innate-mcp/action"
+)
+
+func TestGlob(t *testing.T) {
+	tests := []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"generated/", "generated/foo.go", true},
+		{"generated/", "src/generated/foo.go", true},
+		{"generated/", "generatedx/foo.go", false},
+		{"generated/**", "generated/a/b.go", true},
+		{"generated/**", "src/generated/a.go", false},
+		{"/build", "build/x", true},
+		{"/build", "src/build/x", false},
+		{"*.lock", "web/yarn.lock", true},
+		{"*.lock", "web/yarn.locks", false},
+		{"package-lock.json", "package-lock.json", true},
+		{"package-lock.json", "apps/web/package-lock.json", true},
+		{"src/**/*.test.ts", "src/a/b/c.test.ts", true},
+		{"src/**/*.test.ts", "src/c.test.ts", true},
+		{"src/**/*.test.ts", "lib/c.test.ts", false},
+		{"migrations", "db/migrations/001.sql", true},
+		{"./docs/", "docs/a.md", true},
+		{"docs/", "/etc/docs/a.md", false},
+		{"/etc/hosts", "/etc/hosts", true},
+		{"docs/", "../docs/a.md", false},
+		{"[", "x", false},
+	}
+	for _, tt := range tests {
+		if got := Glob(tt.pattern, tt.path); got != tt.want {
+			t.Errorf("Glob(%q, %q) = %v, want %v", tt.pattern, tt.path, got, tt.want)
+		}
+	}
+}
+
+const root = "/r"
+
+func bash(line string) action.Action { return action.Shell(line, action.Env{Root: root}) }
+
+func tool(name, input string) action.Action {
+	a, err := action.FromTool(name, []byte(input), action.Env{Root: root})
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+func TestPrepared_Match(t *testing.T) {
+	conventional := &MessagePattern{Must: `^(feat|fix|docs|style|refactor|perf|test|build|ci|chore|revert)(\([^)]+\))?!?: \S`, Name: "a Conventional Commit"}
+	gen := Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"generated/"}}}
+	npm := Check{Kind: PreferInstead, Instead: "pnpm", Command: &CommandPattern{Programs: []string{"npm", "yarn"}}}
+	force := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Flags: []string{"--force"}}}
+	lint := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}},
+		Before: &CommandPattern{Programs: []string{"make"}, Sub: []string{"lint"}}}
+	pipe := Check{Kind: Forbid, Command: &CommandPattern{Classes: []string{"build", "test"}, PipeTo: []string{"*"}}}
+	tail := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"head", "tail"}}}
+	gcc := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"gcc", "cc", "clang"}, Flags: []string{"-c"}}}
+	gofmt := Check{Kind: PreferInstead, Instead: "gofumpt", Command: &CommandPattern{Programs: []string{"gofmt", "goimports"}}}
+	uv := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"pytest", "python"}, NotVia: []string{"uv run"}}}
+	commit := Check{Kind: Require, Message: conventional}
+	header := Check{Kind: Require, Write: &WritePattern{Paths: []string{"*.go"}, New: true, Text: `(?m)^// SPDX-License-Identifier: MIT`}}
+	crd := Check{Kind: RequireBefore, When: &Condition{Touched: []string{"api/"}},
+		Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Programs: []string{"make"}, Sub: []string{"crd_install"}}}
+	lintHistory := History{Commands: bash("make lint").Commands}
+	tests := []struct {
+		name  string
+		check Check
+		act   action.Action
+		h     History
+		want  bool
+	}{
+		{"edit under generated", gen, tool("Edit", `{"file_path":"/r/generated/foo.go","new_string":"x"}`), History{}, true},
+		{"write under generated", gen, tool("Write", `{"file_path":"/r/generated/foo.go","content":"x"}`), History{}, true},
+		{"multiedit under generated", gen, tool("MultiEdit", `{"file_path":"generated/foo.go","edits":[{"new_string":"x"}]}`), History{}, true},
+		{"sed -i under generated", gen, bash("sed -i 's/a/b/' generated/foo.go"), History{}, true},
+		{"echo >> under generated", gen, bash("echo x >> generated/foo.go"), History{}, true},
+		{"edit elsewhere", gen, tool("Edit", `{"file_path":"/r/src/foo.go","new_string":"x"}`), History{}, false},
+		{"reading generated", gen, bash("cat generated/foo.go"), History{}, false},
+		{"npm install", npm, bash("npm install lodash"), History{}, true},
+		{"pnpm add", npm, bash("pnpm add lodash"), History{}, false},
+		{"npx is not npm", npm, bash("npx tsc"), History{}, false},
+		{"push --force", force, bash("git push --force origin main"), History{}, true},
+		{"push -f", force, bash("git push -f"), History{}, true},
+		{"push", force, bash("git push origin main"), History{}, false},
+		{"commit without lint", lint, bash("git commit -m 'feat: x'"), History{}, true},
+		{"commit after lint in history", lint, bash("git commit -m 'feat: x'"), lintHistory, false},
+		{"commit after lint in line", lint, bash("make lint && git commit -m 'feat: x'"), History{}, false},
+		{"make lint alone", lint, bash("make lint"), History{}, false},
+		{"test piped into tail", pipe, bash("meson test -C build | tail -20"), History{}, true},
+		{"go test piped", pipe, bash("go test ./... 2>&1 | grep FAIL"), History{}, true},
+		{"ls piped", pipe, bash("ls | wc -l"), History{}, false},
+		{"test unpiped", pipe, bash("meson test -C build"), History{}, false},
+		{"tail", tail, bash("meson test -C build | tail -20"), History{}, true},
+		{"gcc -c", gcc, bash("gcc -c src/basic/foo.c"), History{}, true},
+		{"gcc link", gcc, bash("gcc -o app main.o"), History{}, false},
+		{"go fmt", gofmt, bash("go fmt ./..."), History{}, true},
+		{"gofumpt", gofmt, bash("gofumpt -w ."), History{}, false},
+		{"bare pytest", uv, bash("pytest -q"), History{}, true},
+		{"python -m pytest", uv, bash("python -m pytest"), History{}, true},
+		{"uv run pytest", uv, bash("uv run pytest"), History{}, false},
+		{"uv run python -m pytest", uv, bash("uv run python -m pytest"), History{}, false},
+		{"wip commit", commit, bash(`git commit -am "wip"`), History{}, true},
+		{"conventional commit", commit, bash(`git commit -m "fix(api): handle nil"`), History{}, false},
+		{"heredoc conventional commit", commit, bash("git commit -m \"$(cat <<'EOF'\nfeat: add x\n\nbody\nEOF\n)\""), History{}, false},
+		{"PR title", commit, bash(`gh pr create --title "Add feature"`), History{}, true},
+		{"new go file without header", header, tool("Write", `{"file_path":"/r/x.go","content":"package x"}`), History{}, true},
+		{"new go file with header", header, tool("Write", `{"file_path":"/r/x.go","content":"// SPDX-License-Identifier: MIT\npackage x"}`), History{}, false},
+		{"edit of an existing go file", header, tool("Edit", `{"file_path":"/r/x.go","new_string":"x"}`), History{}, false},
+		{"crd: commit, api untouched", crd, bash("git commit -m 'feat: x'"), History{}, false},
+		{"crd: commit after api change", crd, bash("git commit -m 'feat: x'"), History{Touched: []string{"api/v1/types.go"}}, true},
+		{"unparsed line", force, bash("git push --force 'oops"), History{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.check
+			c.From = Provenance{By: ByPerson}
+			p, err := Prepare(c)
+			if err != nil {
+				t.Fatalf("Prepare: %v", err)
+			}
+			hit, got := p.Match(tt.act, tt.h)
+			if got != tt.want {
+				t.Errorf("Match = %v (%+v), want %v", got, hit, tt.want)
+			}
+			if got && (hit.Evidence == "" || hit.Why == "") {
+				t.Errorf("hit without evidence or why: %+v", hit)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	person := Provenance{By: ByPerson}
+	tests := []struct {
+		name  string
+		check Check
+		want  string // part of the error; "" for valid
+	}{
+		{"valid", Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"npm"}}, From: person}, ""},
+		{"no target", Check{Kind: Forbid, From: person}, "exactly one target"},
+		{"two targets", Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"x"}}, Write: &WritePattern{Paths: []string{"a"}}, From: person}, "exactly one target"},
+		{"bad kind", Check{Kind: "maybe", Command: &CommandPattern{Programs: []string{"x"}}, From: person}, "kind"},
+		{"bad regexp", Check{Kind: Require, Message: &MessagePattern{Must: "("}, From: person}, "regular expression"},
+		{"bad class", Check{Kind: Forbid, Command: &CommandPattern{Classes: []string{"lint"}}, From: person}, "class"},
+		{"require command", Check{Kind: Require, Command: &CommandPattern{Programs: []string{"x"}}, From: person}, "require applies"},
+		{"before missing", Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}}, From: person}, "before"},
+		{"prefer without instead", Check{Kind: PreferInstead, Command: &CommandPattern{Programs: []string{"npm"}}, From: person}, "instead"},
+		{"every write", Check{Kind: Forbid, Write: &WritePattern{}, From: person}, "every write"},
+		{"no provenance", Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"npm"}}}, "from.by"},
+		{"bad glob", Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"a/["}}, From: person}, "glob"},
+	}
+	for _, tt := range tests {
+		err := Validate(tt.check)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want) || !errors.Is(err, ErrInvalid)):
+			t.Errorf("%s: got %v, want an ErrInvalid saying %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	tests := []struct {
+		check Check
+		want  string
+	}{
+		{Check{Kind: PreferInstead, Instead: "pnpm", Command: &CommandPattern{Programs: []string{"npm"}}}, "forbids running `npm` (use pnpm instead)"},
+		{Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"generated/"}}}, "forbids writing `generated/`"},
+		{Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Programs: []string{"make"}, Sub: []string{"lint"}}},
+			"requires `make lint` earlier in the session before `git commit`"},
+		{Check{Kind: Forbid, Command: &CommandPattern{Classes: []string{"build", "test"}, PipeTo: []string{"*"}}}, "forbids running a build or test command piped into another command"},
+		{Check{Kind: Require, Message: &MessagePattern{Must: "^x", Name: "Conventional Commits"}}, "requires commit messages and PR titles to be Conventional Commits"},
+	}
+	for _, tt := range tests {
+		if got := Describe(tt.check); got != tt.want {
+			t.Errorf("Describe = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func TestKey(t *testing.T) {
+	a := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"npm"}}, Rule: "l1", Quote: "x", From: Provenance{By: ByReader, Version: 1}}
+	b := a
+	b.Rule, b.Quote, b.From = "l2", "y", Provenance{By: ByPerson}
+	if Key(a) != Key(b) {
+		t.Error("Key depends on the rule or provenance")
+	}
+	b.Command = &CommandPattern{Programs: []string{"yarn"}}
+	if Key(a) == Key(b) {
+		t.Error("Key ignores the target")
+	}
+}
+
+func FuzzMatch(f *testing.F) {
+	f.Add("git push --force", "git", "push", "--force", "generated/", `^feat`)
+	f.Add("echo x >> gen/a.go && sed -i s/a/b/ gen/b.go", "sed", "", "-i", "gen/**", `x`)
+	f.Add("meson test | tail -3", "*", "*", "", "**/[a-", `(`)
+	f.Fuzz(func(t *testing.T, line, prog, sub, flag, glob, re string) {
+		a := action.Shell(line, action.Env{Root: "/r"})
+		h := History{Commands: a.Commands, Touched: []string{glob}}
+		from := Provenance{By: ByConsultant}
+		checks := []Check{
+			{Kind: Forbid, Command: &CommandPattern{Programs: []string{prog}, Sub: []string{sub}, Flags: []string{flag}, Args: []string{glob}, PipeTo: []string{prog}}, From: from},
+			{Kind: Forbid, Write: &WritePattern{Paths: []string{glob}, Text: re}, From: from},
+			{Kind: Require, Message: &MessagePattern{Must: re}, From: from},
+			{Kind: RequireBefore, Command: &CommandPattern{Classes: []string{"test"}}, Before: &CommandPattern{Programs: []string{prog}}, When: &Condition{Touched: []string{glob}}, From: from},
+		}
+		for _, c := range checks {
+			p, err := Prepare(c)
+			if err != nil {
+				continue
+			}
+			if hit, ok := p.Match(a, h); ok && hit.Why == "" {
+				t.Fatalf("hit without why: %+v", hit)
+			}
+			_ = Describe(c)
+		}
+		Glob(glob, line)
+	})
+}

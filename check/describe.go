@@ -1,0 +1,89 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Short is a command pattern in a few words: "`git push --force`", "`npm`",
+// "a test command piped into `tail`".
+func (p *CommandPattern) Short() string {
+	var b strings.Builder
+	switch {
+	case len(p.Classes) > 0:
+		b.WriteString("a " + strings.Join(p.Classes, " or ") + " command")
+	case len(p.Programs) == 1 && p.Programs[0] == "*":
+		b.WriteString("any command")
+	default:
+		parts := []string{strings.Join(p.Programs, "|")}
+		parts = append(parts, p.Sub...)
+		parts = append(parts, p.Flags...)
+		parts = append(parts, p.Args...)
+		b.WriteString("`" + strings.Join(parts, " ") + "`")
+	}
+	if len(p.Classes) > 0 && (len(p.Flags) > 0 || len(p.Sub) > 0) {
+		b.WriteString(" with `" + strings.Join(append(append([]string{}, p.Sub...), p.Flags...), " ") + "`")
+	}
+	if len(p.PipeTo) > 0 {
+		if len(p.PipeTo) == 1 && p.PipeTo[0] == "*" {
+			b.WriteString(" piped into another command")
+		} else {
+			b.WriteString(" piped into `" + strings.Join(p.PipeTo, "` or `") + "`")
+		}
+	}
+	if len(p.NotVia) > 0 {
+		b.WriteString(" run without `" + strings.Join(p.NotVia, "` or `") + "`")
+	}
+	return b.String()
+}
+
+// Describe says what a check does, in words: "forbids running `npm`
+// (use pnpm)", "forbids writing under `generated/`", "requires commit
+// messages to be Conventional Commits", "requires `make lint` before
+// `git commit`".
+func Describe(c Check) string {
+	var s string
+	switch {
+	case c.Kind == RequireBefore && c.Command != nil && c.Before != nil:
+		s = fmt.Sprintf("requires %s earlier in the session before %s", c.Before.Short(), c.Command.Short())
+	case c.Command != nil:
+		s = "forbids running " + c.Command.Short()
+	case c.Write != nil:
+		what := "writing"
+		switch {
+		case c.Write.Delete:
+			what = "removing"
+		case c.Write.New:
+			what = "creating"
+		}
+		where := "any file"
+		if len(c.Write.Paths) > 0 {
+			where = "`" + strings.Join(c.Write.Paths, "`, `") + "`"
+		}
+		switch {
+		case c.Write.Text == "":
+			s = fmt.Sprintf("forbids %s %s", what, where)
+		case c.Kind == Require:
+			s = fmt.Sprintf("requires %s %s to hold /%s/", what, where, c.Write.Text)
+		default:
+			s = fmt.Sprintf("forbids %s /%s/ in %s", what, c.Write.Text, where)
+		}
+	case c.Message != nil:
+		what := "commit messages and PR titles"
+		if len(c.Message.Kinds) == 1 {
+			what = kindWord(c.Message.Kinds[0]) + "s"
+		}
+		if c.Kind == Require {
+			s = fmt.Sprintf("requires %s to be %s", what, c.Message.name())
+		} else {
+			s = fmt.Sprintf("forbids %s matching /%s/", what, c.Message.MustNot)
+		}
+	}
+	if c.Kind == PreferInstead && c.Instead != "" {
+		s += " (use " + c.Instead + " instead)"
+	}
+	if c.When != nil && len(c.When.Touched) > 0 {
+		s += ", when the session changed `" + strings.Join(c.When.Touched, "`, `") + "`"
+	}
+	return s
+}

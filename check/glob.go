@@ -1,0 +1,98 @@
+package check
+
+import (
+	"errors"
+	"path"
+	"strings"
+)
+
+// validGlob reports whether a glob is one Glob accepts.
+func validGlob(g string) error {
+	if strings.TrimSpace(g) == "" {
+		return errors.New("empty")
+	}
+	for _, seg := range strings.Split(strings.Trim(g, "/"), "/") {
+		if seg == "**" {
+			continue
+		}
+		if _, err := path.Match(seg, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Glob reports whether a slash-separated path relative to the project root
+// matches a pattern as .gitignore reads it: "*.lock" and "generated/"
+// match at any depth, "src/gen/*.go" and "/build" from the root, "dir/"
+// and "dir/**" everything under dir, "**" any number of directories. A
+// path outside the project (absolute) matches only an absolute pattern.
+func Glob(pattern, p string) bool {
+	pattern = strings.TrimSpace(strings.ReplaceAll(pattern, `\`, "/"))
+	pattern = strings.TrimPrefix(pattern, "./")
+	p = strings.TrimPrefix(path.Clean(strings.ReplaceAll(p, `\`, "/")), "./")
+	if pattern == "" || p == "" || p == "." {
+		return false
+	}
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") {
+		if !strings.HasPrefix(pattern, "/") && !strings.HasPrefix(pattern, "~") {
+			return false
+		}
+		return matchSegs(split(pattern), split(p))
+	}
+	if strings.HasPrefix(p, "../") || p == ".." {
+		return false
+	}
+	dir := strings.HasSuffix(pattern, "/")
+	trimmed := strings.Trim(pattern, "/")
+	anchored := strings.HasPrefix(pattern, "/") || strings.Contains(trimmed, "/")
+	segs := split(trimmed)
+	if dir {
+		segs = append(segs, "**")
+	} else {
+		// "gen" names a file or a directory: everything under it too.
+		segs = append(segs, "**")
+	}
+	if !anchored {
+		segs = append([]string{"**"}, segs...)
+	}
+	return matchSegs(segs, split(p))
+}
+
+func split(p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+// matchSegs matches path segments against pattern segments, "**" matching
+// any number of them (a trailing "**" also none).
+func matchSegs(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			rest := pat[1:]
+			for len(rest) > 0 && rest[0] == "**" {
+				rest = rest[1:]
+			}
+			if len(rest) == 0 {
+				return true
+			}
+			for i := 0; i <= len(segs); i++ {
+				if matchSegs(rest, segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], segs[0]); !ok {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}

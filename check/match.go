@@ -1,0 +1,256 @@
+package check
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/innate-mcp/innate-mcp/action"
+)
+
+// History is what a session did before the action being checked.
+type History struct {
+	// Commands are the commands that ran, oldest first.
+	Commands []action.Command
+	// Touched are the paths written, relative to the project root.
+	Touched []string
+}
+
+// Prepared is a check ready to match: its regular expressions compiled.
+// Safe for concurrent use.
+type Prepared struct {
+	Check   Check
+	text    *regexp.Regexp
+	must    *regexp.Regexp
+	mustNot *regexp.Regexp
+}
+
+// Prepare validates a check and compiles it.
+func Prepare(c Check) (*Prepared, error) {
+	if err := Validate(c); err != nil {
+		return nil, err
+	}
+	p := &Prepared{Check: c}
+	if c.Write != nil && c.Write.Text != "" {
+		p.text = regexp.MustCompile(c.Write.Text)
+	}
+	if m := c.Message; m != nil {
+		if m.Must != "" {
+			p.must = regexp.MustCompile(m.Must)
+		}
+		if m.MustNot != "" {
+			p.mustNot = regexp.MustCompile(m.MustNot)
+		}
+	}
+	return p, nil
+}
+
+// Hit is a check an action breaks.
+type Hit struct {
+	Check Check
+	// Evidence is what of the action breaks it: a command, a path, a
+	// message's first line.
+	Evidence string
+	// Why says how, in a few words ("runs npm", "writes generated/a.go",
+	// "no `make lint` before `git commit` in this session").
+	Why string
+}
+
+// Match reports whether an action breaks the check.
+func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
+	c := p.Check
+	if c.When != nil && len(c.When.Touched) > 0 && !touched(c.When.Touched, a, h) {
+		return Hit{}, false
+	}
+	hit := func(evidence, why string) (Hit, bool) {
+		return Hit{Check: c, Evidence: evidence, Why: why}, true
+	}
+	switch {
+	case c.Kind == RequireBefore:
+		for i, cmd := range a.Commands {
+			if !c.Command.matches(cmd) {
+				continue
+			}
+			if ranBefore(c.Before, h.Commands) || ranBefore(c.Before, a.Commands[:i]) {
+				return Hit{}, false
+			}
+			return hit(cmd.Text, fmt.Sprintf("no %s before this in the session", c.Before.Short()))
+		}
+	case c.Command != nil:
+		for _, cmd := range a.Commands {
+			if c.Command.matches(cmd) {
+				return hit(cmd.Text, "runs "+c.Command.Short())
+			}
+		}
+	case c.Write != nil:
+		for _, w := range a.Writes {
+			if !c.Write.scope(w) {
+				continue
+			}
+			if p.text == nil {
+				return hit(w.Path, writeVerb(w)+" "+w.Path)
+			}
+			if !w.TextKnown {
+				continue
+			}
+			found := p.text.MatchString(w.Text)
+			if c.Kind == Require && !found {
+				return hit(w.Path, writeVerb(w)+" "+w.Path+" without what the rule asks for")
+			}
+			if c.Kind != Require && found {
+				return hit(w.Path, writeVerb(w)+" "+w.Path+" with "+clipQuote(p.text.FindString(w.Text)))
+			}
+		}
+	case c.Message != nil:
+		for _, m := range a.Messages {
+			if len(c.Message.Kinds) > 0 && !slices.Contains(c.Message.Kinds, m.Kind) {
+				continue
+			}
+			first := firstLine(m.Text)
+			if p.must != nil && !p.must.MatchString(first) {
+				return hit(first, fmt.Sprintf("the %s %q is not %s", kindWord(m.Kind), clipQuote(first), c.Message.name()))
+			}
+			if p.mustNot != nil && p.mustNot.MatchString(first) {
+				return hit(first, fmt.Sprintf("the %s %q", kindWord(m.Kind), clipQuote(first)))
+			}
+		}
+	}
+	return Hit{}, false
+}
+
+// matches reports whether a command fits the pattern.
+func (p *CommandPattern) matches(c action.Command) bool {
+	if len(p.Classes) > 0 {
+		if !slices.ContainsFunc(p.Classes, func(cl string) bool { return inClass(c, cl) }) {
+			return false
+		}
+	} else if !slices.Contains(p.Programs, "*") {
+		ids := identities(c)
+		if !slices.ContainsFunc(p.Programs, func(x string) bool { return slices.Contains(ids, x) }) {
+			return false
+		}
+	}
+	if len(p.Sub) > 0 {
+		sub := c.Sub(len(p.Sub))
+		// A pattern named by another name (gofmt for `go fmt`) has no
+		// subcommand of its own to match.
+		if len(sub) < len(p.Sub) {
+			return false
+		}
+		for i, s := range p.Sub {
+			if s != "*" && !strings.EqualFold(s, sub[i]) {
+				return false
+			}
+		}
+	}
+	for _, f := range p.Flags {
+		if !hasFlag(c, f) {
+			return false
+		}
+	}
+	if len(p.Args) > 0 {
+		pos := c.Positionals()
+		if len(pos) >= len(p.Sub) {
+			pos = pos[len(p.Sub):]
+		}
+		if !slices.ContainsFunc(pos, func(a string) bool {
+			return slices.ContainsFunc(p.Args, func(g string) bool { return Glob(g, a) || a == g })
+		}) {
+			return false
+		}
+	}
+	if len(p.PipeTo) > 0 {
+		if !slices.ContainsFunc(c.PipeTo, func(x string) bool { return slices.Contains(p.PipeTo, x) || slices.Contains(p.PipeTo, "*") }) {
+			return false
+		}
+	}
+	for _, v := range p.NotVia {
+		if slices.Contains(c.Via, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// ranBefore reports whether one of cmds matches the step.
+func ranBefore(step *CommandPattern, cmds []action.Command) bool {
+	return slices.ContainsFunc(cmds, step.matches)
+}
+
+// scope reports whether a write is one the pattern is about.
+func (w *WritePattern) scope(x action.Write) bool {
+	if w.New && !x.New || w.Delete && !x.Delete {
+		return false
+	}
+	if x.Dir && (w.Text != "" || !w.New) {
+		return false // a new directory holds no text, and is no edit
+	}
+	if len(w.Paths) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(w.Paths, func(g string) bool { return Glob(g, x.Path) })
+}
+
+// touched reports whether the action or its session wrote a path matching
+// one of the globs.
+func touched(globs []string, a action.Action, h History) bool {
+	for _, g := range globs {
+		for _, w := range a.Writes {
+			if Glob(g, w.Path) {
+				return true
+			}
+		}
+		for _, p := range h.Touched {
+			if Glob(g, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func writeVerb(w action.Write) string {
+	switch {
+	case w.Delete:
+		return "removes"
+	case w.Dir:
+		return "makes"
+	case w.New:
+		return "creates"
+	}
+	return "writes"
+}
+
+func kindWord(k action.MessageKind) string {
+	if k == action.PRTitle {
+		return "PR title"
+	}
+	return "commit message"
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+func clipQuote(s string) string {
+	if len(s) > 60 {
+		cut := 60
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		return s[:cut] + "…"
+	}
+	return s
+}
+
+func (m *MessagePattern) name() string {
+	if m.Name != "" {
+		return m.Name
+	}
+	return "of the form the rule asks for"
+}

@@ -1,0 +1,159 @@
+package check
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/innate-mcp/innate-mcp/action"
+)
+
+// commandShape is a program with its leading subcommand words ("go",
+// "test"); an empty Sub matches the program alone.
+type commandShape struct {
+	Program string
+	Sub     []string
+}
+
+// classes are kinds of commands that rules name by what they do ("build or
+// test commands"): general knowledge of common toolchains. Add a command
+// when it is a common way to run a project's tests or build.
+var classes = map[string][]commandShape{
+	"test": {
+		{"pytest", nil}, {"jest", nil}, {"vitest", nil}, {"mocha", nil}, {"rspec", nil}, {"phpunit", nil},
+		{"ctest", nil}, {"tox", nil}, {"nox", nil}, {"karma", nil}, {"ava", nil}, {"playwright", []string{"test"}},
+		{"go", []string{"test"}}, {"cargo", []string{"test"}}, {"cargo", []string{"nextest"}},
+		{"npm", []string{"test"}}, {"npm", []string{"t"}}, {"npm", []string{"run", "test"}},
+		{"pnpm", []string{"test"}}, {"pnpm", []string{"run", "test"}}, {"yarn", []string{"test"}}, {"yarn", []string{"run", "test"}},
+		{"bun", []string{"test"}}, {"deno", []string{"test"}}, {"meson", []string{"test"}}, {"dotnet", []string{"test"}},
+		{"mvn", []string{"test"}}, {"mvn", []string{"verify"}}, {"gradle", []string{"test"}}, {"gradlew", []string{"test"}},
+		{"make", []string{"test"}}, {"make", []string{"check"}}, {"swift", []string{"test"}}, {"mix", []string{"test"}},
+		{"flutter", []string{"test"}}, {"dart", []string{"test"}}, {"rake", []string{"test"}}, {"rails", []string{"test"}},
+		{"unittest", nil}, {"nose2", nil},
+	},
+	"build": {
+		{"go", []string{"build"}}, {"cargo", []string{"build"}}, {"npm", []string{"run", "build"}}, {"pnpm", []string{"build"}},
+		{"pnpm", []string{"run", "build"}}, {"yarn", []string{"build"}}, {"yarn", []string{"run", "build"}}, {"bun", []string{"run", "build"}},
+		{"make", nil}, {"gmake", nil}, {"meson", []string{"compile"}}, {"ninja", nil}, {"cmake", []string{"--build"}},
+		{"dotnet", []string{"build"}}, {"msbuild", nil}, {"mvn", []string{"compile"}}, {"mvn", []string{"package"}},
+		{"mvn", []string{"install"}}, {"gradle", []string{"build"}}, {"gradle", []string{"assemble"}}, {"gradlew", []string{"build"}},
+		{"gradlew", []string{"assemble"}}, {"tsc", nil}, {"webpack", nil}, {"vite", []string{"build"}}, {"next", []string{"build"}},
+		{"swift", []string{"build"}}, {"xcodebuild", nil}, {"bazel", []string{"build"}}, {"zig", []string{"build"}},
+	},
+}
+
+func classNames() []string {
+	var out []string
+	for k := range classes {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// inClass reports whether a command is of a class. "make" with no
+// subcommand, or with a target other than test's, is a build.
+func inClass(c action.Command, class string) bool {
+	for _, s := range classes[class] {
+		if !c.Runs(s.Program) {
+			continue
+		}
+		if s.Program == "cmake" && len(s.Sub) > 0 {
+			if c.Has(s.Sub[0]) {
+				return true
+			}
+			continue
+		}
+		sub := c.Sub(len(s.Sub))
+		if c.Program != s.Program {
+			continue
+		}
+		if slices.Equal(sub, s.Sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// names are the other names a command goes by: `go fmt` is gofmt, `cargo
+// fmt` rustfmt, `python3` python, `pip3` pip. General knowledge; add one
+// when a tool is commonly run under two names.
+var names = []struct {
+	shape commandShape
+	name  string
+}{
+	{commandShape{"go", []string{"fmt"}}, "gofmt"},
+	{commandShape{"go", []string{"vet"}}, "govet"},
+	{commandShape{"cargo", []string{"fmt"}}, "rustfmt"},
+	{commandShape{"cargo", []string{"clippy"}}, "clippy"},
+	{commandShape{"python3", nil}, "python"},
+	{commandShape{"py", nil}, "python"},
+	{commandShape{"pip3", nil}, "pip"},
+	{commandShape{"nodejs", nil}, "node"},
+	{commandShape{"docker-compose", nil}, "docker"},
+	{commandShape{"podman-compose", nil}, "podman"},
+	{commandShape{"gradlew", nil}, "gradle"},
+	{commandShape{"mvnw", nil}, "mvn"},
+	{commandShape{"ruff", []string{"format"}}, "ruff-format"},
+	{commandShape{"npm", []string{"exec"}}, "npx"},
+	{commandShape{"yarnpkg", nil}, "yarn"},
+}
+
+// identities are the names a command runs as: its program, the names it
+// goes by, and the wrappers and runners it runs through (first words).
+func identities(c action.Command) []string {
+	ids := []string{c.Program}
+	for _, n := range names {
+		if c.Program == n.shape.Program && slices.Equal(c.Sub(len(n.shape.Sub)), n.shape.Sub) {
+			ids = append(ids, n.name)
+		}
+	}
+	for _, v := range c.Via {
+		w := v
+		for i := 0; i < len(v); i++ {
+			if v[i] == ' ' {
+				w = v[:i]
+				break
+			}
+		}
+		ids = append(ids, w)
+		if python(w) {
+			ids = append(ids, "python")
+		}
+	}
+	return ids
+}
+
+func python(p string) bool {
+	return p == "python3" || p == "py" || len(p) > 7 && p[:7] == "python3"
+}
+
+// flagAliases are flags written two ways: a check that names one matches
+// the other. Keyed by program, general knowledge.
+var flagAliases = map[string][][]string{
+	"git":    {{"--force", "-f"}, {"--no-verify", "-n"}, {"--all", "-a"}, {"--message", "-m"}, {"--hard"}},
+	"rm":     {{"--recursive", "-r", "-R"}, {"--force", "-f"}},
+	"npm":    {{"--save-dev", "-D"}, {"--global", "-g"}, {"--force", "-f"}, {"--legacy-peer-deps"}},
+	"pnpm":   {{"--save-dev", "-D"}, {"--global", "-g"}},
+	"yarn":   {{"--dev", "-D"}},
+	"pip":    {{"--upgrade", "-U"}, {"--requirement", "-r"}},
+	"cp":     {{"--recursive", "-r", "-R"}, {"--force", "-f"}},
+	"docker": {{"--force", "-f"}},
+}
+
+// hasFlag reports whether a command is given a flag or one of its aliases.
+func hasFlag(c action.Command, flag string) bool {
+	if c.Has(flag) {
+		return true
+	}
+	for _, set := range flagAliases[c.Program] {
+		if !slices.Contains(set, flag) {
+			continue
+		}
+		for _, f := range set {
+			if f != flag && c.Has(f) {
+				return true
+			}
+		}
+	}
+	return false
+}
