@@ -1,0 +1,591 @@
+package directive
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/innate-mcp/innate-mcp/action"
+	"github.com/innate-mcp/innate-mcp/check"
+)
+
+// Compile reads a rule's content and trigger (as Parse takes them) into
+// the checks that enforce it on an agent's actions, and emits none where
+// the rule cannot be read unambiguously: a description, a map or glossary
+// entry, an example or pasted output compiles to nothing, and so does a
+// rule whose requirement is not a command, a path or a commit message.
+// The checks quote the rule and name the reader (check.ByReader, Version)
+// as their provenance; their Rule is left for the caller. Safe for
+// concurrent use.
+func Compile(content, trigger string) []check.Check {
+	text := statement(content)
+	if text == "" {
+		return nil
+	}
+	_, globs := readTrigger(trigger)
+	var out []check.Check
+	for _, s := range sentences(cleanMarkdown(text)) {
+		out = append(out, compileSentence(s, Parse(s, trigger), globs)...)
+	}
+	out = mergePrefers(out)
+	quote := quoteOf(content)
+	seen := map[string]bool{}
+	var kept []check.Check
+	for _, c := range out {
+		c.Quote, c.From = quote, check.Provenance{By: check.ByReader, Version: Version}
+		if check.Validate(c) != nil {
+			continue
+		}
+		k := check.Key(c)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		kept = append(kept, c)
+	}
+	return kept
+}
+
+// quoteOf is the rule as a user is shown it: its first lines, at most 300
+// bytes.
+func quoteOf(content string) string {
+	q := strings.TrimSpace(content)
+	if len(q) > 300 {
+		cut := 300
+		for cut > 0 && q[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		q = strings.TrimSpace(q[:cut]) + "…"
+	}
+	return q
+}
+
+// ruleSentenceEnd ends a sentence of a rule: a full stop, question or exclamation mark
+// before white space and a capital, a backtick or a digit, or a line
+// break.
+var ruleSentenceEnd = regexp.MustCompile("[.!?]\\s+[A-Z`\\d\"']|\\n+")
+
+// sentences splits a rule into its sentences.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	for _, loc := range ruleSentenceEnd.FindAllStringIndex(text, -1) {
+		end := loc[0] + 1
+		if text[loc[0]] == '\n' {
+			end = loc[0]
+		}
+		if s := strings.TrimSpace(text[start:end]); s != "" {
+			out = append(out, s)
+		}
+		start = loc[1] - 1
+		if text[loc[1]-1] == '\n' {
+			start = loc[1]
+		}
+	}
+	if s := strings.TrimSpace(text[start:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// compileSentence compiles one sentence, read by Parse into d.
+func compileSentence(s string, d Directive, globs []string) []check.Check {
+	var out []check.Check
+	if c, ok := conventionalCheck(s); ok {
+		out = append(out, c)
+	}
+	switch d.Polarity {
+	case Forbid, Prefer:
+		out = append(out, compileForbidden(s, d)...)
+	}
+	switch d.Polarity {
+	case Require, Prefer:
+		out = append(out, compileRequired(s, d)...)
+	}
+	return out
+}
+
+// compileForbidden compiles what a forbidding (or preferring) sentence
+// rules out: commands, flags, programs, paths written, and the command
+// constructs it names in words.
+func compileForbidden(s string, d Directive) []check.Check {
+	kind, instead := check.Forbid, ""
+	if d.Polarity == Prefer {
+		for _, o := range d.Do {
+			if !o.Example {
+				kind, instead = check.PreferInstead, o.Text
+				break
+			}
+		}
+	}
+	mk := func(p *check.CommandPattern) check.Check {
+		return check.Check{Kind: kind, Command: p, Instead: instead}
+	}
+	var out []check.Check
+	clause := negatedClause(s)
+	var progs []string
+	for _, o := range d.Dont {
+		if o.Example || o.Of != "" {
+			continue
+		}
+		switch {
+		case o.Kind == KindFlag:
+			if p := flagPattern(o, s); p != nil {
+				out = append(out, mk(p))
+			}
+		case isProgram(o.Text):
+			progs = append(progs, strings.ToLower(o.Text))
+		case o.Kind == KindCode:
+			if p := codeCommand(o.Text, o.Verb); p != nil {
+				if !qualified(clause, []string{strings.Trim(o.Text, "`")}) {
+					out = append(out, mk(p))
+				}
+				continue
+			}
+			if c, ok := pathCheck(o.Text, firstNonEmpty(o.Verb, writeVerbIn(clause))); ok {
+				out = append(out, c)
+			}
+		case o.Kind == KindPath:
+			if c, ok := pathCheck(o.Text, firstNonEmpty(o.Verb, writeVerbIn(clause))); ok {
+				out = append(out, c)
+			}
+		}
+	}
+	if len(progs) > 0 && !qualified(clause, progs) {
+		out = append(out, mk(&check.CommandPattern{Programs: progs}))
+	}
+	if d.Polarity == Forbid {
+		// Paths the negated clause names, which Parse may have read as a
+		// phrase ("edit files under generated/").
+		if v := writeVerbIn(clause); v != "" {
+			for _, p := range pathsIn(clause) {
+				if c, ok := pathCheck(p, v); ok {
+					out = append(out, c)
+				}
+			}
+		}
+		for _, k := range commandConstructs {
+			if k.named.MatchString(clause) {
+				if p := k.pattern(clause); p != nil {
+					out = append(out, check.Check{Kind: check.Forbid, Command: p})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// compileRequired compiles what a requiring sentence asks for: a step
+// before a commit, a push or a pull request; a tool of a family whose
+// other members it rules out; a runner without which its tools must not
+// run.
+func compileRequired(s string, d Directive) []check.Check {
+	var out []check.Check
+	var phase *check.CommandPattern
+	for _, ph := range phases {
+		if ph.re.MatchString(s) {
+			phase = &check.CommandPattern{Programs: []string{ph.program}, Sub: ph.sub}
+			break
+		}
+	}
+	var asked []string
+	for _, o := range d.Do {
+		if !o.Example {
+			asked = append(asked, strings.ToLower(o.Text))
+		}
+	}
+	for _, o := range d.Do {
+		if o.Example || o.Of != "" {
+			continue
+		}
+		cmd := codeCommand(o.Text, o.Verb)
+		if cmd == nil && isProgram(o.Text) {
+			cmd = &check.CommandPattern{Programs: []string{strings.ToLower(o.Text)}}
+		}
+		if phase != nil {
+			if cmd != nil && !slices.Contains(cmd.Programs, phase.Programs[0]) {
+				out = append(out, check.Check{Kind: check.RequireBefore, Command: phase, Before: cmd})
+			}
+			continue
+		}
+		if cmd == nil {
+			continue
+		}
+		// `uv run pytest`, `bundle exec rspec`: the tool only through its
+		// runner; a bare runner (`uv run`) rules out its tools run bare.
+		if c, ok := runnerCheck(o.Text); ok {
+			out = append(out, c)
+			continue
+		}
+		if len(cmd.Programs) == 1 && len(cmd.Sub) == 0 && len(cmd.Flags) == 0 && (o.Verb == "" || o.Verb == "use" || o.Verb == "prefer" || o.Verb == "always") {
+			tool := cmd.Programs[0]
+			var rivals []string
+			for _, f := range commandFamilies {
+				if !slices.Contains(f, tool) {
+					continue
+				}
+				for _, r := range f {
+					if r != tool && !slices.Contains(asked, r) && !slices.Contains(rivals, r) && !mentionedPositively(s, r) {
+						rivals = append(rivals, r)
+					}
+				}
+			}
+			if len(rivals) > 0 && !qualified(s, []string{tool}) {
+				out = append(out, check.Check{Kind: check.PreferInstead, Instead: tool, Command: &check.CommandPattern{Programs: rivals}})
+			}
+		}
+	}
+	return out
+}
+
+// mentionedPositively reports whether a sentence names a tool outside a
+// negation ("use pnpm or bun": bun is allowed too).
+func mentionedPositively(s, tool string) bool {
+	lower := strings.ToLower(s)
+	re := regexp.MustCompile(`\b` + regexp.QuoteMeta(tool) + `\b`)
+	for _, loc := range re.FindAllStringIndex(lower, -1) {
+		if !negationBefore(lower[:loc[0]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// negationBefore reports whether the clause leading to a point negates.
+var negationCue = regexp.MustCompile(`\b(?:never|not|no|don'?t|avoid|instead of|rather than|over|without|nor)\b`)
+
+func negationBefore(s string) bool {
+	if i := strings.LastIndexAny(s, ";.!?"); i >= 0 {
+		s = s[i+1:]
+	}
+	return negationCue.MatchString(s)
+}
+
+// qualified reports whether a clause restricts its programs to a purpose
+// or a target the check could not tell ("Don't use npm to publish"; "never
+// run `rm -rf` on the project root"), so that forbidding the whole program
+// would be a guess. A purpose that is the tools' own job ("to install
+// packages", "for formatting", "in this project") restricts nothing.
+func qualified(clause string, progs []string) bool {
+	lower := strings.ToLower(clause)
+	for _, p := range progs {
+		re := regexp.MustCompile(regexp.QuoteMeta(p) + "`?" + `\s+(?:to|for|when|in|on|with|inside|within|against)\s+((?:[a-z-]+\s+){0,3}[a-z-]+)`)
+		for _, m := range re.FindAllStringSubmatch(lower, -1) {
+			words := strings.Fields(m[1])
+			n := 0
+			for _, w := range words {
+				if determiners[w] {
+					continue
+				}
+				if !genericJob[w] && !knownPrograms[w] {
+					return true
+				}
+				if n++; n == 2 {
+					break
+				}
+			}
+		}
+	}
+	return false
+}
+
+// determiners are skipped in a purpose ("for the project", "in all
+// packages").
+var determiners = set("the", "a", "an", "all", "any", "every", "each", "this", "these", "our", "your", "its", "new", "of")
+
+// genericJob are the words of a purpose that is a tool's whole job.
+var genericJob = set("install", "installing", "installation", "manage", "managing", "management", "package", "packages",
+	"dependency", "dependencies", "deps", "format", "formatting", "lint", "linting", "test", "testing", "tests", "build",
+	"building", "builds", "run", "running", "scripts", "script", "everything", "this", "python", "javascript", "typescript",
+	"node", "go", "rust", "all", "any", "add", "adding", "search", "searching", "find", "finding", "code", "commands",
+	"command", "project", "projects", "repo", "repository", "codebase", "local", "development", "dev", "ci", "and", "or")
+
+// negatedClause is the part of a sentence a negation governs: from the
+// cue to the next clause boundary ("Never edit files under generated/;
+// instead edit templates/" → "Never edit files under generated/"). A
+// sentence without a cue (an item under a "Don't" heading) is whole.
+func negatedClause(s string) string {
+	loc := negationCue.FindStringIndex(strings.ToLower(s))
+	if loc == nil {
+		return s
+	}
+	rest := s[loc[0]:]
+	if b := clauseBoundary.FindStringIndex(rest[loc[1]-loc[0]:]); b != nil {
+		rest = rest[:loc[1]-loc[0]+b[0]]
+	}
+	return rest
+}
+
+var clauseBoundary = regexp.MustCompile(`(?i);|\s[—–]\s|\s-\s|,\s*(?:and\s+)?(?:use|prefer|run|call|edit)\b|,?\s+(?:instead|rather|but|except|unless|otherwise)\b|:\s|\.\s`)
+
+// writeVerbs change a file, and deleteVerbs remove one.
+var (
+	writeVerb   = regexp.MustCompile(`(?i)\b(edit|modify|modifies|modifying|change|changing|touch|touching|write|writing|update|updating|alter|overwrite|rewrite|delete|deleting|remove|removing|rename|move|create|creating|add|adding|put|place|commit|committing|stage|hand-edit|hand edit|manually edit)\w*\b`)
+	deleteVerbs = set("delete", "deleting", "remove", "removing")
+	gitAddVerbs = set("commit", "committing", "stage", "add", "adding")
+)
+
+// writeVerbIn returns the first verb of a clause that changes a file, or
+// "".
+func writeVerbIn(clause string) string {
+	if m := writeVerb.FindStringSubmatch(clause); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
+}
+
+// pathCheck compiles a path a rule rules out, governed by verb: edits and
+// writes of it, its removal, or its staging for a commit.
+func pathCheck(p, verb string) (check.Check, bool) {
+	g, ok := globOf(p)
+	if !ok || verb == "" {
+		return check.Check{}, false
+	}
+	verb = strings.ToLower(verb)
+	switch {
+	case gitAddVerbs[verb]:
+		if verb == "add" || verb == "adding" {
+			// "add files to X" writes there; "add X" is ambiguous.
+			return check.Check{Kind: check.Forbid, Write: &check.WritePattern{Paths: []string{g}, New: true}}, strings.HasSuffix(g, "/")
+		}
+		return check.Check{Kind: check.Forbid, Command: &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"add"}, Args: []string{g}}}, true
+	case deleteVerbs[verb]:
+		return check.Check{Kind: check.Forbid, Write: &check.WritePattern{Paths: []string{g}, Delete: true}}, true
+	case writeVerb.MatchString(verb):
+		if verb == "create" || verb == "creating" || verb == "put" || verb == "place" {
+			if !strings.HasSuffix(g, "/") {
+				return check.Check{}, false // "create X.md" asks for a file, not where
+			}
+			return check.Check{Kind: check.Forbid, Write: &check.WritePattern{Paths: []string{g}, New: true}}, true
+		}
+		return check.Check{Kind: check.Forbid, Write: &check.WritePattern{Paths: []string{g}}}, true
+	}
+	return check.Check{}, false
+}
+
+// notPaths are words that look like places in a rule but name none.
+var notPaths = set("root", "project", "repo", "repository", "same", "this", "that", "new", "any", "other", "the",
+	"main", "master", "production", "prod", "source", "src/**", "and/or", "e.g", "i.e", "etc", "n/a", "tcp/ip", "i/o", "ci/cd", "ui/ux")
+
+// globOf turns a path a rule names into a glob: "generated/" stays,
+// "`dist`" named as a folder becomes "dist/", a file stays a file.
+// Placeholders, URLs and words that name no place are refused.
+func globOf(p string) (string, bool) {
+	p = strings.Trim(strings.TrimSpace(p), "`'\"*")
+	p = strings.TrimPrefix(p, "./")
+	low := strings.ToLower(p)
+	switch {
+	case p == "" || notPaths[low] || strings.ContainsAny(p, "<>{} $|") || strings.Contains(p, "://"):
+		return "", false
+	case strings.HasPrefix(p, "/") && strings.Count(p, "/") == 1 && !strings.Contains(p, "."):
+		return "", false // "/api" is more often a route than a root folder
+	case strings.Contains(p, "..."):
+		return "", false
+	}
+	if !strings.Contains(p, "/") && !strings.Contains(p, ".") && !strings.Contains(p, "*") {
+		return "", false // a bare word is not known to be a place
+	}
+	return p, true
+}
+
+// folderWord is a name followed by "folder" or "directory": a place.
+var (
+	folderWord = regexp.MustCompile("(?i)`?([\\w.-]+(?:/[\\w.-]+)*/?)`?\\s+(?:folder|directory|dir)s?\\b")
+	pathToken  = regexp.MustCompile("(?:`([^`\\s]+)`)|(?:^|[\\s(\"'])((?:\\.{0,2}/)?[\\w@.-]+(?:/[\\w@.*-]+)*/(?:[\\w@.*-]+)?|[\\w@-]*\\.(?:env|lock|json|ya?ml|toml|lock|md|sql|go|py|ts|tsx|js|jsx|rs|java|kt|swift|rb|php|cs|c|h|cpp|hpp|sh|proto|graphql|css|scss|html|xml|ini|cfg|conf|txt))(?:[\\s,;:.)\"']|$)")
+)
+
+// pathsIn returns the paths a clause names: code spans and words that look
+// like paths, and names called a folder or directory.
+func pathsIn(clause string) []string {
+	var out []string
+	for _, m := range folderWord.FindAllStringSubmatch(clause, -1) {
+		p := m[1]
+		if !notPaths[strings.ToLower(strings.TrimSuffix(p, "/"))] && !strings.HasSuffix(p, "/") {
+			p += "/"
+		}
+		out = append(out, p)
+	}
+	for _, m := range pathToken.FindAllStringSubmatch(clause, -1) {
+		p := m[1] + m[2]
+		if m[1] != "" && !strings.ContainsAny(p, "/.*") {
+			continue // a code span that is no path (`any`)
+		}
+		if _, ok := globOf(p); ok && !slices.Contains(out, p) && !slices.Contains(out, p+"/") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// isProgram reports whether an object names a known program alone.
+func isProgram(text string) bool {
+	t := strings.ToLower(strings.Trim(strings.TrimSpace(text), "`"))
+	return knownPrograms[t]
+}
+
+// runVerbs govern a code span that is a command even when its program is
+// not a known one ("run `./scripts/check.sh`").
+var runVerbs = set("run", "execute", "call", "invoke", "use", "always", "prefer")
+
+// codeCommand reads a code span as a command pattern: its program (known,
+// or any program when a run verb governs it and it has arguments), its
+// subcommand words and its flags; placeholders and paths are dropped. Nil
+// for a span that is not a command.
+func codeCommand(code, verb string) *check.CommandPattern {
+	code = strings.TrimSpace(strings.Trim(code, "`"))
+	if code == "" || strings.ContainsAny(code, "\n") {
+		return nil
+	}
+	a := action.Shell(code, action.Env{})
+	if !a.Parsed || len(a.Commands) != 1 {
+		return nil
+	}
+	c := a.Commands[0]
+	known := knownPrograms[c.Program] || knownPrograms[viaProgram(c.Via)]
+	if !known && !(runVerbs[verb] && len(c.Args) > 0 && !strings.Contains(c.Program, ".")) {
+		return nil
+	}
+	if !known && (strings.ContainsAny(c.Program, "()=:") || len(c.Program) < 2) {
+		return nil
+	}
+	p := &check.CommandPattern{Programs: []string{c.Program}}
+	if len(c.Via) > 0 && !knownPrograms[c.Program] {
+		p.Programs = []string{c.Program}
+	}
+	for _, w := range c.Args {
+		v := w.Value
+		if !w.Known || placeholder(v) {
+			break
+		}
+		if strings.HasPrefix(v, "-") {
+			if strings.Contains(v, "=") {
+				v = v[:strings.IndexByte(v, '=')]
+			}
+			p.Flags = append(p.Flags, v)
+			continue
+		}
+		if len(p.Flags) > 0 || strings.ContainsAny(v, "/.*") {
+			break // a flag's value or a path: not part of the command's shape
+		}
+		p.Sub = append(p.Sub, v)
+		if len(p.Sub) == 2 {
+			break
+		}
+	}
+	return p
+}
+
+func viaProgram(via []string) string {
+	if len(via) == 0 {
+		return ""
+	}
+	w, _, _ := strings.Cut(via[0], " ")
+	return w
+}
+
+// placeholder reports whether a word of a rule's command stands for any
+// text: <target>, {name}, $VAR, ..., UPPER_CASE.
+func placeholder(w string) bool {
+	return strings.ContainsAny(w, "<>{}[]$") || strings.Contains(w, "...") || w == "…" ||
+		len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w
+}
+
+// flagPattern compiles a flag a rule rules out, with the command the rule
+// names for it (a code span's, a known program, or the verb's: "never push
+// with `--force`"); a long flag alone is ruled out on any command.
+func flagPattern(o Object, s string) *check.CommandPattern {
+	flag := o.Text
+	if i := strings.IndexByte(flag, '='); i > 0 {
+		flag = flag[:i]
+	}
+	if vc, ok := verbCommands[strings.ToLower(o.Verb)]; ok && len(vc) > 0 {
+		return &check.CommandPattern{Programs: []string{vc[0]}, Sub: vc[1:], Flags: []string{flag}}
+	}
+	lower := strings.ToLower(s)
+	for _, w := range wordRE.FindAllString(lower, -1) {
+		if vc, ok := verbCommands[w]; ok && len(vc) > 0 {
+			return &check.CommandPattern{Programs: []string{vc[0]}, Sub: vc[1:], Flags: []string{flag}}
+		}
+		if knownPrograms[w] && w != "use" {
+			return &check.CommandPattern{Programs: []string{w}, Flags: []string{flag}}
+		}
+	}
+	if strings.HasPrefix(flag, "--") && len(flag) > 5 {
+		return &check.CommandPattern{Programs: []string{"*"}, Flags: []string{flag}}
+	}
+	return nil
+}
+
+// runnerCheck compiles a runner a rule asks for: `uv run pytest` rules out
+// pytest run without uv run; `uv run` alone, or `bundle exec`, rules out
+// the runner's tools run bare.
+func runnerCheck(code string) (check.Check, bool) {
+	code = strings.ToLower(strings.TrimSpace(strings.Trim(code, "`")))
+	for _, r := range runners {
+		for _, prefix := range r.prefixes {
+			if !strings.HasPrefix(code, prefix) || prefix == "yarn" || prefix == "pnpm" || prefix == "npx" {
+				continue
+			}
+			rest := strings.TrimSpace(strings.TrimPrefix(code, prefix))
+			progs := r.tools
+			if rest != "" {
+				tool, _, _ := strings.Cut(rest, " ")
+				if !slices.Contains(r.tools, tool) {
+					return check.Check{}, false
+				}
+				progs = []string{tool}
+			}
+			if len(r.tools) > 0 && r.tools[0] == "jest" {
+				return check.Check{}, false // JavaScript runners are too many to tell bare from run
+			}
+			return check.Check{Kind: check.Forbid, Command: &check.CommandPattern{Programs: progs, NotVia: []string{prefix}}}, true
+		}
+	}
+	return check.Check{}, false
+}
+
+// mergePrefers folds the prefer-instead checks of one rule that rule out
+// bare programs into one, naming every tool the rule asks for ("use pnpm
+// or bun, not npm": npm and yarn, use pnpm or bun instead).
+func mergePrefers(cs []check.Check) []check.Check {
+	var out []check.Check
+	for _, c := range cs {
+		if c.Kind == check.PreferInstead && bareProgram(c.Command) {
+			if i := slices.IndexFunc(out, func(x check.Check) bool {
+				return x.Kind == check.PreferInstead && bareProgram(x.Command)
+			}); i >= 0 {
+				m := &out[i]
+				for _, p := range c.Command.Programs {
+					if !slices.Contains(m.Command.Programs, p) {
+						m.Command.Programs = append(m.Command.Programs, p)
+					}
+				}
+				if !slices.Contains(strings.Split(m.Instead, " or "), c.Instead) {
+					m.Instead += " or " + c.Instead
+				}
+				continue
+			}
+			c.Command = &check.CommandPattern{Programs: slices.Clone(c.Command.Programs)}
+		}
+		out = append(out, c)
+	}
+	// A tool asked for is never ruled out by another reading of the rule.
+	for i := range out {
+		if out[i].Kind == check.PreferInstead && bareProgram(out[i].Command) {
+			asked := strings.Split(out[i].Instead, " or ")
+			out[i].Command.Programs = slices.DeleteFunc(out[i].Command.Programs, func(p string) bool { return slices.Contains(asked, p) })
+		}
+	}
+	return slices.DeleteFunc(out, func(c check.Check) bool { return c.Command != nil && len(c.Command.Programs) == 0 && len(c.Command.Classes) == 0 })
+}
+
+func bareProgram(p *check.CommandPattern) bool {
+	return p != nil && len(p.Sub) == 0 && len(p.Flags) == 0 && len(p.Args) == 0 && len(p.PipeTo) == 0 && len(p.Classes) == 0 && len(p.NotVia) == 0
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,110 @@
+package directive
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/innate-mcp/innate-mcp/action"
+	"github.com/innate-mcp/innate-mcp/check"
+)
+
+// A commandConstruct is a way of running commands that rules name in
+// words ("force push", "pipe the output of build or test commands",
+// "compile individual files", "skip the hooks"): named matches the
+// negated clause, pattern gives the command it rules out. General
+// vocabulary of version control and builds, not drawn from any
+// evaluation set; add one when it is a common prohibition of the field.
+type commandConstruct struct {
+	named   *regexp.Regexp
+	pattern func(clause string) *check.CommandPattern
+}
+
+var commandConstructs = []commandConstruct{
+	{ // "force push", "force-pushing", "push --force"
+		named: regexp.MustCompile(`(?i)\bforce[- ]?push(?:ing|es)?\b|\bpush(?:ing)?\s+(?:with\s+)?(?:--force|-f)\b`),
+		pattern: func(string) *check.CommandPattern {
+			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Flags: []string{"--force"}}
+		},
+	},
+	{ // "push directly to main", "push to master"
+		named: regexp.MustCompile(`(?i)\bpush(?:ing)?\s+(?:\w+\s+)?(?:directly\s+)?(?:in)?to\s+(?:the\s+)?` + "`?" + `(main|master)` + "`?" + `(?:\s+branch)?\b`),
+		pattern: func(clause string) *check.CommandPattern {
+			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Args: []string{"main", "master", "HEAD:main", "HEAD:master"}}
+		},
+	},
+	{ // "skip the hooks", "bypass pre-commit hooks", "--no-verify" in words
+		named: regexp.MustCompile(`(?i)\b(?:skip(?:ping)?|bypass(?:ing)?|disabl(?:e|ing))\s+(?:the\s+)?(?:git\s+|pre-commit\s+|commit\s+)*hooks?\b`),
+		pattern: func(string) *check.CommandPattern {
+			return &check.CommandPattern{Programs: []string{"git"}, Flags: []string{"--no-verify"}}
+		},
+	},
+	{ // "amend commits", "amending pushed commits"
+		named: regexp.MustCompile(`(?i)\bamend(?:ing)?\s+(?:\w+\s+){0,2}commits?\b|\bgit commit --amend\b`),
+		pattern: func(string) *check.CommandPattern {
+			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}, Flags: []string{"--amend"}}
+		},
+	},
+	{ // "pipe the output of build or test commands", "pipe test output"
+		named: regexp.MustCompile(`(?i)\bpip(?:e|ing)\b[^.;]*\b(?:build|test|compil)`),
+		pattern: func(clause string) *check.CommandPattern {
+			lower := strings.ToLower(clause)
+			i := strings.Index(lower, "pip")
+			var classes []string
+			if strings.Contains(lower[i:], "build") || strings.Contains(lower[i:], "compil") {
+				classes = append(classes, "build")
+			}
+			if strings.Contains(lower[i:], "test") {
+				classes = append(classes, "test")
+			}
+			return &check.CommandPattern{Classes: classes, PipeTo: []string{"*"}}
+		},
+	},
+	{ // "compile individual files", "compile single source files"
+		named: regexp.MustCompile(`(?i)\bcompil(?:e|ing)\s+(?:individual|single|separate|one|specific)\s+(?:source\s+|c\s+|c\+\+\s+)?files?\b|\bcompil(?:e|ing)\s+files\s+(?:individually|one\s+by\s+one|directly)\b`),
+		pattern: func(string) *check.CommandPattern {
+			return &check.CommandPattern{Programs: []string{"gcc", "g++", "cc", "c++", "clang", "clang++"}, Flags: []string{"-c"}}
+		},
+	},
+}
+
+// conventionalRE names Conventional Commits; conventionalNegated a rule
+// against them.
+var (
+	conventionalRE      = regexp.MustCompile(`(?i)\bconventional[- ]commits?\b|\bcommitlint\b`)
+	conventionalNegated = regexp.MustCompile(`(?i)\b(?:not|never|don'?t|no)\b[^.;]{0,30}\bconventional[- ]commits?\b`)
+	prTitleWords        = regexp.MustCompile(`(?i)\b(?:pr|pull[- ]request)\s+titles?\b`)
+	commitWords         = regexp.MustCompile(`(?i)\bcommit(?:s|\s+messages?|\s+titles?)?\b`)
+	typeSpan            = regexp.MustCompile("`([a-z]+)(?:\\([^)`]*\\))?!?:?`")
+)
+
+// defaultTypes are Conventional Commits' types as commitlint's
+// config-conventional allows them.
+var defaultTypes = []string{"feat", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore", "revert"}
+
+// conventionalCheck compiles a sentence that asks for Conventional
+// Commits: a commit message (or a PR title, when the sentence names them)
+// must open with a lower-case type, an optional scope and a colon. The
+// types the sentence lists in code spans replace the default ones.
+func conventionalCheck(s string) (check.Check, bool) {
+	if !conventionalRE.MatchString(s) || conventionalNegated.MatchString(s) {
+		return check.Check{}, false
+	}
+	types := defaultTypes
+	var listed []string
+	for _, m := range typeSpan.FindAllStringSubmatch(s, -1) {
+		listed = append(listed, m[1])
+	}
+	if len(listed) >= 3 {
+		types = listed
+	}
+	kinds := []action.MessageKind{action.CommitMessage}
+	if prTitleWords.MatchString(s) {
+		kinds = append(kinds, action.PRTitle)
+		rest := prTitleWords.ReplaceAllString(s, "")
+		if !commitWords.MatchString(conventionalRE.ReplaceAllString(rest, "")) {
+			kinds = []action.MessageKind{action.PRTitle}
+		}
+	}
+	must := `^(?:(?:` + strings.Join(types, "|") + `)(?:\([^)]*\))?!?: \S|Merge |Revert ")`
+	return check.Check{Kind: check.Require, Message: &check.MessagePattern{Kinds: kinds, Must: must, Name: "a Conventional Commit (type(scope): description)"}}, true
+}

@@ -1,0 +1,83 @@
+package directive
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/innate-mcp/innate-mcp/check"
+)
+
+// TestCompile: what each kind of rule compiles to, in words (check.Describe);
+// lines that are not rules, and rules with nothing structural to check,
+// compile to nothing.
+func TestCompile(t *testing.T) {
+	tests := []struct {
+		rule, trigger string
+		want          []string
+	}{
+		{"Use pnpm, never npm or yarn.", "", []string{"forbids running `npm|yarn|bun` (use pnpm instead)"}},
+		{"Never edit files under generated/ — they are produced by `make gen`.", "", []string{"forbids writing `generated/`"}},
+		{"Use Conventional Commits for every commit message.", "", []string{"requires commit messages to be a Conventional Commit (type(scope): description)"}},
+		{"Follow conventional commits for PR titles.", "", []string{"requires PR titles to be a Conventional Commit (type(scope): description)"}},
+		{"Run `make lint` before committing.", "", []string{"requires `make lint` earlier in the session before `git commit`"}},
+		{"Always run `go test ./...` before you push.", "", []string{"requires `go test` earlier in the session before `git push`"}},
+		{"Always run the tests (e.g. `go test ./...`) before you push.", "", nil},
+		{"Never use head, tail, or pipe the output of build or test commands.", "", []string{
+			"forbids running `head|tail`", "forbids running a build or test command piped into another command"}},
+		{"Never compile individual files.", "", []string{"forbids running `gcc|g++|cc|c++|clang|clang++ -c`"}},
+		{"Use gofumpt for formatting Go code.", "", []string{"forbids running `gofmt` (use gofumpt instead)"}},
+		{"Never push with `--force`.", "", []string{"forbids running `git push --force`"}},
+		{"Never force push.", "", []string{"forbids running `git push --force`"}},
+		{"Don't push directly to main.", "", []string{"forbids running `git push main master HEAD:main HEAD:master`"}},
+		{"Do not modify `package-lock.json` by hand", "", []string{"forbids writing `package-lock.json`"}},
+		{"Do not edit the `dist` folder; edit `src/` and run `npm run build` instead.", "", []string{"forbids writing `dist/`"}},
+		{"Never commit `.env` files", "", []string{"forbids running `git add .env`"}},
+		{"Always use `uv run` to run Python commands", "", []string{
+			"forbids running `pytest|mypy|ruff|black|isort|flake8|pylint|python|python3|tox|coverage|pyright` run without `uv run`"}},
+		{"Run tests with `uv run pytest`.", "", []string{"forbids running `pytest` run without `uv run`"}},
+		{"Prefer `rg` over `grep`.", "", []string{"forbids running `grep|egrep|ag` (use rg instead)"}},
+		{"Edit files in `src/`", "Don't", []string{"forbids writing `src/`"}},
+		// Not rules, or nothing structural to check: no check.
+		{"Always run `meson compile -C build <target>` to build.", "", nil},
+		{"Keep functions small and focused.", "", nil},
+		{"Uses `s3://bucket/latest/` for current version", "", nil},
+		{"`deco login` - Authenticate with deco.chat", "", nil},
+		{"warning CS8618: Non-nullable property 'Name' must contain a non-null value when exiting constructor. Consider declaring the property as nullable.", "", nil},
+		{"Store chat exports in `data/chat_exports`", "", nil},
+		{"Use Material-UI (`@mui/material`) for all UI components", "", nil},
+		{"DATABASE_URL, REDIS_URL, SECRET_KEY", "", nil},
+		{"Don't use npm to publish; CI does it.", "", nil},
+		{"Never run `rm -rf` on the project root.", "", nil},
+		{"Never use `console.log` in production code", "", nil},
+		{"Use pnpm or bun, not npm.", "", []string{"forbids running `npm|yarn` (use pnpm or bun instead)"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, c := range Compile(tt.rule, tt.trigger) {
+			got = append(got, check.Describe(c))
+			if c.From.By != check.ByReader || c.From.Version != Version || c.Quote == "" {
+				t.Errorf("%q: provenance or quote missing: %+v", tt.rule, c)
+			}
+			if err := check.Validate(c); err != nil {
+				t.Errorf("%q: invalid check: %v", tt.rule, err)
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Compile(%q)\n got %q\nwant %q", tt.rule, got, tt.want)
+		}
+	}
+}
+
+func FuzzCompile(f *testing.F) {
+	for _, s := range []string{"Use pnpm, never npm.", "Never edit `gen/` files", "Run `make lint` before committing.",
+		"Never pipe test output into `tail`", "Use Conventional Commits (`feat`, `fix`, `chore`)", "`x` - y", "Never push with `--force`"} {
+		f.Add(s, "")
+	}
+	f.Fuzz(func(t *testing.T, rule, trigger string) {
+		for _, c := range Compile(rule, trigger) {
+			if err := check.Validate(c); err != nil {
+				t.Fatalf("Compile(%q) gave an invalid check: %v", rule, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,79 @@
+package directive
+
+import "regexp"
+
+// knownPrograms are command-line programs that rules name as bare words
+// ("use pnpm", "never use head or tail"): a rule's object is compiled into
+// a command check only when it names one of these or is a code span that
+// parses as a command. They are the programs a plan runs by name
+// (programs) and more that are also English words (head, find, open),
+// which a plan's prose does not read as commands. General knowledge of the
+// shell and of common toolchains, not drawn from any evaluation set; add a
+// program when agents commonly run it.
+var knownPrograms = func() map[string]bool {
+	m := set(
+		"head", "tail", "grep", "egrep", "rg", "ag", "find", "fd", "xargs", "cat", "less", "more",
+		"ln", "chown", "touch", "tar", "zip", "unzip", "jq", "yq", "kill", "pkill", "killall", "tee",
+		"vim", "vi", "nano", "emacs", "open", "glab", "hub", "svn", "pnpx", "bunx", "tsx", "ts-node",
+		"nodemon", "biome", "oxlint", "dprint", "mocha", "playwright", "cypress", "webpack", "vite", "esbuild", "rollup", "parcel",
+		"turbo", "nx", "lerna", "next", "expo", "ng", "nvm", "volta", "pip3", "pipenv", "conda", "mamba",
+		"pdm", "hatch", "rye", "tox", "nox", "isort", "flake8", "pylint", "mypy", "pyright", "autopep8", "yapf",
+		"coverage", "unittest", "nose", "nose2", "pyenv", "jupyter", "goimports", "golangci-lint", "staticcheck", "rustc", "rustfmt", "clippy",
+		"mvnw", "sbt", "java", "javac", "kotlinc", "msbuild", "nuget", "gmake", "cmake", "meson", "ninja", "bazel",
+		"gcc", "g++", "cc", "c++", "clang", "clang++", "clang-format", "ruby", "gem", "bundler", "rubocop", "phpunit",
+		"artisan", "mix", "elixir", "swiftformat", "swiftlint", "pod", "fvm", "docker-compose", "podman", "tofu", "pulumi", "aws",
+		"gcloud", "az", "redis-cli", "mongosh", "prisma", "supabase", "firebase", "vercel", "netlify", "wrangler",
+	)
+	for p := range programs {
+		m[p] = true
+	}
+	return m
+}()
+
+// commandFamilies are command-line tools that do the same job: a rule that
+// asks for one ("use pnpm", "format with gofumpt") is broken by running
+// another ("npm install", "go fmt"). Only programs, only families whose
+// members replace each other; general knowledge like toolFamilies.
+var commandFamilies = [][]string{
+	{"npm", "yarn", "pnpm", "bun"},                     // JavaScript package managers
+	{"pip", "pipenv", "poetry", "uv", "conda", "pdm"},  // Python package managers
+	{"gofmt", "gofumpt"},                               // Go formatters
+	{"prettier", "biome", "dprint"},                    // JavaScript formatters
+	{"black", "autopep8", "yapf", "ruff-format"},       // Python formatters
+	{"eslint", "biome", "oxlint"},                      // JavaScript linters
+	{"flake8", "pylint", "ruff"},                       // Python linters
+	{"jest", "vitest", "mocha"},                        // JavaScript test runners
+	{"pytest", "unittest", "nose", "nose2"},            // Python test runners
+	{"docker", "podman"},                               // containers
+	{"mvn", "gradle"},                                  // JVM builds
+	{"cmake", "meson", "bazel"},                        // native builds
+	{"webpack", "vite", "esbuild", "rollup", "parcel"}, // bundlers
+	{"swiftformat", "swift-format"},                    // Swift formatters
+	{"rg", "grep", "egrep", "ag"},                      // search
+	{"fd", "find"},                                     // file finding
+	{"terraform", "tofu"},                              // infrastructure as code
+}
+
+// verbCommands are the commands a verb of a rule names when it governs a
+// flag ("never push with `--force`": git push). General git vocabulary.
+var verbCommands = map[string][]string{
+	"push":       {"git", "push"},
+	"pushing":    {"git", "push"},
+	"commit":     {"git", "commit"},
+	"committing": {"git", "commit"},
+	"merge":      {"git", "merge"},
+	"rebase":     {"git", "rebase"},
+}
+
+// phases are the moments "before X" names, with the command that is that
+// moment: "Run `make lint` before committing" asks for make lint before
+// git commit.
+var phases = []struct {
+	re      *regexp.Regexp
+	program string
+	sub     []string
+}{
+	{regexp.MustCompile(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+|making\s+a\s+)?(?:git\s+)?commit(?:ting|s)?\b`), "git", []string{"commit"}},
+	{regexp.MustCompile(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+)?(?:git\s+)?push(?:ing|es)?\b`), "git", []string{"push"}},
+	{regexp.MustCompile(`(?i)\bbefore\s+(?:you\s+)?(?:open(?:ing)?|creat(?:e|ing)|submit(?:ting)?|rais(?:e|ing))\s+(?:a\s+|the\s+|any\s+)?(?:pr|pull\s+request)s?\b`), "gh", []string{"pr", "create"}},
+}
