@@ -242,6 +242,7 @@ func (k *KB) admit(nl *NewLesson) (string, int) {
 func (nl *NewLesson) deriveDirective() {
 	d := directive.Parse(nl.Content, nl.Trigger)
 	nl.Directive = &d
+	nl.deriveChecks()
 }
 
 // embedLessons fills the content and trigger vectors of lessons with one

@@ -12,6 +12,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/appraise"
 	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/check"
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/hesitation"
 	"github.com/innate-mcp/innate-mcp/internal/randid"
@@ -267,14 +268,27 @@ func (k *KB) checkDirectives(ctx context.Context) error {
 		return nil
 	}
 	ds := map[string]directive.Directive{}
+	cs := map[string][]check.Check{}
 	n := 0
+	now := k.now().UTC()
 	flush := func(version int) error {
-		err := k.store.Update(ctx, func(tx Tx) error { return tx.SetDirectives(ctx, version, ds) })
+		err := k.store.Update(ctx, func(tx Tx) error {
+			for id, c := range cs {
+				if err := tx.PutChecks(ctx, id, check.ByReader, c, now); err != nil {
+					return err
+				}
+			}
+			return tx.SetDirectives(ctx, version, ds)
+		})
 		clear(ds)
+		clear(cs)
 		return err
 	}
 	err = k.store.Lessons(ctx, LessonFilter{}, func(l Lesson) error {
 		ds[l.ID] = directive.Parse(l.Content, l.Trigger)
+		nl := NewLesson{Content: l.Content, Trigger: l.Trigger, Kind: l.Kind}
+		nl.deriveChecks()
+		cs[l.ID] = nl.Checks
 		n++
 		if len(ds) < directiveBatch {
 			return nil

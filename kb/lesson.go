@@ -11,6 +11,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/internal/clip"
 
+	"github.com/innate-mcp/innate-mcp/check"
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/terms"
@@ -136,8 +137,10 @@ type NewLesson struct {
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	LastUsedAt *time.Time
-	// Directive is derived by the KB from Content and Trigger.
+	// Directive is derived by the KB from Content and Trigger, and so are
+	// Checks (the built-in reader's, which InsertLesson stores).
 	Directive *directive.Directive
+	Checks    []check.Check
 	// Vectors are filled by the KB before the lesson reaches the store.
 	ContentVec []float32
 	TriggerVec []float32 // nil when the lesson has no trigger

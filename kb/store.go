@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/appraise"
+	"github.com/innate-mcp/innate-mcp/check"
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/hesitation"
@@ -103,6 +104,9 @@ type Store interface {
 	// Corrections returns the corrections made since a time in project
 	// or with no project, newest first, at most limit of them.
 	Corrections(ctx context.Context, project string, since time.Time, limit int) ([]Correction, error)
+	// Checks returns the checks the filter selects (see CheckFilter), in
+	// the order they were stored.
+	Checks(ctx context.Context, f CheckFilter) ([]StoredCheck, error)
 	// CalibrationPoints returns the verdict log's calibration points,
 	// newest first (an implementation may keep only the newest few
 	// thousand): every verdict that was not abstained, not censored, had
@@ -214,6 +218,20 @@ type Tx interface {
 	// SetDirectives stores the directives of lessons by id and records the
 	// parser version they were derived with.
 	SetDirectives(ctx context.Context, version int, ds map[string]directive.Directive) error
+	// PutChecks makes cs the checks of a lesson of one origin: checks of
+	// that origin not in cs are removed, new ones stored active, and the
+	// ones kept (by CheckID) keep their state and record while their
+	// check is rewritten. NewLesson.Checks are stored by InsertLesson as
+	// the reader's.
+	PutChecks(ctx context.Context, lessonID string, origin check.Origin, cs []check.Check, now time.Time) error
+	// LessonChecks returns the checks of a lesson, of every origin and
+	// state, in the order they were stored.
+	LessonChecks(ctx context.Context, lessonID string) ([]StoredCheck, error)
+	// Check returns one check by id; ErrNotFound when there is none.
+	Check(ctx context.Context, id string) (StoredCheck, error)
+	// UpdateCheck writes a check's state, approval, record and updated
+	// time; ErrNotFound when there is none with its id.
+	UpdateCheck(ctx context.Context, c StoredCheck) error
 	// InsertVerdict logs one verdict with its raised and skipped points.
 	InsertVerdict(ctx context.Context, v VerdictRecord) error
 	// InsertRouting logs one routing decision.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/innate-mcp/innate-mcp/check"
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/internal/randid"
@@ -183,6 +184,11 @@ func (t *Tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	}
 	if nl.State != kb.StateArchived {
 		if err := addStats(ctx, t.tx, seq, bm25.LessonDoc(nl.Content, nl.Trigger), +1); err != nil {
+			return kb.Lesson{}, err
+		}
+	}
+	if len(nl.Checks) > 0 {
+		if err := t.PutChecks(ctx, id, check.ByReader, nl.Checks, now); err != nil {
 			return kb.Lesson{}, err
 		}
 	}

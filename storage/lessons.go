@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/check"
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/internal/randid"
@@ -239,6 +240,11 @@ func (t *tx) InsertLesson(ctx context.Context, nl kb.NewLesson, now time.Time) (
 	}
 	if nl.State != kb.StateArchived {
 		if err := t.indexText(ctx, seq, nl.Content, nl.Trigger); err != nil {
+			return kb.Lesson{}, err
+		}
+	}
+	if len(nl.Checks) > 0 {
+		if err := t.PutChecks(ctx, id, check.ByReader, nl.Checks, now); err != nil {
 			return kb.Lesson{}, err
 		}
 	}

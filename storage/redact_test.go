@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/innate-mcp/innate-mcp/check"
 	"io"
 	"path/filepath"
 	"reflect"
@@ -220,6 +221,7 @@ var writeMethods = []string{
 	"AddContextOutcome", "AddHistory", "CountRecalls", "InsertCorrection", "InsertLesson", "InsertRouting",
 	"InsertTrace", "InsertVerdict", "LinkLessons", "LogHesitation", "PutEvidence", "PutPattern",
 	"ReviewHesitation", "SetDirectives", "SetMisroute", "SetTraceOutcome", "SetVerdictOutcome", "UpdateLesson",
+	"PutChecks", // UpdateCheck writes no text but ids and states, and needs an id PutChecks derives
 	// *DB
 	"DB.CreateToken", "DB.DeletePattern", "DB.Regulate", "DB.RevokeToken", "DB.SetEmbedderInfo", "DB.SetMeta", "DB.SetMetaDefault", "DB.SetVectors",
 }
@@ -245,6 +247,7 @@ func TestWrites_redactEveryText(t *testing.T) {
 		"CreateToken": {1: kb.Token{ID: "tok " + secretText, Name: "ci " + secretText, Scope: "write",
 			Projects: []string{secretText}, CreatedAt: time.Now()}, 2: "hash " + secretText},
 		"RevokeToken": {1: "ci " + secretText}, // found by its name, stored redacted
+		"PutChecks":   {2: check.ByPerson},
 	}
 	skip := map[string]bool{"DB.Close": true}
 

@@ -62,6 +62,7 @@ func Run(t *testing.T, open Opener) {
 		{"HesitationLogAndReview", hesitationLog},
 		{"HistoryInOrder", historyOrder},
 		{"DirectivesAndVersion", directives},
+		{"ChecksStoredAndScoped", checksStoredAndScoped},
 		{"VerdictOutcomeAndCalibration", verdictCalibration},
 		{"RoutingAndMisroute", routingMisroute},
 		{"AppraiseStateWindow", appraiseStateWindow},
