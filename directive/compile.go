@@ -576,7 +576,9 @@ func mergePrefers(cs []check.Check) []check.Check {
 			out[i].Command.Programs = slices.DeleteFunc(out[i].Command.Programs, func(p string) bool { return slices.Contains(asked, p) })
 		}
 	}
-	return slices.DeleteFunc(out, func(c check.Check) bool { return c.Command != nil && len(c.Command.Programs) == 0 && len(c.Command.Classes) == 0 })
+	return slices.DeleteFunc(out, func(c check.Check) bool {
+		return c.Command != nil && len(c.Command.Programs) == 0 && len(c.Command.Classes) == 0
+	})
 }
 
 func bareProgram(p *check.CommandPattern) bool {

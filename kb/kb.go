@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/appraise"
-	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/check"
+	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/hesitation"
 	"github.com/innate-mcp/innate-mcp/internal/randid"
