@@ -63,6 +63,11 @@ type Check struct {
 	Instead string `json:"instead,omitempty"`
 	// When limits the check to sessions that touched some paths.
 	When *Condition `json:"when,omitempty"`
+	// RemindOnly: the reader could not tell the whole of what the rule
+	// rules out (it names a purpose or a target beyond the command: "don't
+	// use npm to publish"), so a match reminds of the rule and never asks,
+	// until a person approves the check.
+	RemindOnly bool `json:"remind_only,omitempty"`
 	// Rule is the id of the lesson the check enforces; Quote its verbatim
 	// text (the rule a user is shown).
 	Rule  string     `json:"rule,omitempty"`

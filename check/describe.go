@@ -85,5 +85,8 @@ func Describe(c Check) string {
 	if c.When != nil && len(c.When.Touched) > 0 {
 		s += ", when the session changed `" + strings.Join(c.When.Touched, "`, `") + "`"
 	}
+	if c.RemindOnly {
+		s += "; reminds only"
+	}
 	return s
 }

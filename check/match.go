@@ -75,12 +75,12 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 			if ranBefore(c.Before, h.Commands) || ranBefore(c.Before, a.Commands[:i]) {
 				return Hit{}, false
 			}
-			return hit(cmd.Text, fmt.Sprintf("no %s before this in the session", c.Before.Short()))
+			return hit(cmd.Text, fmt.Sprintf("`%s` with no %s before it in the session", clipQuote(cmd.Text), c.Before.Short()))
 		}
 	case c.Command != nil:
 		for _, cmd := range a.Commands {
 			if c.Command.matches(cmd) {
-				return hit(cmd.Text, "runs "+c.Command.Short())
+				return hit(cmd.Text, "runs `"+clipQuote(cmd.Text)+"`")
 			}
 		}
 	case c.Write != nil:

@@ -137,9 +137,9 @@ func compileForbidden(s string, d Directive) []check.Check {
 			progs = append(progs, strings.ToLower(o.Text))
 		case o.Kind == KindCode:
 			if p := codeCommand(o.Text, o.Verb); p != nil {
-				if !qualified(clause, []string{strings.Trim(o.Text, "`")}) {
-					out = append(out, mk(p))
-				}
+				c := mk(p)
+				c.RemindOnly = qualified(clause, []string{strings.Trim(o.Text, "`")})
+				out = append(out, c)
 				continue
 			}
 			if c, ok := pathCheck(o.Text, firstNonEmpty(o.Verb, writeVerbIn(clause))); ok {
@@ -151,8 +151,10 @@ func compileForbidden(s string, d Directive) []check.Check {
 			}
 		}
 	}
-	if len(progs) > 0 && !qualified(clause, progs) {
-		out = append(out, mk(&check.CommandPattern{Programs: progs}))
+	if len(progs) > 0 {
+		c := mk(&check.CommandPattern{Programs: progs})
+		c.RemindOnly = qualified(clause, progs)
+		out = append(out, c)
 	}
 	if d.Polarity == Forbid {
 		// Paths the negated clause names, which Parse may have read as a
@@ -230,8 +232,9 @@ func compileRequired(s string, d Directive) []check.Check {
 					}
 				}
 			}
-			if len(rivals) > 0 && !qualified(s, []string{tool}) {
-				out = append(out, check.Check{Kind: check.PreferInstead, Instead: tool, Command: &check.CommandPattern{Programs: rivals}})
+			if len(rivals) > 0 {
+				out = append(out, check.Check{Kind: check.PreferInstead, Instead: tool, Command: &check.CommandPattern{Programs: rivals},
+					RemindOnly: qualified(s, []string{tool})})
 			}
 		}
 	}
@@ -372,6 +375,10 @@ var notPaths = set("root", "project", "repo", "repository", "same", "this", "tha
 // Placeholders, URLs and words that name no place are refused.
 func globOf(p string) (string, bool) {
 	p = strings.Trim(strings.TrimSpace(p), "`'\"*")
+	p = strings.TrimRight(p, ".,;:!?)")
+	if strings.HasSuffix(p, "/.") {
+		p = strings.TrimSuffix(p, ".")
+	}
 	p = strings.TrimPrefix(p, "./")
 	low := strings.ToLower(p)
 	switch {
@@ -552,7 +559,7 @@ func mergePrefers(cs []check.Check) []check.Check {
 	for _, c := range cs {
 		if c.Kind == check.PreferInstead && bareProgram(c.Command) {
 			if i := slices.IndexFunc(out, func(x check.Check) bool {
-				return x.Kind == check.PreferInstead && bareProgram(x.Command)
+				return x.Kind == check.PreferInstead && bareProgram(x.Command) && x.RemindOnly == c.RemindOnly
 			}); i >= 0 {
 				m := &out[i]
 				for _, p := range c.Command.Programs {

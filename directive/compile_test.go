@@ -46,8 +46,8 @@ func TestCompile(t *testing.T) {
 		{"Store chat exports in `data/chat_exports`", "", nil},
 		{"Use Material-UI (`@mui/material`) for all UI components", "", nil},
 		{"DATABASE_URL, REDIS_URL, SECRET_KEY", "", nil},
-		{"Don't use npm to publish; CI does it.", "", nil},
-		{"Never run `rm -rf` on the project root.", "", nil},
+		{"Don't use npm to publish; CI does it.", "", []string{"forbids running `npm`; reminds only"}},
+		{"Never run `rm -rf` on the project root.", "", []string{"forbids running `rm -rf`; reminds only"}},
 		{"Never use `console.log` in production code", "", nil},
 		{"Use pnpm or bun, not npm.", "", []string{"forbids running `npm|yarn` (use pnpm or bun instead)"}},
 	}

@@ -13,7 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/innate-mcp/innate-mcp/appraise"
+	"github.com/innate-mcp/innate-mcp/action"
+	"github.com/innate-mcp/innate-mcp/check"
 	"github.com/innate-mcp/innate-mcp/hesitation"
 	"github.com/innate-mcp/innate-mcp/internal/clip"
 	"github.com/innate-mcp/innate-mcp/kb"
@@ -45,6 +46,7 @@ type Input struct {
 	Prompt string `json:"prompt"`
 	// PreToolUse and PostToolUse.
 	ToolName     string          `json:"tool_name"`
+	ToolUseID    string          `json:"tool_use_id"`
 	ToolInput    json.RawMessage `json:"tool_input"`
 	ToolResponse json.RawMessage `json:"tool_response"`
 	// Stop: true when Claude is already continuing because of a Stop
@@ -117,6 +119,9 @@ type Knowledge interface {
 	Lesson(ctx context.Context, id string) (kb.Lesson, error)
 	Lessons(ctx context.Context, filter kb.LessonFilter, fn func(kb.Lesson) error) error
 	RecentCorrections(ctx context.Context, project string, since time.Time, limit int) ([]kb.Correction, error)
+	Enforce(ctx context.Context, project string, act action.Action, h check.History) (kb.Enforcement, error)
+	CheckFired(ctx context.Context, id string) (kb.StoredCheck, error)
+	CheckOverridden(ctx context.Context, id string) (kb.StoredCheck, error)
 }
 
 // Capture is what a user's message says of the agent's work: a
@@ -144,6 +149,7 @@ type Handler struct {
 	// SyncRules brings the knowledge base in line with the project's agent
 	// rule files (package rulesync) before SessionStart reads its rules;
 	// nil syncs nothing. It logs its own failures.
+	// Every event but Stop runs it first.
 	SyncRules func(ctx context.Context, project string)
 	Log       *slog.Logger
 	Now       func() time.Time
@@ -170,11 +176,14 @@ func (h *Handler) Handle(ctx context.Context, in Input) (Output, error) {
 	if h.Project != nil && in.Cwd != "" {
 		project = h.Project(in.Cwd)
 	}
+	// Every hook brings the project's rule files in first (a size and
+	// time check when nothing changed): a hook installed mid-session, or a
+	// CLAUDE.md edited a moment ago, is seen by the next event.
+	if h.SyncRules != nil && project != "" && in.Event != Stop {
+		h.SyncRules(ctx, project)
+	}
 	switch in.Event {
 	case SessionStart:
-		if h.SyncRules != nil && project != "" {
-			h.SyncRules(ctx, project)
-		}
 		if h.Config.SessionStart.Enabled {
 			return h.sessionStart(ctx, project)
 		}
@@ -188,7 +197,7 @@ func (h *Handler) Handle(ctx context.Context, in Input) (Output, error) {
 		}
 	case PostToolUse:
 		if h.Config.PostToolUse.Enabled {
-			return Output{}, h.postToolUse(in)
+			return Output{}, h.postToolUse(ctx, in, project)
 		}
 	case Stop:
 		if h.Config.Stop.Enabled {
@@ -350,117 +359,57 @@ func changedIDs(res kb.RecordResult) string {
 	return " (" + strings.Join(ids, ", ") + ")"
 }
 
-// preToolUse appraises a command or an edit against the lessons: a
-// command that breaks a rule asks the user (or is denied, as configured);
-// an edit that does gets the rule as context.
-func (h *Handler) preToolUse(ctx context.Context, in Input, project string) (Output, error) {
-	var ti struct {
-		Command     string `json:"command"`
-		Description string `json:"description"`
-		FilePath    string `json:"file_path"`
-		Content     string `json:"content"`
-		NewString   string `json:"new_string"`
-		Edits       []struct {
-			NewString string `json:"new_string"`
-		} `json:"edits"`
-		NewSource string `json:"new_source"`
+// postToolUse notes what ran: a test run's or build's outcome (for Stop),
+// the command and the files written (for the checks of later calls), and
+// that the user let a call run that PreToolUse asked about (an override of
+// its checks).
+func (h *Handler) postToolUse(ctx context.Context, in Input, project string) error {
+	if h.State == nil {
+		return nil
 	}
-	if len(in.ToolInput) > 0 {
-		if err := json.Unmarshal(in.ToolInput, &ti); err != nil {
-			return Output{}, fmt.Errorf("%w: tool_input: %v", ErrInput, err)
-		}
-	}
-	req := kb.AppraiseRequest{Project: project, Session: in.SessionID, Stage: "edit"}
-	bash := in.ToolName == "Bash"
-	if bash {
-		if strings.TrimSpace(ti.Command) == "" {
-			return Output{}, nil
-		}
-		req.Candidate = clip.Bytes(ti.Command, maxQueryBytes)
-		req.Query = clip.Bytes(strings.TrimSpace(ti.Description+"\n"+ti.Command), maxQueryBytes)
-	} else {
-		text := ti.Content + ti.NewString + ti.NewSource
-		for _, e := range ti.Edits {
-			text += "\n" + e.NewString
-		}
-		if strings.TrimSpace(text) == "" {
-			return Output{}, nil
-		}
-		req.Candidate = clip.Bytes(text, maxQueryBytes)
-		req.Query = clip.Bytes("edit "+ti.FilePath+"\n"+text, maxQueryBytes)
-		if ti.FilePath != "" {
-			req.Files = []string{ti.FilePath}
-		}
-	}
-	v, err := h.KB.Appraise(ctx, req)
+	root := h.root(in, project)
+	act, err := action.FromTool(in.ToolName, in.ToolInput, action.Env{Root: root})
 	if err != nil {
-		return Output{}, err
+		return fmt.Errorf("%w: %v", ErrInput, err)
 	}
-	rule, point, ok := h.brokenRule(ctx, v)
-	if !ok {
-		return Output{}, nil
-	}
-	why := fmt.Sprintf("innate-mcp: this may break the rule %q [%s]", clip.Line(rule.Content, 300), rule.ID)
-	if point != "" {
-		why += ": " + clip.Line(point, 200)
-	}
-	if bash {
-		return Output{Specific: &Specific{HookEventName: PreToolUse,
-			PermissionDecision: h.Config.PreToolUse.BashDecision, PermissionDecisionReason: why}}, nil
-	}
-	return contextOutput(PreToolUse, why+". Check the edit against it."), nil
-}
-
-// brokenRule returns the rule a cautioning verdict rests on, when the
-// verdict is confident enough and its strongest caution is a user's rule.
-func (h *Handler) brokenRule(ctx context.Context, v kb.AppraiseResult) (kb.Lesson, string, bool) {
-	if v.Abstained || v.Valence != appraise.Caution || v.Confidence < h.Config.PreToolUse.MinConfidence {
-		return kb.Lesson{}, "", false
-	}
-	var best *appraise.Contributor
-	for i, c := range v.Contributors {
-		if c.Valence == appraise.Caution && (best == nil || c.Strength > best.Strength) {
-			best = &v.Contributors[i]
+	var run *Run
+	if in.ToolName == "Bash" {
+		var ti struct {
+			Command string `json:"command"`
+		}
+		json.Unmarshal(in.ToolInput, &ti)
+		if r := runlog.Read(toolResponseText(in.ToolResponse)); r.Ran() {
+			run = &Run{Command: clip.Line(ti.Command, 200), Outcome: r.Outcome.String(), Runner: r.Runner,
+				Evidence: clip.Line(r.Evidence, 200), At: h.now()}
 		}
 	}
-	if best == nil {
-		return kb.Lesson{}, "", false
-	}
-	l, err := h.KB.Lesson(ctx, best.LessonID)
-	if err != nil || l.Kind != kb.KindRule || l.Origin != kb.OriginUserStated {
-		return kb.Lesson{}, "", false
-	}
-	point := ""
-	for _, f := range v.FlaggedPoints {
-		if f.LessonID == l.ID {
-			point = f.Summary
-			break
+	key := callKey(in)
+	var overridden []string
+	err = h.State.Update(in.SessionID, func(s *SessionState) {
+		if run != nil {
+			s.Runs = append(s.Runs, *run)
+			if len(s.Runs) > maxRuns {
+				s.Runs = s.Runs[len(s.Runs)-maxRuns:]
+			}
 		}
-	}
-	return l, point, true
-}
-
-// postToolUse notes the outcome of a test run or build.
-func (h *Handler) postToolUse(in Input) error {
-	if in.ToolName != "Bash" || h.State == nil {
-		return nil
-	}
-	var ti struct {
-		Command string `json:"command"`
-	}
-	json.Unmarshal(in.ToolInput, &ti)
-	out := toolResponseText(in.ToolResponse)
-	r := runlog.Read(out)
-	if !r.Ran() {
-		return nil
-	}
-	return h.State.Update(in.SessionID, func(s *SessionState) {
-		s.Runs = append(s.Runs, Run{Command: clip.Line(ti.Command, 200), Outcome: r.Outcome.String(), Runner: r.Runner,
-			Evidence: clip.Line(r.Evidence, 200), At: h.now()})
-		if len(s.Runs) > maxRuns {
-			s.Runs = s.Runs[len(s.Runs)-maxRuns:]
+		s.remember(act, in)
+		for i, a := range s.Asked {
+			if a.Call == key {
+				overridden = a.Checks
+				s.Asked = slices.Delete(s.Asked, i, i+1)
+				break
+			}
 		}
 	})
+	if err != nil {
+		return err
+	}
+	for _, id := range overridden {
+		if _, err := h.KB.CheckOverridden(ctx, id); err != nil {
+			h.log().Warn("record an override", "check", id, "err", err)
+		}
+	}
+	return nil
 }
 
 // maxRuns is how many runs a session's state keeps.
@@ -608,3 +557,11 @@ func turnEvidence(t Turn) evidence {
 // maxEvidenceItems bounds the tool outputs Stop gives hesitate (its limit
 // is 64).
 const maxEvidenceItems = 32
+
+// String is the decision and its texts, for logs and tests; "" for nil.
+func (s *Specific) String() string {
+	if s == nil {
+		return ""
+	}
+	return s.PermissionDecision + "|" + s.PermissionDecisionReason + "|" + s.AdditionalContext
+}

@@ -23,6 +23,20 @@ type SessionState struct {
 	// BlockedTurn identifies the turn whose stop Stop blocked, so that it
 	// blocks at most once a turn.
 	BlockedTurn string `json:"blocked_turn,omitempty"`
+	// Commands are the shell lines PostToolUse saw run, oldest first, for
+	// the checks that need a step before ("run make lint before
+	// committing").
+	Commands []string `json:"commands,omitempty"`
+	// Touched are the project's files the session's tools wrote (paths
+	// relative to the project root), for the checks that apply once a
+	// place changed.
+	Touched []string `json:"touched,omitempty"`
+	// Asked are the calls PreToolUse asked about that PostToolUse has not
+	// seen yet: when it does, the user let the call run.
+	Asked []Asked `json:"asked,omitempty"`
+	// Reminded are the lessons a reminder quoted in this session (once a
+	// session each).
+	Reminded []string `json:"reminded,omitempty"`
 }
 
 // Run is one test run or build PostToolUse read.

@@ -76,6 +76,7 @@ type KB struct {
 
 	appraiseCfg atomic.Pointer[appraise.Config] // replaced whole when the regulator retunes it
 	patterns    directive.Patterns              // compiled patterns of rules' objects, for appraise
+	prepared    preparedCache                   // checks with their regular expressions compiled
 	routeW      atomic.Pointer[route.Weights]
 	cal         calibrationCache
 }

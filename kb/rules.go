@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/rulefile"
@@ -57,4 +58,34 @@ func (k *KB) ImportRuleFile(ctx context.Context, path, project string, data []by
 		return AddReport{}, err
 	}
 	return k.ImportRules(ctx, path, project, ls)
+}
+
+// SourceLabel is a lesson's source as a person reads it: the rule file
+// relative to the project's root, its line, and its section
+// ("CLAUDE.md:11 (files)"), from the stored form "PATH#NAME#SECTION:LINE".
+// A source of another form is returned as it is.
+func SourceLabel(source, project string) string {
+	parts := strings.Split(source, "#")
+	if len(parts) < 2 {
+		return source
+	}
+	path := parts[0]
+	if project != "" {
+		path = strings.TrimPrefix(path, strings.TrimRight(project, "/")+"/")
+	}
+	last := parts[len(parts)-1]
+	i := strings.LastIndexByte(last, ':')
+	if i < 0 {
+		return source
+	}
+	line := last[i+1:]
+	section := ""
+	if len(parts) >= 3 {
+		section = last[:i]
+	}
+	out := path + ":" + line
+	if section != "" {
+		out += " (" + section + ")"
+	}
+	return out
 }

@@ -1,0 +1,241 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/embed"
+	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/storage"
+)
+
+// cleanHandler is a handler over a knowledge base holding
+// testdata/clean-rules.md as the CLAUDE.md of root.
+func cleanHandler(t *testing.T, root string) (*Handler, *kb.KB) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := storage.Open(ctx, filepath.Join(t.TempDir(), "kb.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	k, err := kb.New(kb.Config{Store: db, Embedder: embed.Builtin(), Session: "hooks"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join("testdata", "clean-rules.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.ImportRuleFile(ctx, filepath.Join(root, "CLAUDE.md"), root, b); err != nil {
+		t.Fatal(err)
+	}
+	return &Handler{KB: k, Config: DefaultConfig(), Project: func(cwd string) string { return root },
+		State: &StateDir{Dir: filepath.Join(t.TempDir(), "state")}, Now: time.Now}, k
+}
+
+// call is one tool call of a session.
+type call struct {
+	tool, input string
+}
+
+func (c call) input_(root, session string) Input {
+	return Input{SessionID: session, Cwd: root, Event: PreToolUse, ToolName: c.tool,
+		ToolInput: json.RawMessage(strings.ReplaceAll(c.input, "ROOT", root))}
+}
+
+func bashCall(cmd string) call {
+	b, _ := json.Marshal(map[string]string{"command": cmd})
+	return call{"Bash", string(b)}
+}
+
+// TestPreToolUse_cleanRules: on a small, clean rule file every breach is
+// asked about, quoting the rule it breaks, through every way of doing it;
+// what the rules ask for, and lines that are not rules, say nothing.
+func TestPreToolUse_cleanRules(t *testing.T) {
+	root := "/home/dev/proj"
+	h, _ := cleanHandler(t, root)
+	ctx := context.Background()
+	const (
+		generated    = "Never edit files under generated/"
+		conventional = "Use Conventional Commits"
+		lint         = "Run `make lint` before committing"
+		pipe         = "Never use head, tail, or pipe"
+		compile      = "Never compile individual files"
+		gofumpt      = "Use gofumpt"
+		pnpm         = "Use pnpm, never npm or yarn"
+		force        = "Never push with `--force`"
+	)
+	tests := []struct {
+		name string
+		call call
+		rule string // quoted in the ask; "" for silence
+	}{
+		{"Edit under generated", call{"Edit", `{"file_path":"ROOT/generated/foo.go","old_string":"a","new_string":"b"}`}, generated},
+		{"Write under generated", call{"Write", `{"file_path":"ROOT/generated/foo.go","content":"package gen"}`}, generated},
+		{"MultiEdit under generated", call{"MultiEdit", `{"file_path":"ROOT/generated/foo.go","edits":[{"old_string":"a","new_string":"b"}]}`}, generated},
+		{"sed -i under generated", bashCall("sed -i 's/a/b/' generated/foo.go"), generated},
+		{"echo >> under generated", bashCall("echo 'var x = 1' >> generated/foo.go"), generated},
+		{"wip commit", bashCall(`git commit -am "wip"`), conventional},
+		{"commit without lint", bashCall(`git commit -m "feat: add cart totals"`), lint},
+		{"pipe into tail", bashCall("meson test -C build --suite unit | tail -20"), pipe},
+		{"gcc -c", bashCall("gcc -c src/basic/foo.c"), compile},
+		{"go fmt", bashCall("go fmt ./..."), gofumpt},
+		{"npm install", bashCall("npm install lodash"), pnpm},
+		{"npx yarn behind sudo", bashCall("sudo yarn add lodash"), pnpm},
+		{"force push", bashCall("git push --force origin feature"), force},
+		{"force push short", bashCall("git push -f"), force},
+		// Compliant, and not rules at all: silent.
+		{"pnpm add", bashCall("pnpm add lodash"), ""},
+		{"make lint", bashCall("make lint"), ""},
+		{"meson compile", bashCall("meson compile -C build systemd"), ""},
+		{"ls", bashCall("ls -la"), ""},
+		{"git status", bashCall("git status"), ""},
+		{"gofumpt", bashCall("gofumpt -l -w ."), ""},
+		{"edit elsewhere", call{"Edit", `{"file_path":"ROOT/src/cart.go","old_string":"a","new_string":"b"}`}, ""},
+		{"read generated", bashCall("cat generated/foo.go | grep Total"), ""},
+		{"pasted warning", bashCall("dotnet build && dotnet test"), ""},
+		{"a description", bashCall("aws s3 cp dist/app.tar.gz s3://releases/latest/"), ""},
+		{"an env-var list", bashCall("export DATABASE_URL=postgres://localhost/x REDIS_URL=redis://localhost"), ""},
+		{"a map entry", bashCall("git push origin lucis/login-button"), ""},
+		{"the asked-for directory", bashCall("mkdir -p data/chat_exports"), ""},
+		{"the asked-for library", bashCall("pnpm add @mui/material"), ""},
+		{"a shell that does not parse", bashCall("npm install 'lodash"), ""},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := tt.call.input_(root, "s"+string(rune('a'+i)))
+			out, err := h.Handle(ctx, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.rule == "" {
+				if !out.Empty() {
+					t.Fatalf("want silence, got %+v", out.Specific)
+				}
+				return
+			}
+			if out.Specific == nil || out.Specific.PermissionDecision != "ask" {
+				t.Fatalf("want an ask quoting %q, got %+v", tt.rule, out.Specific)
+			}
+			if !strings.Contains(out.Specific.PermissionDecisionReason, tt.rule) {
+				t.Errorf("the ask quotes the wrong rule, want %q:\n%s", tt.rule, out.Specific.PermissionDecisionReason)
+			}
+		})
+	}
+}
+
+// TestPreToolUse_orderRuleFromTheSession: a commit after `make lint` ran in
+// the session (PostToolUse saw it) is silent; before it, it is asked.
+func TestPreToolUse_orderRuleFromTheSession(t *testing.T) {
+	root := "/home/dev/proj"
+	h, _ := cleanHandler(t, root)
+	ctx := context.Background()
+	commit := bashCall(`git commit -m "feat: add cart totals"`).input_(root, "s1")
+	if out, _ := h.Handle(ctx, commit); out.Specific == nil || out.Specific.PermissionDecision != "ask" {
+		t.Fatalf("commit before lint: %+v", out.Specific)
+	}
+	lint := bashCall("make lint").input_(root, "s1")
+	lint.Event = PostToolUse
+	if _, err := h.Handle(ctx, lint); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := h.Handle(ctx, commit); !out.Empty() {
+		t.Errorf("commit after lint: %+v", out.Specific)
+	}
+	// Another session has not run it.
+	other := bashCall(`git commit -m "feat: add cart totals"`).input_(root, "s2")
+	if out, _ := h.Handle(ctx, other); out.Specific == nil {
+		t.Error("another session's commit before lint: silent")
+	}
+}
+
+// TestPreToolUse_overriddenTwiceReminds: when the user lets an asked call
+// run twice, the check only reminds (once a session), until a person
+// approves it.
+func TestPreToolUse_overriddenTwiceReminds(t *testing.T) {
+	root := "/home/dev/proj"
+	h, k := cleanHandler(t, root)
+	ctx := context.Background()
+	npm := bashCall("npm install lodash")
+	for i := range 2 {
+		in := npm.input_(root, "s1")
+		in.ToolUseID = "toolu_" + string(rune('a'+i))
+		if out, _ := h.Handle(ctx, in); out.Specific == nil || out.Specific.PermissionDecision != "ask" {
+			t.Fatalf("ask %d: %+v", i, out.Specific)
+		}
+		in.Event = PostToolUse
+		if _, err := h.Handle(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _ := h.Handle(ctx, npm.input_(root, "s2"))
+	if out.Specific == nil || out.Specific.PermissionDecision != "" || !strings.Contains(out.Specific.AdditionalContext, "Use pnpm") {
+		t.Fatalf("after two overrides: want a reminder, got %+v", out.Specific)
+	}
+	if len(out.Specific.AdditionalContext) > maxReminderBytes {
+		t.Errorf("reminder of %d bytes", len(out.Specific.AdditionalContext))
+	}
+	if out, _ := h.Handle(ctx, npm.input_(root, "s2")); !out.Empty() {
+		t.Errorf("second reminder in one session: %+v", out.Specific)
+	}
+	cs, err := k.Checks(ctx, kb.CheckFilter{Project: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	for _, c := range cs {
+		if c.State == kb.CheckRemind {
+			id = c.ID
+			if c.Overridden != 2 || c.Fired != 3 {
+				t.Errorf("record: fired %d, overridden %d", c.Fired, c.Overridden)
+			}
+		}
+	}
+	if id == "" {
+		t.Fatal("no check was demoted")
+	}
+	if _, err := k.SetCheckState(ctx, id, kb.CheckActive); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := h.Handle(ctx, npm.input_(root, "s3")); out.Specific == nil || out.Specific.PermissionDecision != "ask" {
+		t.Errorf("approved again: %+v", out.Specific)
+	}
+}
+
+// lessonID is a lesson's id in an answer: each knowledge base makes its
+// own.
+var lessonID = regexp.MustCompile(`\[L[0-9a-f]+\]`)
+
+// TestPreToolUse_rootIndependent: the same calls in checkouts at two
+// places get the same answers.
+func TestPreToolUse_rootIndependent(t *testing.T) {
+	ctx := context.Background()
+	var answers [2][]string
+	for i, root := range []string{"/home/a/proj", "/srv/ci/workspace/x/proj"} {
+		h, _ := cleanHandler(t, root)
+		for _, c := range []call{
+			{"Edit", `{"file_path":"ROOT/generated/a.go","new_string":"x"}`},
+			bashCall("cd ROOT/generated && sed -i s/a/b/ a.go"),
+			bashCall("echo x > ROOT/src/a.go"),
+		} {
+			c.input = strings.ReplaceAll(c.input, "ROOT", root)
+			out, err := h.Handle(ctx, c.input_(root, "s"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			answers[i] = append(answers[i], lessonID.ReplaceAllString(out.Specific.String(), "[ID]"))
+		}
+	}
+	for j := range answers[0] {
+		if answers[0][j] != answers[1][j] {
+			t.Errorf("call %d: %q at one root, %q at the other", j, answers[0][j], answers[1][j])
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package kb
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/innate-mcp/innate-mcp/action"
+	"github.com/innate-mcp/innate-mcp/check"
+)
+
+// CheckHit is a check an action breaks.
+type CheckHit struct {
+	Stored StoredCheck `json:"check"`
+	Hit    check.Hit   `json:"hit"`
+}
+
+// Enforcement is what a project's checks say of one action: the breaches
+// to ask about (active checks that match structurally) and those that
+// only remind (checks the reader was not sure of, or that the user
+// overrode twice). Both empty: say nothing.
+type Enforcement struct {
+	Ask    []CheckHit `json:"ask,omitempty"`
+	Remind []CheckHit `json:"remind,omitempty"`
+	// Checked is how many checks were matched.
+	Checked int `json:"checked"`
+}
+
+// Asks reports whether a check asks of a breach: it is active and either
+// the reader was sure of it or a person approved it.
+func (c StoredCheck) Asks() bool {
+	return c.State == CheckActive && (!c.Check.RemindOnly || c.Approved)
+}
+
+// Enforce matches an action, and the session before it, against the
+// checks of a project's active lessons and the global ones (CheckFilter):
+// a project's answer depends on its own rules and global ones only, and
+// on no path outside the project (act's paths are relative to its root).
+// Hits are ordered by who made the check (a person first, then a
+// consultant, then the reader), then as stored.
+func (k *KB) Enforce(ctx context.Context, project string, act action.Action, h check.History) (Enforcement, error) {
+	var e Enforcement
+	if act.Empty() {
+		return e, nil
+	}
+	stored, err := k.Checks(ctx, CheckFilter{Project: project})
+	if err != nil {
+		return e, err
+	}
+	return k.enforce(Enforced(stored), act, h), nil
+}
+
+// EnforceOn is Enforce over checks already read (Checks, then Enforced),
+// for a caller that matches several actions against the same checks.
+func (k *KB) EnforceOn(cs []StoredCheck, act action.Action, h check.History) Enforcement {
+	return k.enforce(cs, act, h)
+}
+
+func (k *KB) enforce(cs []StoredCheck, act action.Action, h check.History) Enforcement {
+	var e Enforcement
+	if act.Empty() {
+		return e
+	}
+	for _, sc := range cs {
+		p, err := k.prepared.get(sc)
+		if err != nil {
+			k.log.Debug("a stored check does not prepare", "check", sc.ID, "err", err)
+			continue
+		}
+		e.Checked++
+		hit, ok := p.Match(act, h)
+		if !ok {
+			continue
+		}
+		ch := CheckHit{Stored: sc, Hit: hit}
+		if sc.Asks() {
+			e.Ask = append(e.Ask, ch)
+		} else if sc.State != CheckDisabled {
+			e.Remind = append(e.Remind, ch)
+		}
+	}
+	byOrigin := func(a, b CheckHit) int { return cmp.Compare(originRank(a.Stored), originRank(b.Stored)) }
+	slices.SortStableFunc(e.Ask, byOrigin)
+	slices.SortStableFunc(e.Remind, byOrigin)
+	return e
+}
+
+func originRank(c StoredCheck) int {
+	switch c.Check.From.By {
+	case check.ByPerson:
+		return 0
+	case check.ByConsultant:
+		return 1
+	}
+	return 2
+}
+
+// preparedCache keeps stored checks prepared (their regular expressions
+// compiled), by id and what they match. Safe for concurrent
+// use.
+type preparedCache struct {
+	mu sync.Mutex
+	m  map[string]*check.Prepared
+}
+
+// maxPrepared bounds the cache; past it, it starts again.
+const maxPrepared = 8192
+
+func (pc *preparedCache) get(sc StoredCheck) (*check.Prepared, error) {
+	key := sc.ID + "@" + check.Key(sc.Check)
+	pc.mu.Lock()
+	p, ok := pc.m[key]
+	pc.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	p, err := check.Prepare(sc.Check)
+	if err != nil {
+		return nil, err
+	}
+	pc.mu.Lock()
+	if pc.m == nil || len(pc.m) >= maxPrepared {
+		pc.m = map[string]*check.Prepared{}
+	}
+	pc.m[key] = p
+	pc.mu.Unlock()
+	return p, nil
+}
