@@ -109,6 +109,11 @@ func compileSentence(s string, d Directive, globs []string) []check.Check {
 // rules out: commands, flags, programs, paths written, and the command
 // constructs it names in words.
 func compileForbidden(s string, d Directive) []check.Check {
+	if d.Polarity == Forbid && negationCue.MatchString(strings.ToLower(s)) && !prohibition.MatchString(s) {
+		// "may not be installable via pip", "is not used": a negation
+		// that describes, not one that forbids.
+		return nil
+	}
 	kind, instead := check.Forbid, ""
 	if d.Polarity == Prefer {
 		for _, o := range d.Do {
@@ -302,6 +307,11 @@ var genericJob = set("install", "installing", "installation", "manage", "managin
 	"building", "builds", "run", "running", "scripts", "script", "everything", "this", "python", "javascript", "typescript",
 	"node", "go", "rust", "all", "any", "add", "adding", "search", "searching", "find", "finding", "code", "commands",
 	"command", "project", "projects", "repo", "repository", "codebase", "local", "development", "dev", "ci", "and", "or")
+
+// prohibition is a negation that forbids: "never", "don't", "do not",
+// "must not", "avoid", "no X" opening a clause, "not allowed"; as opposed
+// to one that describes ("is not", "may not be", "cannot").
+var prohibition = regexp.MustCompile(`(?i)\b(?:never|don'?t|do\s+not|does\s+not\s+need|must\s+not|mustn'?t|should\s+not|shouldn'?t|shall\s+not|will\s+not|won'?t|avoid(?:ing)?|refrain\s+from|stop|not\s+allowed|forbidden|prohibited|disallowed|instead\s+of|rather\s+than)\b|(?:^|[:;(—–]\s*|\.\s+|^\W*)no\s+\S`)
 
 // negatedClause is the part of a sentence a negation governs: from the
 // cue to the next clause boundary ("Never edit files under generated/;

@@ -49,6 +49,9 @@ func TestCompile(t *testing.T) {
 		{"Don't use npm to publish; CI does it.", "", []string{"forbids running `npm`; reminds only"}},
 		{"Never run `rm -rf` on the project root.", "", []string{"forbids running `rm -rf`; reminds only"}},
 		{"Never use `console.log` in production code", "", nil},
+		{"Note that `SpoutSDK` may not be directly installable via `pip` or `uv pip`.", "", nil},
+		{"The `dist` folder is not edited by hand.", "", nil},
+		{"No edits under `vendor/`.", "", []string{"forbids writing `vendor/`"}},
 		{"Use pnpm or bun, not npm.", "", []string{"forbids running `npm|yarn` (use pnpm or bun instead)"}},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/innate-mcp/innate-mcp/eval"
+	"github.com/innate-mcp/innate-mcp/hook"
+	"github.com/innate-mcp/innate-mcp/rulesync"
+)
+
+// evalActions replays the actions set through the PreToolUse hook on a
+// fresh temporary knowledge base (eval.Actions) and prints its figures.
+func (m *Main) evalActions(ctx context.Context, g *globals, args []string, stdout, stderr io.Writer) (err error) {
+	fs := newFlagSet("eval actions", g, stderr, "--data DIR [--no-overrides] [--dump FILE]")
+	dataDir := fs.String("data", "", "the actions set: DIR/sources.jsonl and DIR/repos/<owner>__<name>/{rules/,calls.jsonl}")
+	noOverrides := fs.Bool("no-overrides", false, "replay without the user letting wrong asks through (no check learns from overrides)")
+	dumpPath := fs.String("dump", "", "write every call's answer and label to this JSONL file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *dataDir == "" {
+		return fmt.Errorf("%w: eval actions needs --data DIR", errUsage)
+	}
+	dump, done, err := createDump(*dumpPath)
+	if err != nil {
+		return err
+	}
+	defer done(&err)
+	ev, err := m.openEvalKB(ctx, g, stderr, evalKBOptions{})
+	if err != nil {
+		return err
+	}
+	defer ev.close()
+	root, err := os.MkdirTemp("", "innate-actions-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(root)
+	stateDir := filepath.Join(root, ".state")
+	syncer := rulesync.New(ev.kb, ev.store, rulesync.Options{Log: ev.log.With("component", "rulesync")})
+	opts := eval.ActionsOptions{
+		Root: root, NoOverrides: *noOverrides, Dump: dump, Lesson: ev.kb.Lesson,
+		Handler: func(project string) *hook.Handler {
+			return &hook.Handler{KB: ev.kb, Config: hook.DefaultConfig(), Log: ev.log.With("component", "hook"),
+				Project: func(string) string { return project }, State: &hook.StateDir{Dir: stateDir}, SyncRules: syncer.Seen}
+		},
+		Progress: func(done, total int) { fmt.Fprintf(stderr, "eval actions: calls %d/%d\n", done, total) },
+	}
+	start := time.Now()
+	rep, err := eval.Actions(ctx, *dataDir, opts)
+	if err != nil {
+		return err
+	}
+	return writeJSON(stdout, struct {
+		eval.ActionsReport
+		Embedder string  `json:"embedder"`
+		Seconds  float64 `json:"seconds"`
+	}{rep, ev.emb.Name(), eval.Seconds(start)})
+}
