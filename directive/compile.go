@@ -19,7 +19,7 @@ import (
 // concurrent use.
 func Compile(content, trigger string) []check.Check {
 	text := statement(content)
-	if text == "" {
+	if text == "" || NotARule(content) != "" {
 		return nil
 	}
 	_, globs := readTrigger(trigger)

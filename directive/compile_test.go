@@ -71,6 +71,27 @@ func TestCompile(t *testing.T) {
 	}
 }
 
+func TestNotARule(t *testing.T) {
+	tests := map[string]string{
+		"`deco login` - Authenticate with deco.chat":                    "map entry",
+		"`make dev`: start the dev server":                              "map entry",
+		"Environment: `DATABASE_URL`, `REDIS_URL`, `SECRET_KEY`":        "list of names",
+		"warning CS8618: Non-nullable property 'Name' must contain a x": "pasted output",
+		"error[E0382]: borrow of moved value: `v`":                      "pasted output",
+		"src/main.rs:12:5: unused variable":                             "pasted output",
+		"Uses `s3://releases/latest/` for the current version.":         "description",
+		"Use pnpm, never npm.":                                          "",
+		"Never edit `generated/`.":                                      "",
+		"Store chat exports in `data/chat_exports`.":                    "",
+		"`pnpm` only: never npm or yarn.":                               "",
+	}
+	for line, want := range tests {
+		if got := NotARule(line); got != want {
+			t.Errorf("NotARule(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
 func FuzzCompile(f *testing.F) {
 	for _, s := range []string{"Use pnpm, never npm.", "Never edit `gen/` files", "Run `make lint` before committing.",
 		"Never pipe test output into `tail`", "Use Conventional Commits (`feat`, `fix`, `chore`)", "`x` - y", "Never push with `--force`"} {

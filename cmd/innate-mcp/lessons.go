@@ -87,7 +87,7 @@ func reorderFlags(args []string) []string {
 
 func takesValue(flag string) bool {
 	switch strings.TrimLeft(flag, "-") {
-	case "json":
+	case "json", "no-overrides":
 		return false
 	}
 	return true

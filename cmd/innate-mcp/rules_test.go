@@ -1,0 +1,109 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRules_listExplainAdd: `rules` syncs the project's rule files and
+// lists each rule as compiled, with no check, or not a rule; `rules
+// explain` says why an action is asked about or not; a person's check
+// added with `rules add` replaces the reader's for its rule, and `rules
+// disable` turns a check off.
+func TestRules_listExplainAdd(t *testing.T) {
+	env := testEnv(t)
+	proj := filepath.Join(t.TempDir(), "proj")
+	if err := os.MkdirAll(filepath.Join(proj, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", "hook", "testdata", "clean-rules.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(proj, "CLAUDE.md"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, env, "", "rules", "--project", proj, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []ruleRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	status := map[string]string{}
+	ids := map[string]string{}
+	for _, r := range rows {
+		status[r.Rule] = r.Status
+		ids[r.Rule] = r.ID
+	}
+	for rule, want := range map[string]string{
+		"Use pnpm, never npm or yarn.":                           statusCompiled,
+		"Run `make lint` before committing.":                     statusCompiled,
+		"Always run `meson compile -C build <target>` to build.": statusNoCheck,
+		"`deco login` - Authenticate with deco.chat":             statusNotARule,
+		"Environment: `DATABASE_URL`, `REDIS_URL`, `SECRET_KEY`": statusNotARule,
+		"Uses `s3://releases/latest/` for the current version.":  statusNotARule,
+		"Store chat exports in `data/chat_exports`.":             statusNoCheck,
+	} {
+		if status[rule] != want {
+			t.Errorf("%q: status %q, want %q", rule, status[rule], want)
+		}
+	}
+	explain := func(args ...string) explanation {
+		t.Helper()
+		out, err := run(t, env, "", append([]string{"rules", "explain", "--project", proj, "--json"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var x explanation
+		if err := json.Unmarshal([]byte(out), &x); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return x
+	}
+	if x := explain("--action", "npm install lodash"); x.Answer != "ask" || len(x.Asks) != 1 || !strings.Contains(x.Asks[0].Rule, "Use pnpm") {
+		t.Errorf("npm install: %+v", x)
+	}
+	if x := explain("--action", "git commit -m 'feat: x'", "--ran", "make lint"); x.Answer != "nothing" {
+		t.Errorf("commit after lint: %+v", x)
+	}
+	if x := explain("--edit", filepath.Join(proj, "generated", "a.go")); x.Answer != "ask" {
+		t.Errorf("edit under generated: %+v", x)
+	}
+	if x := explain("--action", "pnpm add lodash"); x.Answer != "nothing" || x.Checked == 0 {
+		t.Errorf("pnpm add: %+v", x)
+	}
+	// A person's check for the meson rule: asks about ninja.
+	mesonRule := ids["Always run `meson compile -C build <target>` to build."]
+	out, err = run(t, env, "", "rules", "add", mesonRule, "--project", proj, "--forbid-command", "ninja -C build", "--instead", "meson compile -C build <target>")
+	if err != nil {
+		t.Fatalf("rules add: %v %s", err, out)
+	}
+	var added checkOut
+	if err := json.Unmarshal([]byte(out), &added); err != nil || added.By != "person" {
+		t.Fatalf("added %s: %v", out, err)
+	}
+	if x := explain("--action", "ninja -C build"); x.Answer != "ask" || x.Asks[0].Check != added.ID {
+		t.Errorf("after rules add, ninja: %+v", x)
+	}
+	// Bad input says what to fix and writes nothing.
+	if _, err := run(t, env, "", "rules", "add", mesonRule, "--project", proj, "--check", `{"kind":"maybe","command":{"programs":["x"]},"from":{"by":"person"}}`); err == nil || !strings.Contains(err.Error(), "kind") {
+		t.Errorf("a bad check: %v", err)
+	}
+	if _, err := run(t, env, "", "rules", "add", mesonRule, "--project", proj); err == nil {
+		t.Error("add without a check: no error")
+	}
+	if _, err := run(t, env, "", "rules", "disable", added.ID, "--project", proj); err != nil {
+		t.Fatal(err)
+	}
+	if x := explain("--action", "ninja -C build"); x.Answer != "nothing" {
+		t.Errorf("after rules disable: %+v", x)
+	}
+	if _, err := run(t, env, "", "rules", "approve", "k000000000000", "--project", proj); err == nil || !strings.Contains(err.Error(), "rules") {
+		t.Errorf("unknown check: %v", err)
+	}
+}

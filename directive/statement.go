@@ -1,0 +1,33 @@
+package directive
+
+import (
+	"regexp"
+	"strings"
+)
+
+// NotARule reports, and names, the shapes of a rule file's line that state
+// nothing for an agent to do, whatever words they hold: a map or glossary
+// entry ("`deco login` - Authenticate with deco.chat"), a labelled list of
+// names ("Environment: `DATABASE_URL`, `REDIS_URL`"), pasted tool output
+// ("warning CS8618: …", "error[E0382]: …"), and a description in the third
+// person ("Uses `s3://…` for the current version"). It reads form only;
+// "" means the line may be a rule. Safe for concurrent use.
+func NotARule(content string) string {
+	s := strings.TrimSpace(cleanMarkdown(statement(content)))
+	for _, sh := range notRuleShapes {
+		if sh.re.MatchString(s) {
+			return sh.name
+		}
+	}
+	return ""
+}
+
+var notRuleShapes = []struct {
+	name string
+	re   *regexp.Regexp
+}{
+	{"pasted output", regexp.MustCompile(`(?i)^(?:warning|error|info|note|hint|fatal|panic)(?:\[[\w-]+\])?\s*(?:[A-Z]{1,5}\d{2,5})?:\s|^\S+\.\w+:\d+(?::\d+)?:\s|^(?:[A-Z]{2,5}\d{3,5}):\s`)},
+	{"map entry", regexp.MustCompile("^`[^`]+`\\s*(?:[-–—:=]|->|→)\\s+\\S")},
+	{"list of names", regexp.MustCompile("^[\\p{L}][\\p{L}\\d /_-]{0,40}:\\s*(?:`[^`]+`\\s*,?\\s*(?:and\\s+|or\\s+)?)+\\.?$")},
+	{"description", regexp.MustCompile(`^(?:Uses|Runs|Contains|Provides|Handles|Stores|Holds|Defines|Exports|Implements|Includes|Supports|Manages|Wraps|Generates|Serves|Lives|Is|Has|Was)\s`)},
+}
