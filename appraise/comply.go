@@ -71,6 +71,11 @@ func applicableRule(in Input, cfg Config) ruling {
 	}
 	var first *ruling
 	for i, l := range rules {
+		if ev, ok := in.Breaches[l.ID]; ok {
+			// One judgement: a check the hooks enforce decides here too.
+			return ruling{lesson: l, finding: directive.Finding{Result: directive.Violates,
+				Object: directive.Object{Text: ev, Kind: directive.KindCode}, Evidence: ev}, valence: Caution}
+		}
 		f := reading.Check(*l.Directive)
 		if l.Resonance < cfg.RuleFloor && (f.Result != directive.Violates || !namesObject(f)) {
 			// A rule that barely resonates decides only on a breach the
@@ -94,7 +99,9 @@ func applicableRule(in Input, cfg Config) ruling {
 				return ruling{lesson: l, finding: f, valence: Caution}
 			}
 		case directive.Lacks, directive.Avoids:
-			if i == 0 && l.Resonance >= cfg.RuleApplies && standsOut(rules, cfg.RuleStandout) {
+			// Absence decides only for a line that is a rule: a map entry
+			// or a description (directive.NotARule) asks for nothing.
+			if i == 0 && l.Resonance >= cfg.RuleApplies && standsOut(rules, cfg.RuleStandout) && !describes(l.Content) {
 				v := Caution
 				if f.Result == directive.Avoids {
 					v = Affirm
@@ -107,6 +114,18 @@ func applicableRule(in Input, cfg Config) ruling {
 		return *first
 	}
 	return ruling{valence: Neutral}
+}
+
+// describes reports whether a rule's line describes rather than asks: a
+// map entry, pasted output or a description (directive.NotARule). A list
+// of names under a rule's heading ("Types: `feat`, `fix`") may still be
+// what the rule asks for.
+func describes(content string) bool {
+	switch directive.NotARule(content) {
+	case "", "list of names":
+		return false
+	}
+	return true
 }
 
 // skipRules is how many of the best rules a plan that skips a step is read

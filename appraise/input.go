@@ -90,6 +90,12 @@ type Input struct {
 	// Patterns, when not nil, caches the compiled patterns of rules'
 	// objects across appraisals (the knowledge base holds one).
 	Patterns *directive.Patterns
+	// Breaches maps a lesson's id to what of the candidate breaks one of
+	// its checks structurally (a command the plan runs, a commit message it
+	// writes), as the hooks judge a tool call (package check): such a
+	// lesson, when it applies, decides as a caution before its prose is
+	// read.
+	Breaches map[string]string
 }
 
 // The reasons a flagged point is skipped (Raise.Reason).

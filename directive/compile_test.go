@@ -105,3 +105,28 @@ func FuzzCompile(f *testing.F) {
 		}
 	})
 }
+
+func TestPlanAction(t *testing.T) {
+	tests := []struct {
+		plan string
+		want []string // programs run
+	}{
+		{"Install lodash with `npm install lodash`, then run `npm test`.", []string{"npm", "npm"}},
+		{"I won't run `npm install`; use `pnpm add lodash` instead.", []string{"pnpm"}},
+		{"npm install lodash", []string{"npm"}},
+		{"Steps:\n```bash\nmake lint\ngit commit -m 'feat: x'\n```", []string{"make", "git"}},
+		{"$ go fmt ./...", []string{"go"}},
+		{"Call `useEffect` and `console.log` the result.", nil},
+		{"Rename the `Total` field.", nil},
+	}
+	for _, tt := range tests {
+		a := PlanAction(tt.plan)
+		var got []string
+		for _, c := range a.Commands {
+			got = append(got, c.Program)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("PlanAction(%q) runs %q, want %q", tt.plan, got, tt.want)
+		}
+	}
+}

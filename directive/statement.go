@@ -15,12 +15,16 @@ import (
 func NotARule(content string) string {
 	s := strings.TrimSpace(cleanMarkdown(statement(content)))
 	for _, sh := range notRuleShapes {
-		if sh.re.MatchString(s) {
+		if sh.re.MatchString(s) && !(sh.name == "map entry" && directing.MatchString(s)) {
 			return sh.name
 		}
 	}
 	return ""
 }
+
+// directing words make a labelled line a rule ("`TableMetadata`: use
+// `TableMetadata.Builder`"), not a map entry.
+var directing = regexp.MustCompile(`(?i)\b(?:use|run|never|always|must|should|shall|do not|don'?t|avoid|prefer|ensure|make sure|required?|only)\b`)
 
 var notRuleShapes = []struct {
 	name string

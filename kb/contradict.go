@@ -14,9 +14,10 @@ import (
 // with for contradictions.
 const contradictionPool = 8
 
-// opposing finds existing lessons that say the opposite of a new one ("use
-// X" against "never use X" in the same situation): candidates come from the
-// same search recall uses, the opposition from package confidence.
+// opposing finds existing lessons of the same project (or both global) that
+// say the opposite of a new one ("use X" against "never use X" in the same
+// situation): candidates come from the same search recall uses, the
+// opposition from package confidence.
 func (k *KB) opposing(ctx context.Context, nl *NewLesson) ([]string, error) {
 	if len(nl.ContentVec) == 0 {
 		return nil, nil
@@ -33,6 +34,13 @@ func (k *KB) opposing(ctx context.Context, nl *NewLesson) ([]string, error) {
 	var mine []confidence.Claim
 	for _, c := range cands {
 		if c.Lesson.State == StateArchived || c.Lesson.Hash == ContentHash(nl.Content, nl.Trigger) {
+			continue
+		}
+		if c.Lesson.Project != nl.Project {
+			// Another project's rule, or a global one, says what holds
+			// there: "never use pnpm" in one repository archives no "use
+			// pnpm" of another, and a project's own rule overrides a
+			// global one in its scope without archiving it.
 			continue
 		}
 		if mine == nil {

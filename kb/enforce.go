@@ -8,6 +8,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/action"
 	"github.com/innate-mcp/innate-mcp/check"
+	"github.com/innate-mcp/innate-mcp/directive"
 )
 
 // CheckHit is a check an action breaks.
@@ -126,4 +127,30 @@ func (pc *preparedCache) get(sc StoredCheck) (*check.Prepared, error) {
 	pc.m[key] = p
 	pc.mu.Unlock()
 	return p, nil
+}
+
+// planBreaches matches what a plan says it will run (directive.PlanAction)
+// against the project's checks, as the hooks match a tool call: the
+// lessons whose checks it breaks, with the breaking command. A failure to
+// read the checks is logged: appraise goes on with the prose reading.
+func (k *KB) planBreaches(ctx context.Context, project, plan string) map[string]string {
+	act := directive.PlanAction(plan)
+	if act.Empty() {
+		return nil
+	}
+	e, err := k.Enforce(ctx, project, act, check.History{})
+	if err != nil {
+		k.log.Warn("read the checks for appraise", "err", err)
+		return nil
+	}
+	var out map[string]string
+	for _, h := range e.Ask {
+		if out == nil {
+			out = map[string]string{}
+		}
+		if _, ok := out[h.Stored.LessonID]; !ok {
+			out[h.Stored.LessonID] = h.Hit.Evidence
+		}
+	}
+	return out
 }

@@ -257,7 +257,7 @@ func TestImportRuleFile_keepsOtherArchives(t *testing.T) {
 			}
 		}},
 		{"lost a contradiction", func(t *testing.T, e *env, id string) {
-			res := e.record(t, kb.RecordRequest{Author: kb.AuthorPerson, Lesson: &kb.LessonInput{Content: "Use panic for error handling in library code.",
+			res := e.record(t, kb.RecordRequest{Author: kb.AuthorPerson, Project: "p", Lesson: &kb.LessonInput{Content: "Use panic for error handling in library code.",
 				Trigger: "Style", Origin: kb.OriginUserStated}})
 			if len(res.Changes) == 0 || e.lesson(t, id).Conf.ArchiveReason != confidence.ArchiveSuperseded {
 				t.Fatalf("the newer statement did not supersede the rule: %+v", res.Changes)
