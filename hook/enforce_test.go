@@ -239,3 +239,25 @@ func TestPreToolUse_rootIndependent(t *testing.T) {
 		}
 	}
 }
+
+// TestToolCall_IsEdit: a shell line that writes a project file is an edit,
+// as a file tool is; reading, and writing outside the project, are not.
+func TestToolCall_IsEdit(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"sed -i 's/a/b/' cart.go":      true,
+		"echo x >> notes.md":           true,
+		"mv a.go b.go":                 true,
+		"go test ./... > /tmp/out.txt": false,
+		"cat cart.go | grep Total":     false,
+		"mkdir -p build":               false,
+		"git status":                   false,
+	} {
+		b, _ := json.Marshal(map[string]string{"command": cmd})
+		if got := (ToolCall{Name: "Bash", Input: b}).IsEdit(); got != want {
+			t.Errorf("IsEdit(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+	if !(ToolCall{Name: "Write"}).IsEdit() {
+		t.Error("Write is not an edit")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/innate-mcp/innate-mcp/action"
 	"io"
 	"os"
 	"strings"
@@ -51,11 +52,19 @@ func (c ToolCall) Command() string {
 	return in.Command
 }
 
-// IsEdit reports whether the call changes files.
+// IsEdit reports whether the call changes the project's files: a file
+// tool, or a shell line that writes a file by a relative path (`sed -i`,
+// `echo >> f`, `mv`, …), read as PreToolUse reads it (package action).
 func (c ToolCall) IsEdit() bool {
 	switch c.Name {
 	case "Edit", "Write", "MultiEdit", "NotebookEdit":
 		return true
+	case "Bash":
+		for _, w := range action.Shell(c.Command(), action.Env{}).Writes {
+			if !w.Dir && !strings.HasPrefix(w.Path, "/") && !strings.HasPrefix(w.Path, "~") {
+				return true
+			}
+		}
 	}
 	return false
 }
