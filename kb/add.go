@@ -211,6 +211,9 @@ func (k *KB) insertLesson(ctx context.Context, tx Tx, nl *NewLesson, it *AddItem
 		return fmt.Errorf("insert lesson: %w", err)
 	}
 	it.ID, it.Status = l.ID, AddAdded
+	if err := restoreChecks(ctx, tx, l.ID, nl.Restore, now); err != nil {
+		return err
+	}
 	return k.resolveContradictions(ctx, tx, l.ID, opposed, now, changes)
 }
 

@@ -226,3 +226,45 @@ func (k *KB) updateCheck(ctx context.Context, id string, fn func(*StoredCheck)) 
 	}
 	return out, nil
 }
+
+// restoreChecks stores again the checks an export held for a lesson: a
+// person's and a consultant's checks, and the state and record of every
+// check the lesson has again (the reader's, as this version compiles them).
+func restoreChecks(ctx context.Context, tx Tx, lessonID string, cs []StoredCheck, now time.Time) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	byOrigin := map[check.Origin][]check.Check{}
+	for _, c := range cs {
+		if by := c.Check.From.By; by == check.ByPerson || by == check.ByConsultant {
+			if err := check.Validate(c.Check); err != nil {
+				return inputErrorf("checks", "lesson %s: %v", lessonID, err)
+			}
+			byOrigin[by] = append(byOrigin[by], c.Check)
+		}
+	}
+	for _, by := range []check.Origin{check.ByPerson, check.ByConsultant} {
+		if len(byOrigin[by]) > 0 {
+			if err := tx.PutChecks(ctx, lessonID, by, byOrigin[by], now); err != nil {
+				return err
+			}
+		}
+	}
+	for _, c := range cs {
+		have, err := tx.Check(ctx, CheckID(lessonID, c.Check))
+		if errors.Is(err, ErrNotFound) {
+			continue // the reader no longer compiles it
+		}
+		if err != nil {
+			return err
+		}
+		if !c.State.Valid() {
+			return inputErrorf("checks", "lesson %s: state %q is not one of active, remind, disabled", lessonID, c.State)
+		}
+		have.State, have.Approved, have.Fired, have.Overridden, have.LastFired, have.UpdatedAt = c.State, c.Approved, c.Fired, c.Overridden, c.LastFired, now
+		if err := tx.UpdateCheck(ctx, have); err != nil {
+			return err
+		}
+	}
+	return nil
+}

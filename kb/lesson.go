@@ -141,6 +141,10 @@ type NewLesson struct {
 	// Checks (the built-in reader's, which InsertLesson stores).
 	Directive *directive.Directive
 	Checks    []check.Check
+	// Restore are the checks an export held for the lesson: a person's and
+	// a consultant's are stored again, and every check the lesson has
+	// again keeps its state and record (a lossless import).
+	Restore []StoredCheck
 	// Vectors are filled by the KB before the lesson reaches the store.
 	ContentVec []float32
 	TriggerVec []float32 // nil when the lesson has no trigger

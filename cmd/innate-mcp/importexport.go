@@ -37,13 +37,16 @@ type importLine struct {
 	// Directive is accepted so that an export imports, and ignored: the
 	// knowledge base derives it again from content and trigger.
 	Directive json.RawMessage `json:"directive"`
+	// Checks are the lesson's checks: a person's and a consultant's are
+	// stored again, and every check keeps its state and record.
+	Checks []kb.StoredCheck `json:"checks"`
 }
 
 func (l importLine) newLesson() kb.NewLesson {
 	return kb.NewLesson{ID: l.ID, Content: l.Content, Trigger: l.Trigger, AntiTrigger: l.AntiTrigger, Tags: l.Tags,
 		Project: l.Project, Origin: l.Origin, Kind: l.Kind, State: l.State, Confidence: l.Confidence,
 		Counters: l.Counters, Source: l.Source, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, LastUsedAt: l.LastUsedAt,
-		Conf: l.Conf}
+		Conf: l.Conf, Restore: l.Checks}
 }
 
 func (m *Main) runImport(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -181,7 +184,14 @@ func (m *Main) runExport(ctx context.Context, g *globals, args []string, stdin i
 		bw := bufio.NewWriter(w)
 		enc := json.NewEncoder(bw)
 		enc.SetEscapeHTML(false)
-		if err := a.store.Lessons(ctx, kb.LessonFilter{}, func(l kb.Lesson) error { return enc.Encode(l) }); err != nil {
+		err := a.store.Lessons(ctx, kb.LessonFilter{}, func(l kb.Lesson) error {
+			cs, err := a.store.Checks(ctx, kb.CheckFilter{Lesson: l.ID})
+			if err != nil {
+				return err
+			}
+			return enc.Encode(exportLine{Lesson: l, Checks: cs})
+		})
+		if err != nil {
 			return err
 		}
 		return bw.Flush()
@@ -193,6 +203,12 @@ func (m *Main) runExport(ctx context.Context, g *globals, args []string, stdin i
 		return fmt.Errorf("export --out %s: %w", outPath, err)
 	}
 	return nil
+}
+
+// exportLine is one lesson of an export, with its checks.
+type exportLine struct {
+	kb.Lesson
+	Checks []kb.StoredCheck `json:"checks,omitempty"`
 }
 
 func (m *Main) runReembed(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
+
+	"github.com/innate-mcp/innate-mcp/directive"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,5 +108,64 @@ func TestRules_listExplainAdd(t *testing.T) {
 	}
 	if _, err := run(t, env, "", "rules", "approve", "k000000000000", "--project", proj); err == nil || !strings.Contains(err.Error(), "rules") {
 		t.Errorf("unknown check: %v", err)
+	}
+}
+
+// TestRules_exportImportKeepsChecks: an export holds each lesson's checks;
+// importing it into another database keeps a person's check and the state
+// and record of the reader's.
+func TestRules_exportImportKeepsChecks(t *testing.T) {
+	env := testEnv(t)
+	proj := filepath.Join(t.TempDir(), "proj")
+	if err := os.MkdirAll(filepath.Join(proj, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(proj, "CLAUDE.md"), []byte("# P\n\n- Use pnpm, never npm.\n- Always run `meson compile -C build <target>`.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, env, "", "rules", "--project", proj, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []ruleRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 2 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	readerCheck := rows[0].Checks[0].ID
+	if _, err := run(t, env, "", "rules", "disable", readerCheck, "--project", proj); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, env, "", "rules", "add", rows[1].ID, "--project", proj, "--forbid-command", "ninja"); err != nil {
+		t.Fatal(err)
+	}
+	exported, err := run(t, env, "", "export")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "export.jsonl")
+	if err := os.WriteFile(file, []byte(exported), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env2 := testEnv(t)
+	env2["INNATE_RULE_SYNC"] = "off" // the checks come from the export alone
+	if out, err := run(t, env2, "", "import", file); err != nil {
+		t.Fatalf("import: %v %s", err, out)
+	}
+	out, err = run(t, env2, "", "rules", "--project", proj, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows = nil
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 2 {
+		t.Fatalf("after import: %v: %s", err, out)
+	}
+	got := map[string]string{}
+	for _, r := range rows {
+		for _, c := range r.Checks {
+			got[c.Says] = c.State + " " + c.By
+		}
+	}
+	if got["forbids running `npm|yarn|bun` (use pnpm instead)"] != "disabled reader v"+strconv.Itoa(directive.Version) || got["forbids running `ninja`"] != "active person" {
+		t.Errorf("checks after import: %v", got)
 	}
 }
