@@ -261,7 +261,10 @@ func restoreChecks(ctx context.Context, tx Tx, lessonID string, cs []StoredCheck
 		if !c.State.Valid() {
 			return inputErrorf("checks", "lesson %s: state %q is not one of active, remind, disabled", lessonID, c.State)
 		}
-		have.State, have.Approved, have.Fired, have.Overridden, have.LastFired, have.UpdatedAt = c.State, c.Approved, c.Fired, c.Overridden, c.LastFired, now
+		have.State, have.Approved, have.Fired, have.Overridden, have.LastFired = c.State, c.Approved, c.Fired, c.Overridden, c.LastFired
+		if !c.CreatedAt.IsZero() && !c.UpdatedAt.IsZero() {
+			have.CreatedAt, have.UpdatedAt = c.CreatedAt, c.UpdatedAt
+		}
 		if err := tx.UpdateCheck(ctx, have); err != nil {
 			return err
 		}

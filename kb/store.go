@@ -229,8 +229,8 @@ type Tx interface {
 	LessonChecks(ctx context.Context, lessonID string) ([]StoredCheck, error)
 	// Check returns one check by id; ErrNotFound when there is none.
 	Check(ctx context.Context, id string) (StoredCheck, error)
-	// UpdateCheck writes a check's state, approval, record and updated
-	// time; ErrNotFound when there is none with its id.
+	// UpdateCheck writes a check's state, approval, record and times;
+	// ErrNotFound when there is none with its id.
 	UpdateCheck(ctx context.Context, c StoredCheck) error
 	// InsertVerdict logs one verdict with its raised and skipped points.
 	InsertVerdict(ctx context.Context, v VerdictRecord) error

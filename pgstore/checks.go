@@ -96,8 +96,8 @@ func (t *Tx) PutChecks(ctx context.Context, lessonID string, origin check.Origin
 
 // UpdateCheck implements kb.Tx.
 func (t *Tx) UpdateCheck(ctx context.Context, c kb.StoredCheck) error {
-	tag, err := t.tx.Exec(ctx, `UPDATE checks SET state = $1, approved = $2, fired = $3, overridden = $4, last_fired = $5, updated_at = $6 WHERE id = $7`,
-		string(c.State), c.Approved, c.Fired, c.Overridden, storerow.LastFired(c.LastFired), storerow.FormatTime(c.UpdatedAt), c.ID)
+	tag, err := t.tx.Exec(ctx, `UPDATE checks SET state = $1, approved = $2, fired = $3, overridden = $4, last_fired = $5, created_at = $6, updated_at = $7 WHERE id = $8`,
+		string(c.State), c.Approved, c.Fired, c.Overridden, storerow.LastFired(c.LastFired), storerow.FormatTime(c.CreatedAt), storerow.FormatTime(c.UpdatedAt), c.ID)
 	if err != nil {
 		return fmt.Errorf("update check %s: %w", c.ID, err)
 	}

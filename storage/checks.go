@@ -94,8 +94,8 @@ func (t *tx) PutChecks(ctx context.Context, lessonID string, origin check.Origin
 
 // UpdateCheck implements kb.Tx.
 func (t *tx) UpdateCheck(ctx context.Context, c kb.StoredCheck) error {
-	res, err := t.tx.ExecContext(ctx, `UPDATE checks SET state = ?, approved = ?, fired = ?, overridden = ?, last_fired = ?, updated_at = ? WHERE id = ?`,
-		string(c.State), c.Approved, c.Fired, c.Overridden, storerow.LastFired(c.LastFired), storerow.FormatTime(c.UpdatedAt), c.ID)
+	res, err := t.tx.ExecContext(ctx, `UPDATE checks SET state = ?, approved = ?, fired = ?, overridden = ?, last_fired = ?, created_at = ?, updated_at = ? WHERE id = ?`,
+		string(c.State), c.Approved, c.Fired, c.Overridden, storerow.LastFired(c.LastFired), storerow.FormatTime(c.CreatedAt), storerow.FormatTime(c.UpdatedAt), c.ID)
 	if err != nil {
 		return fmt.Errorf("update check %s: %w", c.ID, err)
 	}
