@@ -78,6 +78,8 @@ func TestShell(t *testing.T) {
 		{"command -v stops", "command -v jq", []string{"command -v jq"}},
 		{"python script stays", "python3 scripts/gen.py --out x", []string{"python3 scripts/gen.py --out x"}},
 		{"windows exe", `C:/tools/NPM.cmd ci`, []string{"npm ci"}},
+		{"windows paths", `.venv\Scripts\python.exe -m pip install pillow`, []string{"python -m:pip install pillow"}},
+		{"windows drive", `cd C:\proj && C:\tools\gen.exe > out\a.txt`, []string{"gen", "W > C:/proj/out/a.txt"}},
 		{"redirect write", "echo 'x = 1' >> generated/foo.go", []string{"echo x = 1", `W >> generated/foo.go "x = 1"`}},
 		{"heredoc write", "cat > src/a.txt <<'EOF'\nhello\nEOF", []string{"cat", `W > src/a.txt "hello"`}},
 		{"dev null ignored", "go build ./... > /dev/null 2>&1", []string{"go build ./..."}},

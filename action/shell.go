@@ -2,6 +2,7 @@ package action
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -25,6 +26,12 @@ func Shell(line string, env Env) Action {
 	if len(line) > maxLineBytes {
 		line = line[:maxLineBytes]
 	}
+	if windowsPaths.MatchString(line) {
+		// A PowerShell or cmd line (`.venv\Scripts\python.exe -m pip …`,
+		// `C:\proj\build.cmd`): its backslashes separate paths, they
+		// escape nothing.
+		line = windowsSeparator.ReplaceAllStringFunc(line, func(m string) string { return "/" + m[1:] })
+	}
 	a := Action{Tool: "Bash"}
 	r := &reader{env: env, a: &a}
 	if !r.parse(line, 0) {
@@ -33,6 +40,14 @@ func Shell(line string, env Env) Action {
 	a.Parsed = true
 	return a
 }
+
+// windowsPaths finds a Windows path in a line: a drive, a relative
+// .\ or ..\, or a program file named with its extension.
+var windowsPaths = regexp.MustCompile(`(?i)(?:^|[\s"'=(])(?:[a-z]:\\|\.{1,2}\\)|\\[\w.-]+\.(?:exe|cmd|bat|ps1)\b`)
+
+// windowsSeparator is a backslash that does not escape a quote or end a
+// line.
+var windowsSeparator = regexp.MustCompile(`\\(?:[^"'\n\\]|$)`)
 
 // reader walks one parsed line into an Action.
 type reader struct {
@@ -193,7 +208,7 @@ func (r *reader) command(src string, args []Arg, via []string, text string, pipe
 		if !args[0].Known {
 			return
 		}
-		prog := base(args[0].Value)
+		prog := programName(args[0].Value)
 		if script, ok := shellScript(prog, args[1:]); ok {
 			if depth < maxDepth {
 				sub := &reader{env: r.env, a: r.a, dir: r.dir}

@@ -1,6 +1,7 @@
 package directive
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -224,6 +225,15 @@ func compileRequired(s string, d Directive) []check.Check {
 			out = append(out, c)
 			continue
 		}
+		if c, ok := installRivals(cmd, o.Text, asked, s); ok {
+			if conditionQualifies(d.When) {
+				for i := range c {
+					c[i].RemindOnly = true
+				}
+			}
+			out = append(out, c...)
+			continue
+		}
 		if len(cmd.Programs) == 1 && len(cmd.Sub) == 0 && len(cmd.Flags) == 0 && (o.Verb == "" || o.Verb == "use" || o.Verb == "prefer" || o.Verb == "always") {
 			tool := cmd.Programs[0]
 			var rivals []string
@@ -244,6 +254,51 @@ func compileRequired(s string, d Directive) []check.Check {
 		}
 	}
 	return out
+}
+
+// installRivals compiles a package manager's install command a rule asks
+// for ("use `uv add <package>` to install dependencies") into checks
+// against the other managers' install commands ("pip install x", "poetry
+// add x"), unless the rule names them as allowed too.
+func installRivals(cmd *check.CommandPattern, text string, asked []string, s string) ([]check.Check, bool) {
+	if len(cmd.Programs) != 1 {
+		return nil, false
+	}
+	tool := cmd.Programs[0]
+	installs := false
+	for _, sub := range installCommands[tool] {
+		if len(cmd.Sub) >= len(sub) && slices.Equal(cmd.Sub[:len(sub)], sub) {
+			installs = true
+		}
+	}
+	if !installs {
+		return nil, false
+	}
+	var out []check.Check
+	for _, f := range commandFamilies {
+		if !slices.Contains(f, tool) {
+			continue
+		}
+		for _, r := range f {
+			if r == tool || slices.ContainsFunc(asked, func(a string) bool { return strings.HasPrefix(a, r+" ") || a == r }) || mentionedPositively(withoutAsked(s, asked), r) {
+				continue
+			}
+			for _, sub := range installCommands[r] {
+				out = append(out, check.Check{Kind: check.PreferInstead, Instead: strings.Trim(text, "`"),
+					Command: &check.CommandPattern{Programs: []string{r}, Sub: sub}})
+			}
+		}
+	}
+	return out, len(out) > 0
+}
+
+// withoutAsked is a sentence without the commands it asks for (`uv pip
+// install` names pip only as part of uv's command).
+func withoutAsked(s string, asked []string) string {
+	for _, a := range asked {
+		s = strings.ReplaceAll(strings.ToLower(s), strings.ToLower(a), " ")
+	}
+	return s
 }
 
 // mentionedPositively reports whether a sentence names a tool outside a
@@ -292,6 +347,26 @@ func qualified(clause string, progs []string) bool {
 					break
 				}
 			}
+		}
+	}
+	return false
+}
+
+// conditionQualifies reports whether a rule's condition narrows it to a
+// case the check could not tell ("when installing packages from a Git
+// repository"), beyond the tools' own job ("when installing packages with
+// uv").
+func conditionQualifies(when string) bool {
+	words := strings.Fields(strings.ToLower(when))
+	for i, w := range words {
+		w = strings.Trim(w, ".,;:`'\"()")
+		switch {
+		case i == 0 && (w == "when" || w == "whenever" || w == "if" || w == "before" || w == "after"):
+		case w == "from" || w == "except" || w == "unless" || w == "only":
+			return true
+		case determiners[w] || w == "with" || w == "using" || w == "via" || w == "in" || w == "to" || w == "into" || w == "for" || w == "you" || w == "we":
+		case !genericJob[w] && !knownPrograms[w]:
+			return true
 		}
 	}
 	return false
@@ -453,6 +528,8 @@ func codeCommand(code, verb string) *check.CommandPattern {
 	if code == "" || strings.ContainsAny(code, "\n") {
 		return nil
 	}
+	// `<target>` reads as a redirection: it is a placeholder.
+	code = angled.ReplaceAllString(code, "{x}")
 	a := action.Shell(code, action.Env{})
 	if !a.Parsed || len(a.Commands) != 1 {
 		return nil
@@ -499,6 +576,9 @@ func viaProgram(via []string) string {
 	w, _, _ := strings.Cut(via[0], " ")
 	return w
 }
+
+// angled is a placeholder in angle brackets.
+var angled = regexp.MustCompile(`<[^<>\s]+>`)
 
 // placeholder reports whether a word of a rule's command stands for any
 // text: <target>, {name}, $VAR, ..., UPPER_CASE.
@@ -566,7 +646,22 @@ func runnerCheck(code string) (check.Check, bool) {
 // or bun, not npm": npm and yarn, use pnpm or bun instead).
 func mergePrefers(cs []check.Check) []check.Check {
 	var out []check.Check
+	samePattern := func(a, b *check.CommandPattern) bool {
+		x, _ := json.Marshal(a)
+		y, _ := json.Marshal(b)
+		return string(x) == string(y)
+	}
 	for _, c := range cs {
+		if c.Kind == check.PreferInstead && c.Command != nil && !bareProgram(c.Command) {
+			if i := slices.IndexFunc(out, func(x check.Check) bool {
+				return x.Kind == check.PreferInstead && x.RemindOnly == c.RemindOnly && samePattern(x.Command, c.Command)
+			}); i >= 0 {
+				if !slices.Contains(strings.Split(out[i].Instead, " or "), c.Instead) {
+					out[i].Instead += " or " + c.Instead
+				}
+				continue
+			}
+		}
 		if c.Kind == check.PreferInstead && bareProgram(c.Command) {
 			if i := slices.IndexFunc(out, func(x check.Check) bool {
 				return x.Kind == check.PreferInstead && bareProgram(x.Command) && x.RemindOnly == c.RemindOnly

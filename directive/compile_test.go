@@ -35,6 +35,14 @@ func TestCompile(t *testing.T) {
 		{"Always use `uv run` to run Python commands", "", []string{
 			"forbids running `pytest|mypy|ruff|black|isort|flake8|pylint|python|python3|tox|coverage|pyright` run without `uv run`"}},
 		{"Run tests with `uv run pytest`.", "", []string{"forbids running `pytest` run without `uv run`"}},
+		{"Use `uv add <package>` to install dependencies.", "", []string{
+			"forbids running `pip install` (use uv add <package> instead)", "forbids running `pipenv install` (use uv add <package> instead)",
+			"forbids running `poetry add` (use uv add <package> instead)", "forbids running `conda install` (use uv add <package> instead)",
+			"forbids running `pdm add` (use uv add <package> instead)"}},
+		{"When installing packages from a Git repository, use `uv pip install git+<url>`.", "", []string{
+			"forbids running `pip install` (use uv pip install git+<url> instead); reminds only", "forbids running `pipenv install` (use uv pip install git+<url> instead); reminds only",
+			"forbids running `poetry add` (use uv pip install git+<url> instead); reminds only", "forbids running `conda install` (use uv pip install git+<url> instead); reminds only",
+			"forbids running `pdm add` (use uv pip install git+<url> instead); reminds only"}},
 		{"Prefer `rg` over `grep`.", "", []string{"forbids running `grep|egrep|ag` (use rg instead)"}},
 		{"Edit files in `src/`", "Don't", []string{"forbids writing `src/`"}},
 		// Not rules, or nothing structural to check: no check.

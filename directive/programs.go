@@ -54,6 +54,16 @@ var commandFamilies = [][]string{
 	{"terraform", "tofu"},                              // infrastructure as code
 }
 
+// installCommands are how each package manager installs a package: a rule
+// that asks for one manager's install command ("use `uv add <package>` to
+// install dependencies") is broken by another manager's ("python -m pip
+// install pillow"). General knowledge of the package managers of
+// commandFamilies.
+var installCommands = map[string][][]string{
+	"npm": {{"install"}, {"i"}, {"add"}}, "yarn": {{"add"}}, "pnpm": {{"add"}, {"install"}, {"i"}}, "bun": {{"add"}, {"install"}, {"i"}},
+	"pip": {{"install"}}, "pipenv": {{"install"}}, "poetry": {{"add"}}, "conda": {{"install"}}, "pdm": {{"add"}}, "uv": {{"add"}, {"pip", "install"}},
+}
+
 // verbCommands are the commands a verb of a rule names when it governs a
 // flag ("never push with `--force`": git push). General git vocabulary.
 var verbCommands = map[string][]string{

@@ -51,6 +51,9 @@ type ActionSource struct {
 	Commit    string   `json:"commit"`
 	Licence   string   `json:"licence"`
 	RuleFiles []string `json:"rule_files"`
+	// Half is the part of the set the repository is in: tune (read while
+	// the reader was built) or check (only measured).
+	Half string `json:"half"`
 }
 
 // Slug is the directory of a repository in the set: owner__name.
@@ -102,7 +105,7 @@ type ActionFigures struct {
 }
 
 // ActionsReport is what Actions prints: every repository, and the tune and
-// check halves (split.Half of the repository's name).
+// check halves (each repository's half in sources.jsonl).
 type ActionsReport struct {
 	ActionFigures
 	Tune  ActionFigures `json:"tune"`
@@ -143,6 +146,13 @@ func Actions(ctx context.Context, dir string, opts ActionsOptions) (ActionsRepor
 			}
 		}
 		calls = append(calls, cs...)
+	}
+	half := map[string]string{}
+	for _, s := range sources {
+		if s.Half != split.Tune && s.Half != split.Check {
+			return ActionsReport{}, fmt.Errorf("%s: half is %q: say tune or check", s.Repo, s.Half)
+		}
+		half[s.Repo] = s.Half
 	}
 	var outs []actionOutcome
 	done := 0
@@ -191,8 +201,8 @@ func Actions(ctx context.Context, dir string, opts ActionsOptions) (ActionsRepor
 	}
 	return ActionsReport{
 		ActionFigures: summariseActions(outs, func(string) bool { return true }),
-		Tune:          summariseActions(outs, func(r string) bool { return split.Half(r) == split.Tune }),
-		Check:         summariseActions(outs, func(r string) bool { return split.Half(r) == split.Check }),
+		Tune:          summariseActions(outs, func(r string) bool { return half[r] == split.Tune }),
+		Check:         summariseActions(outs, func(r string) bool { return half[r] == split.Check }),
 	}, nil
 }
 
