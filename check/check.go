@@ -268,3 +268,26 @@ func Key(c Check) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:6])
 }
+
+// ParseCommand reads a command a person writes (`git push --force`, `make
+// lint`) as a pattern: its program, the subcommand words before its first
+// flag, and its flags (without values). An error says what to write
+// instead when it is not one simple command.
+func ParseCommand(cmd string) (*CommandPattern, error) {
+	a := action.Shell(cmd, action.Env{})
+	if !a.Parsed || len(a.Commands) != 1 {
+		return nil, fmt.Errorf("%w: %q is not one simple command: give a program with its subcommand and flags, e.g. 'git push --force'", ErrInvalid, cmd)
+	}
+	c := a.Commands[0]
+	p := &CommandPattern{Programs: []string{c.Program}}
+	for _, w := range c.Args {
+		switch {
+		case !w.Known:
+		case strings.HasPrefix(w.Value, "-"):
+			p.Flags = append(p.Flags, strings.SplitN(w.Value, "=", 2)[0])
+		case len(p.Flags) == 0:
+			p.Sub = append(p.Sub, w.Value)
+		}
+	}
+	return p, nil
+}

@@ -402,6 +402,9 @@ type lessonData struct {
 	Activity          []kb.Activity
 	TrendChart, Radar template.HTML
 	Archived          bool
+	// Checks are the lesson's checks (package check), as the hooks
+	// enforce them.
+	Checks []checkView
 }
 
 func (srv *Server) lesson(w http.ResponseWriter, r *http.Request) {
@@ -448,6 +451,10 @@ func (srv *Server) lesson(w http.ResponseWriter, r *http.Request) {
 		{Label: "effectiveness", Value: d.Scores.Effectiveness}, {Label: "human approval", Value: d.Scores.Human}})
 	if d.Activity, err = srv.act.LessonActivity(ctx, id, activityLimit); err != nil {
 		srv.fail(w, r, fmt.Errorf("read the activity of %s: %w", id, err))
+		return
+	}
+	if d.Checks, err = srv.lessonChecks(r, id); err != nil {
+		srv.fail(w, r, err)
 		return
 	}
 	srv.render(w, r, http.StatusOK, "lesson", "Lesson "+id, d)

@@ -136,6 +136,8 @@ func (srv *Server) routes() http.Handler {
 	mux.HandleFunc("GET /lessons/{id}", srv.lesson)
 	mux.HandleFunc("POST /lessons/{id}/action", srv.lessonAction)
 	mux.HandleFunc("POST /lessons/{id}/edit", srv.lessonEdit)
+	mux.HandleFunc("POST /lessons/{id}/checks", srv.checkAdd)
+	mux.HandleFunc("POST /lessons/{id}/checks/{check}", srv.checkState)
 	mux.HandleFunc("GET /calibration", srv.calibration)
 	mux.HandleFunc("GET /review", srv.review)
 	mux.HandleFunc("POST /review/{trace}", srv.reviewAction)

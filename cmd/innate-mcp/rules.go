@@ -136,9 +136,9 @@ func (o rulesOpts) personCheck() (check.Check, error) {
 			return c, fmt.Errorf("%w: --check: %v", errUsage, err)
 		}
 	case o.forbidCommand != "":
-		p, err := commandPattern(o.forbidCommand)
+		p, err := check.ParseCommand(o.forbidCommand)
 		if err != nil {
-			return c, err
+			return c, fmt.Errorf("%w: --forbid-command: %v", errUsage, err)
 		}
 		c = check.Check{Kind: check.Forbid, Command: p}
 	case o.forbidWrite != "":
@@ -147,11 +147,11 @@ func (o rulesOpts) personCheck() (check.Check, error) {
 		if o.before == "" || o.then == "" {
 			return c, fmt.Errorf("%w: --before and --then go together", errUsage)
 		}
-		b, err := commandPattern(o.before)
+		b, err := check.ParseCommand(o.before)
 		if err != nil {
 			return c, err
 		}
-		t, err := commandPattern(o.then)
+		t, err := check.ParseCommand(o.then)
 		if err != nil {
 			return c, err
 		}
@@ -164,27 +164,6 @@ func (o rulesOpts) personCheck() (check.Check, error) {
 	}
 	c.From = check.Provenance{By: check.ByPerson, Note: "innate-mcp rules add"}
 	return c, nil
-}
-
-// commandPattern reads a command a person gives (`git push --force`) as a
-// pattern: its program, subcommand words and flags.
-func commandPattern(cmd string) (*check.CommandPattern, error) {
-	a := action.Shell(cmd, action.Env{})
-	if !a.Parsed || len(a.Commands) != 1 {
-		return nil, fmt.Errorf("%w: %q is not one simple command: give a program with its subcommand and flags, e.g. 'git push --force'", errUsage, cmd)
-	}
-	c := a.Commands[0]
-	p := &check.CommandPattern{Programs: []string{c.Program}}
-	for _, w := range c.Args {
-		switch {
-		case !w.Known:
-		case strings.HasPrefix(w.Value, "-"):
-			p.Flags = append(p.Flags, strings.SplitN(w.Value, "=", 2)[0])
-		case len(p.Flags) == 0:
-			p.Sub = append(p.Sub, w.Value)
-		}
-	}
-	return p, nil
 }
 
 // ruleStatus says what became of a rule.
