@@ -55,9 +55,12 @@ type UserPromptSubmitConfig struct {
 type PreToolUseConfig struct {
 	Enabled bool `json:"enabled"`
 	// BashDecision is the permission decision for a Bash command that
-	// breaks a rule: "ask" (the default) or "deny".
+	// breaks a check: "ask" (the default) or "deny". A file tool's
+	// breach is always asked about.
 	BashDecision string `json:"bash_decision"`
-	// MinConfidence is the appraise confidence a caution needs.
+	// MinConfidence is no longer read: PreToolUse asks when a check
+	// matches the call structurally, not on appraise's confidence. It is
+	// kept so that a file that sets it still loads.
 	MinConfidence float64 `json:"min_confidence"`
 }
 
