@@ -114,6 +114,7 @@ type toolInput struct {
 	NewString    string `json:"new_string"`
 	NewSource    string `json:"new_source"`
 	Edits        []struct {
+		OldString string `json:"old_string"`
 		NewString string `json:"new_string"`
 	} `json:"edits"`
 }
@@ -141,12 +142,15 @@ func FromTool(tool string, input json.RawMessage, env Env) (Action, error) {
 		if strings.TrimSpace(p) == "" {
 			return Action{Tool: tool, Parsed: true}, nil
 		}
-		text := ti.NewString + ti.Content + ti.NewSource
+		// The new text is what the call adds: a file's whole content, an
+		// edit's lines that were not there before (the lines around the
+		// change an edit repeats are not new).
+		text := ti.Content + ti.NewSource + added(ti.OldString, ti.NewString)
 		for i, e := range ti.Edits {
 			if i > 0 || text != "" {
 				text += "\n"
 			}
-			text += e.NewString
+			text += added(e.OldString, e.NewString)
 		}
 		w := Write{Path: env.rel(p, ""), Text: clipText(text), TextKnown: true, By: tool}
 		if tool == "Write" {
@@ -155,6 +159,28 @@ func FromTool(tool string, input json.RawMessage, env Env) (Action, error) {
 		return Action{Tool: tool, Writes: []Write{w}, Parsed: true}, nil
 	}
 	return Action{Tool: tool, Parsed: true}, nil
+}
+
+// added returns the lines of new that old does not hold (as many times as
+// new holds them more often), in new's order.
+func added(old, new string) string {
+	if old == "" {
+		return new
+	}
+	have := map[string]int{}
+	for _, l := range strings.Split(old, "\n") {
+		have[strings.TrimSpace(l)]++
+	}
+	var out []string
+	for _, l := range strings.Split(new, "\n") {
+		k := strings.TrimSpace(l)
+		if have[k] > 0 {
+			have[k]--
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
 }
 
 func clipText(s string) string {

@@ -145,6 +145,7 @@ func TestFromTool(t *testing.T) {
 		{"Write", `{"file_path":"/home/me/proj/new.go","content":"package x"}`, []string{`W Write new.go +new "package x"`}},
 		{"Write", `{"file_path":"old.go","content":"package y"}`, []string{`W Write old.go "package y"`}},
 		{"MultiEdit", `{"file_path":"src/a.ts","edits":[{"old_string":"x","new_string":"y"},{"old_string":"p","new_string":"q"}]}`, []string{"W MultiEdit src/a.ts \"y\\nq\""}},
+		{"Edit", `{"file_path":"a.ts","old_string":"let a = b as any;\nfoo();","new_string":"let a = b as any;\nfoo(a);"}`, []string{`W Edit a.ts "foo(a);"`}},
 		{"NotebookEdit", `{"notebook_path":"/home/me/proj/nb/a.ipynb","new_source":"print(1)"}`, []string{`W NotebookEdit nb/a.ipynb "print(1)"`}},
 		{"Edit", `{"file_path":"/elsewhere/x.go","new_string":"z"}`, []string{`W Edit /elsewhere/x.go "z"`}},
 		{"Bash", `{"command":"git status"}`, []string{"git status"}},

@@ -134,6 +134,10 @@ func compileForbidden(s string, d Directive) []check.Check {
 		if o.Example || o.Of != "" {
 			continue
 		}
+		if c, ok := textCheck(o); ok {
+			out = append(out, c)
+			continue
+		}
 		switch {
 		case o.Kind == KindFlag:
 			if p := flagPattern(o, s); p != nil {
@@ -211,8 +215,14 @@ func compileRequired(s string, d Directive) []check.Check {
 			cmd = &check.CommandPattern{Programs: []string{strings.ToLower(o.Text)}}
 		}
 		if phase != nil {
-			if cmd != nil && !slices.Contains(cmd.Programs, phase.Programs[0]) {
-				out = append(out, check.Check{Kind: check.RequireBefore, Command: phase, Before: cmd})
+			steps := []*check.CommandPattern{cmd}
+			if cmd == nil {
+				steps = chainCommands(o.Text)
+			}
+			for _, st := range steps {
+				if st != nil && !slices.Contains(st.Programs, phase.Programs[0]) {
+					out = append(out, check.Check{Kind: check.RequireBefore, Command: phase, Before: st})
+				}
 			}
 			continue
 		}
@@ -568,6 +578,29 @@ func codeCommand(code, verb string) *check.CommandPattern {
 	}
 	return p
 }
+
+// chainCommands reads a code span that chains commands (`npm run lint &&
+// npm run build`) as one pattern a command, each of a known program;
+// nil unless every command of the chain reads as one.
+func chainCommands(code string) []*check.CommandPattern {
+	code = strings.TrimSpace(strings.Trim(code, "`"))
+	parts := chainSep.Split(code, -1)
+	if len(parts) < 2 || len(parts) > 8 {
+		return nil
+	}
+	var out []*check.CommandPattern
+	for _, p := range parts {
+		c := codeCommand(p, "run")
+		if c == nil || !knownPrograms[c.Programs[0]] {
+			return nil
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// chainSep separates the commands of a chain.
+var chainSep = regexp.MustCompile(`\s*(?:&&|;)\s*`)
 
 func viaProgram(via []string) string {
 	if len(via) == 0 {

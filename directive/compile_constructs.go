@@ -108,3 +108,33 @@ func conventionalCheck(s string) (check.Check, bool) {
 	must := `^(?:(?:` + strings.Join(types, "|") + `)(?:\([^)]*\))?!?: \S|Merge |Revert ")`
 	return check.Check{Kind: check.Require, Message: &check.MessagePattern{Kinds: kinds, Must: must, Name: "a Conventional Commit (type(scope): description)"}}, true
 }
+
+// A textConstruct is a construct of code that rules rule out by name ("no
+// `any` type"), found in the new text of the files of its language: named
+// matches the rule's object, code the construct in new text, paths are
+// its language's files. General knowledge of the languages, like
+// commandConstructs; add one when it is a common prohibition of the field.
+type textConstruct struct {
+	named *regexp.Regexp
+	code  string
+	paths []string
+}
+
+var textConstructs = []textConstruct{
+	{ // TypeScript's any: "no `any` type", "don't use `any`", "zero any types"
+		named: regexp.MustCompile(`(?i)^(?:the\s+)?` + "`?" + `any` + "`?" + `(?:\s+types?)?$`),
+		code:  `:\s*any\b|\bas\s+any\b|<any\b|\bany\[\]|,\s*any>`,
+		paths: []string{"*.ts", "*.tsx", "*.mts", "*.cts"},
+	},
+}
+
+// textCheck compiles an object a rule rules out that names a text
+// construct.
+func textCheck(o Object) (check.Check, bool) {
+	for _, k := range textConstructs {
+		if k.named.MatchString(strings.TrimSpace(o.Text)) {
+			return check.Check{Kind: check.Forbid, Write: &check.WritePattern{Paths: k.paths, Text: k.code}}, true
+		}
+	}
+	return check.Check{}, false
+}

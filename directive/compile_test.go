@@ -43,6 +43,11 @@ func TestCompile(t *testing.T) {
 			"forbids running `pip install` (use uv pip install git+<url> instead); reminds only", "forbids running `pipenv install` (use uv pip install git+<url> instead); reminds only",
 			"forbids running `poetry add` (use uv pip install git+<url> instead); reminds only", "forbids running `conda install` (use uv pip install git+<url> instead); reminds only",
 			"forbids running `pdm add` (use uv pip install git+<url> instead); reminds only"}},
+		{"RULE: No `any` type | WHEN: Writing TypeScript | DO: Create proper interfaces", "", []string{
+			"forbids writing /:\\s*any\\b|\\bas\\s+any\\b|<any\\b|\\bany\\[\\]|,\\s*any>/ in `*.ts`, `*.tsx`, `*.mts`, `*.cts`"}},
+		{"Before committing, run `npm run lint && npm test`.", "", []string{
+			"requires `npm run lint` earlier in the session before `git commit`", "requires `npm test` earlier in the session before `git commit`"}},
+		{"When committing, run `make fmt`.", "", []string{"requires `make fmt` earlier in the session before `git commit`"}},
 		{"Prefer `rg` over `grep`.", "", []string{"forbids running `grep|egrep|ag` (use rg instead)"}},
 		{"Edit files in `src/`", "Don't", []string{"forbids writing `src/`"}},
 		// Not rules, or nothing structural to check: no check.

@@ -75,15 +75,15 @@ var verbCommands = map[string][]string{
 	"rebase":     {"git", "rebase"},
 }
 
-// phases are the moments "before X" names, with the command that is that
-// moment: "Run `make lint` before committing" asks for make lint before
-// git commit.
+// phases are the moments "before X" (or "when committing") names, with
+// the command that is that moment: "Run `make lint` before committing"
+// asks for make lint before git commit.
 var phases = []struct {
 	re      *regexp.Regexp
 	program string
 	sub     []string
 }{
-	{regexp.MustCompile(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+|making\s+a\s+)?(?:git\s+)?commit(?:ting|s)?\b`), "git", []string{"commit"}},
+	{regexp.MustCompile(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+|making\s+a\s+)?(?:git\s+)?commit(?:ting|s)?\b|\b(?:when|whenever|on|upon)\s*:?\s+(?:you\s+)?(?:any\s+|every\s+|each\s+|a\s+)?(?:git\s+)?commit(?:ting|s)?\b`), "git", []string{"commit"}},
 	{regexp.MustCompile(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+)?(?:git\s+)?push(?:ing|es)?\b`), "git", []string{"push"}},
 	{regexp.MustCompile(`(?i)\bbefore\s+(?:you\s+)?(?:open(?:ing)?|creat(?:e|ing)|submit(?:ting)?|rais(?:e|ing))\s+(?:a\s+|the\s+|any\s+)?(?:pr|pull\s+request)s?\b`), "gh", []string{"pr", "create"}},
 }
