@@ -95,6 +95,9 @@ type CommandPattern struct {
 	// NotVia: it was not run through any of these runners ("uv run",
 	// "bundle exec").
 	NotVia []string `json:"not_via,omitempty"`
+	// Except: it matches none of these (the command a rule asks for,
+	// which is itself of the class the rule rules out the others of).
+	Except []*CommandPattern `json:"except,omitempty"`
 }
 
 // WritePattern matches a file an action writes.

@@ -149,7 +149,7 @@ func TestValidate(t *testing.T) {
 		{"two targets", Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"x"}}, Write: &WritePattern{Paths: []string{"a"}}, From: person}, "exactly one target"},
 		{"bad kind", Check{Kind: "maybe", Command: &CommandPattern{Programs: []string{"x"}}, From: person}, "kind"},
 		{"bad regexp", Check{Kind: Require, Message: &MessagePattern{Must: "("}, From: person}, "regular expression"},
-		{"bad class", Check{Kind: Forbid, Command: &CommandPattern{Classes: []string{"lint"}}, From: person}, "class"},
+		{"bad class", Check{Kind: Forbid, Command: &CommandPattern{Classes: []string{"deploy"}}, From: person}, "class"},
 		{"require command", Check{Kind: Require, Command: &CommandPattern{Programs: []string{"x"}}, From: person}, "require applies"},
 		{"before missing", Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}}, From: person}, "before"},
 		{"prefer without instead", Check{Kind: PreferInstead, Command: &CommandPattern{Programs: []string{"npm"}}, From: person}, "instead"},

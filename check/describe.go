@@ -34,6 +34,17 @@ func (p *CommandPattern) Short() string {
 	if len(p.NotVia) > 0 {
 		b.WriteString(" run without `" + strings.Join(p.NotVia, "` or `") + "`")
 	}
+	for i, x := range p.Except {
+		if x == nil {
+			continue
+		}
+		if i == 0 {
+			b.WriteString(" other than ")
+		} else {
+			b.WriteString(" or ")
+		}
+		b.WriteString(x.Short())
+	}
 	return b.String()
 }
 

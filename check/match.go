@@ -170,6 +170,11 @@ func (p *CommandPattern) matches(c action.Command) bool {
 			return false
 		}
 	}
+	for _, x := range p.Except {
+		if x != nil && x.matches(c) {
+			return false
+		}
+	}
 	return true
 }
 

@@ -39,6 +39,21 @@ var classes = map[string][]commandShape{
 		{"gradlew", []string{"assemble"}}, {"tsc", nil}, {"webpack", nil}, {"vite", []string{"build"}}, {"next", []string{"build"}},
 		{"swift", []string{"build"}}, {"xcodebuild", nil}, {"bazel", []string{"build"}}, {"zig", []string{"build"}},
 	},
+	"format": {
+		{"black", nil}, {"ruff", []string{"format"}}, {"prettier", nil}, {"gofmt", nil}, {"gofumpt", nil}, {"go", []string{"fmt"}},
+		{"rustfmt", nil}, {"cargo", []string{"fmt"}}, {"clang-format", nil}, {"isort", nil}, {"autopep8", nil}, {"yapf", nil},
+		{"biome", []string{"format"}}, {"dprint", []string{"fmt"}}, {"swiftformat", nil}, {"swift-format", nil}, {"mix", []string{"format"}},
+		{"dotnet", []string{"format"}}, {"terraform", []string{"fmt"}}, {"ktfmt", nil}, {"standardrb", nil},
+	},
+	"lint": {
+		{"ruff", []string{"check"}}, {"flake8", nil}, {"pylint", nil}, {"eslint", nil}, {"golangci-lint", nil}, {"staticcheck", nil},
+		{"go", []string{"vet"}}, {"cargo", []string{"clippy"}}, {"clippy", nil}, {"shellcheck", nil}, {"rubocop", nil},
+		{"biome", []string{"lint"}}, {"biome", []string{"check"}}, {"oxlint", nil}, {"swiftlint", nil}, {"ktlint", nil}, {"hadolint", nil},
+		{"stylelint", nil}, {"markdownlint", nil},
+	},
+	"typecheck": {
+		{"mypy", nil}, {"pyright", nil}, {"tsc", nil}, {"vue-tsc", nil}, {"basedpyright", nil},
+	},
 }
 
 func classNames() []string {

@@ -244,6 +244,13 @@ func compileRequired(s string, d Directive) []check.Check {
 			out = append(out, c...)
 			continue
 		}
+		if c, ok := jobCheck(s, o, cmd); ok {
+			if conditionQualifies(d.When) {
+				c.RemindOnly = true
+			}
+			out = append(out, c)
+			continue
+		}
 		if len(cmd.Programs) == 1 && len(cmd.Sub) == 0 && len(cmd.Flags) == 0 && (o.Verb == "" || o.Verb == "use" || o.Verb == "prefer" || o.Verb == "always") {
 			tool := cmd.Programs[0]
 			var rivals []string
@@ -264,6 +271,59 @@ func compileRequired(s string, d Directive) []check.Check {
 		}
 	}
 	return out
+}
+
+// jobWords name the jobs a rule asks a project's own command for
+// ("Format the code using `tox -e format`", "Use `make test` to run the
+// tests"), with the class of commands (check's classes) that do that job.
+var jobWords = []struct {
+	re    *regexp.Regexp
+	class string
+}{
+	{regexp.MustCompile(`(?i)\bformat(?:ting|ter|s)?\b`), "format"},
+	{regexp.MustCompile(`(?i)\blint(?:ing|er|s)?\b`), "lint"},
+	{regexp.MustCompile(`(?i)\btype[- ]?check(?:ing|s|er)?\b|\bstatic(?:ally)? type`), "typecheck"},
+	{regexp.MustCompile(`(?i)\b(?:run(?:ning)?|execut(?:e|ing))\s+(?:the\s+|all\s+|unit\s+)*tests?\b|\btest(?:ing|s)?\s+(?:with|using|via)\b`), "test"},
+}
+
+// jobCheck compiles a project's own command a rule asks for a job ("Format
+// the code using `tox -e format`"): the other commands of that job
+// (`ruff format`, `black`) run directly break it. Only a project command
+// (a program with a subcommand or flags: `make lint`, `npm run test`, `tox
+// -e lint`) counts; a tool asked for by name goes by its family.
+func jobCheck(s string, o Object, cmd *check.CommandPattern) (check.Check, bool) {
+	if len(cmd.Sub) == 0 && len(cmd.Flags) == 0 {
+		return check.Check{}, false
+	}
+	at := strings.Index(s, o.Text)
+	if at < 0 {
+		return check.Check{}, false
+	}
+	before := strings.TrimRight(s[:at], "`")
+	if i := strings.LastIndexByte(before, '`'); i >= 0 {
+		before = before[i+1:] // since the previous code span
+	}
+	after := s[at+len(o.Text):]
+	after = strings.TrimLeft(after, "`")
+	if i := strings.IndexByte(after, '`'); i >= 0 {
+		after = after[:i]
+	}
+	var jobs []string
+	for _, part := range []string{before, after} {
+		for _, j := range jobWords {
+			if j.re.MatchString(part) {
+				jobs = append(jobs, j.class)
+			}
+		}
+		if len(jobs) > 0 {
+			break
+		}
+	}
+	if len(jobs) == 0 {
+		return check.Check{}, false
+	}
+	return check.Check{Kind: check.PreferInstead, Instead: strings.Trim(o.Text, "`"),
+		Command: &check.CommandPattern{Classes: jobs, Except: []*check.CommandPattern{cmd}}}, true
 }
 
 // installRivals compiles a package manager's install command a rule asks

@@ -48,6 +48,10 @@ func TestCompile(t *testing.T) {
 		{"Before committing, run `npm run lint && npm test`.", "", []string{
 			"requires `npm run lint` earlier in the session before `git commit`", "requires `npm test` earlier in the session before `git commit`"}},
 		{"When committing, run `make fmt`.", "", []string{"requires `make fmt` earlier in the session before `git commit`"}},
+		{"Format the code using `tox -e format` and run the linting and type checking using `tox -e lint`.", "", []string{
+			"forbids running a format command other than `tox -e` (use tox -e format instead)",
+			"forbids running a lint or typecheck command other than `tox -e` (use tox -e lint instead)"}},
+		{"Use `make test` to run the tests.", "", []string{"forbids running a test command other than `make test` (use make test instead)"}},
 		{"Prefer `rg` over `grep`.", "", []string{"forbids running `grep|egrep|ag` (use rg instead)"}},
 		{"Edit files in `src/`", "Don't", []string{"forbids writing `src/`"}},
 		// Not rules, or nothing structural to check: no check.

@@ -15,16 +15,32 @@ import (
 func NotARule(content string) string {
 	s := strings.TrimSpace(cleanMarkdown(statement(content)))
 	for _, sh := range notRuleShapes {
-		if sh.re.MatchString(s) && !(sh.name == "map entry" && directing.MatchString(s)) {
+		if sh.re.MatchString(s) && !(sh.name == "map entry" && directs(s)) {
 			return sh.name
 		}
 	}
 	return ""
 }
 
-// directing words make a labelled line a rule ("`TableMetadata`: use
-// `TableMetadata.Builder`"), not a map entry.
-var directing = regexp.MustCompile(`(?i)\b(?:use|run|never|always|must|should|shall|do not|don'?t|avoid|prefer|ensure|make sure|required?|only)\b`)
+// directs reports whether a labelled line holds a clause that opens by
+// directing ("`TableMetadata`: changes ripple …; use
+// `TableMetadata.Builder`"), which makes it a rule rather than a map entry
+// ("`npm test` - Run all tests | `npm run test:offline` - Unit tests only").
+func directs(s string) bool {
+	for _, cl := range clauseEnd.Split(codeSpan.ReplaceAllString(s, "``"), -1) {
+		cl = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(cl), "`-–—:=>→ "))
+		if directing.MatchString(cl) {
+			return true
+		}
+	}
+	return false
+}
+
+// clauseEnd ends a clause of a labelled line.
+var clauseEnd = regexp.MustCompile(`[.;|\n]\s|[.;|]$|\n`)
+
+// directing words open a clause that directs.
+var directing = regexp.MustCompile(`(?i)^(?:you\s+)?(?:use|never|always|must|should|shall|do not|don'?t|avoid|prefer|ensure|make sure|required?|only use)\b`)
 
 var notRuleShapes = []struct {
 	name string
