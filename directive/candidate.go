@@ -2,7 +2,6 @@ package directive
 
 import (
 	"maps"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -30,7 +29,7 @@ func (c *candidate) negatedTool(tool string) bool {
 // a step or anything ("without running anything", "without regenerating",
 // "without any checks"), at once ("right away", "immediately", "straight
 // to"), by hand, or by skipping. Read on the lower-cased text.
-var skipCue = regexp.MustCompile(`\bwithout (?:any(?:thing)?\b|(?:running|regenerating|generating|compiling|building|testing|formatting|linting|checking|verifying|validating|updating|activating|reviewing|asking|discussing)\b)` +
+var skipCue = lazyRE(`\bwithout (?:any(?:thing)?\b|(?:running|regenerating|generating|compiling|building|testing|formatting|linting|checking|verifying|validating|updating|activating|reviewing|asking|discussing)\b)` +
 	`|\b(?:right away|immediately|straight (?:to|away)|by hand|manually|hand-made|handmade|hand-written|handwritten|hand-rolled|skip|skipping)\b`)
 
 // earlyExit are the verbs of an early return just before "immediately"
@@ -93,7 +92,7 @@ func inProse(s string, i, j int) bool {
 }
 
 // codeSpan is a backticked span.
-var codeSpan = regexp.MustCompile("`[^`]*`")
+var codeSpan = lazyRE("`[^`]*`")
 
 // lastWord returns the last run of ASCII letters in s, ignoring trailing
 // spaces.
@@ -208,7 +207,7 @@ func (c *candidate) clauseAt(i int) clauseSpan {
 	return clauseSpan{start: 0, end: len(c.text)}
 }
 
-var candClauseSplit = regexp.MustCompile(`[.!?;](?:\s+|$)|\n+|,\s+(?:then|and then|but)\s+|\s+and then\s+|\s+then\s+`)
+var candClauseSplit = lazyRE(`[.!?;](?:\s+|$)|\n+|,\s+(?:then|and then|but)\s+|\s+and then\s+|\s+then\s+`)
 
 // negationWords make the rest of a candidate's clause a thing not done
 // ("without running", "won't push", "instead of npm"); negationPairs are
@@ -280,7 +279,7 @@ func negations(s string, lower string, start, end int) []int {
 	return out
 }
 
-var negWord = regexp.MustCompile(`[a-z]+(?:'t)?`)
+var negWord = lazyRE(`[a-z]+(?:'t)?`)
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -292,7 +291,7 @@ func isASCII(s string) bool {
 }
 
 // leaveAlone marks a clause that leaves its object alone.
-var leaveAlone = regexp.MustCompile(`(?i)\b(leave|leaving|keep|keeping|left)\b.*\b(untouched|alone|as is|as-is|unchanged|out|uncommitted|unstaged|unpushed|in place)\b`)
+var leaveAlone = lazyRE(`(?i)\b(leave|leaving|keep|keeping|left)\b.*\b(untouched|alone|as is|as-is|unchanged|out|uncommitted|unstaged|unpushed|in place)\b`)
 
 func newCandidate(s string) *candidate {
 	c := &candidate{text: s, lower: terms.LowerASCII(s)}
@@ -419,11 +418,11 @@ func (c *candidate) locateName(name string) [][]int {
 func isUpperByte(b byte) bool { return b >= 'A' && b <= 'Z' }
 
 // doubleQuoted is a double-quoted string.
-var doubleQuoted = regexp.MustCompile(`"[^"\n]{0,400}"|“[^”\n]{0,400}”`)
+var doubleQuoted = lazyRE(`"[^"\n]{0,400}"|“[^”\n]{0,400}”`)
 
 // pathRun is a run of text without spaces or backticks that holds a slash:
 // a path, whose words are not prose.
-var pathRun = regexp.MustCompile("[^\\s`]*[/\\\\][^\\s`]*")
+var pathRun = lazyRE("[^\\s`]*[/\\\\][^\\s`]*")
 
 // locatePhrase finds the phrase's content terms together in one clause,
 // in its prose: a rule's words are not read out of an identifier or a path
@@ -500,7 +499,7 @@ var nounVerbs = set("default", "test", "tag", "label", "log", "lock", "name", "m
 
 // touchCondition is a rule's condition on what a plan changes: "if you
 // changed anything in `api/`", "when editing `docs/`".
-var touchCondition = regexp.MustCompile(`(?i)^(?:` + touchWords + `)\b`)
+var touchCondition = lazyRE(`(?i)^(?:` + touchWords + `)\b`)
 
 // conditionPaths are the lower-cased directories a touchCondition names
 // (`api/`, "the `packages/ui/` folder"), or nil.
@@ -519,10 +518,10 @@ func conditionPaths(when string) []string {
 
 // dirNamed is a directory named with its trailing slash, in a code span or
 // not (a heading keeps no backticks).
-var dirNamed = regexp.MustCompile("(?:^|[\\s(`])([\\w.@-]+(?:/[\\w.@-]+)*/)(?:[\\s)`,:.]|$)")
+var dirNamed = lazyRE("(?:^|[\\s(`])([\\w.@-]+(?:/[\\w.@-]+)*/)(?:[\\s)`,:.]|$)")
 
 // beforeCondition is a rule's "before …" condition.
-var beforeCondition = regexp.MustCompile(`(?i)^before\b`)
+var beforeCondition = lazyRE(`(?i)^before\b`)
 
 // reaches reports whether the candidate gets to the point a rule's "before
 // X" condition names (it commits, pushes, opens the PR): "run `go test`
@@ -603,32 +602,32 @@ func (c *candidate) onlyDoes(when string) bool {
 }
 
 // negatedOpening opens a clause that refuses its action.
-var negatedOpening = regexp.MustCompile(`^(?:i\s+)?(?:don'?t|do not|never|won'?t|will not|not|no need to)\b`)
+var negatedOpening = lazyRE(`^(?:i\s+)?(?:don'?t|do not|never|won'?t|will not|not|no need to)\b`)
 
 // stepWords are the words of a condition that name no action.
 var stepWords = set("befor", "before", "run", "ani", "any", "you", "your", "the", "a", "an", "task", "session", "chang", "code")
 
 // actClauses splits a candidate where a new action may start.
-var actClauses = regexp.MustCompile(`[.!?;:](?:\s+|$)|\n\s*|,\s*(?:and\s+|then\s+|so\s+)?|\s+(?:and|then|so)\s+`)
+var actClauses = lazyRE(`[.!?;:](?:\s+|$)|\n\s*|,\s*(?:and\s+|then\s+|so\s+)?|\s+(?:and|then|so)\s+`)
 
 // sentenceEnd ends a sentence of a plan.
-var sentenceEnd = regexp.MustCompile(`[.!?;](?:\s+|$)|\n\s*`)
+var sentenceEnd = lazyRE(`[.!?;](?:\s+|$)|\n\s*`)
 
 // checkIn is "check in", "check out" or "check `code`", which change
 // something (the last writes the check).
-var checkIn = regexp.MustCompile("^\\s*(?:\\S+\\s+)?check\\s+(?:in\\b|out\\b|`)")
+var checkIn = lazyRE("^\\s*(?:\\S+\\s+)?check\\s+(?:in\\b|out\\b|`)")
 
 // whWord opens what an investigative verb asks about ("explain how …",
 // "summarize what …").
-var whWord = regexp.MustCompile(`\b(?:how|what|why|where|which|when|whether|who|if)\b`)
+var whWord = lazyRE(`\b(?:how|what|why|where|which|when|whether|who|if)\b`)
 
 // leadIn is what precedes the verb of a plan's clause: "I'll", "we will",
 // "first", "just".
-var leadIn = regexp.MustCompile(`^(?:(?:i|we)(?:'ll| will| would| am going to| are going to| plan to)?\s+|let's\s+|first,?\s+|just\s+|then\s+|now\s+|also\s+|simply\s+|only\s+|finally,?\s+)+`)
+var leadIn = lazyRE(`^(?:(?:i|we)(?:'ll| will| would| am going to| are going to| plan to)?\s+|let's\s+|first,?\s+|just\s+|then\s+|now\s+|also\s+|simply\s+|only\s+|finally,?\s+)+`)
 
 // codeLike is text that is code rather than prose: calls, assignments,
 // blocks, operators.
-var codeLike = regexp.MustCompile(`[\w)\]]\(|[=!]=|\{.*\}|=>|->|::|\$\w|\s=\s|\w\.\w+\(`)
+var codeLike = lazyRE(`[\w)\]]\(|[=!]=|\{.*\}|=>|->|::|\$\w|\s=\s|\w\.\w+\(`)
 
 // programs are command-line tools a plan runs by name ("npm install
 // lodash", "git push origin main").
@@ -657,7 +656,7 @@ var actions = set("hand", "handing", "skip", "skipping", "go", "move", "moving",
 // classBase finds a class declared with a base: `class X extends Y`
 // (TypeScript, Java, PHP), `class X(Y):` (Python), `class X : Y` (C#,
 // Kotlin, Swift), `class X < Y` (Ruby). The base is group 1.
-var classBase = regexp.MustCompile(`\bclass\s+[A-Z]\w*(?:<[^>]*>)?\s*(?:extends\s+|\(\s*|:\s*|<\s+)([A-Za-z_][\w.:]*)`)
+var classBase = lazyRE(`\bclass\s+[A-Z]\w*(?:<[^>]*>)?\s*(?:extends\s+|\(\s*|:\s*|<\s+)([A-Za-z_][\w.:]*)`)
 
 // otherBase returns the base class a rule asks for (an object with
 // ExtendVerb) and the candidate's declaration of a class with none of the
@@ -698,11 +697,11 @@ func lastSegment(name string) string {
 
 // refusal ends the words by which a plan refuses to make a thing: "no new
 // case", "without adding a test", "skip the changelog".
-var refusal = regexp.MustCompile(`(?i)(?:\bno (?:new|additional|extra|further)|\bwithout (?:adding|writing|creating)(?: an?| any)?(?: new)?|\bskip(?:ping)?(?: the| a| any)?)\s+$`)
+var refusal = lazyRE(`(?i)(?:\bno (?:new|additional|extra|further)|\bwithout (?:adding|writing|creating)(?: an?| any)?(?: new)?|\bskip(?:ping)?(?: the| a| any)?)\s+$`)
 
 // notNeeded follows a thing a plan says it does without: "no case is
 // needed", "no tests are required".
-var notNeeded = regexp.MustCompile(`(?i)^\w*\s+(?:is|are)\s+(?:needed|required|necessary)\b`)
+var notNeeded = lazyRE(`(?i)^\w*\s+(?:is|are)\s+(?:needed|required|necessary)\b`)
 
 // refusedAt reports whether the plan refuses to make what it names at
 // offset i: "no new case is needed", "without adding a test", "no test is

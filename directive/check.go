@@ -1,7 +1,6 @@
 package directive
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -353,21 +352,21 @@ func concreteDo(d Directive) Object {
 // and changeWord how a plan changes something.
 var (
 	changes    = set("change", "update", "modify", "edit", "bump") // the imperatives among them (withVerb)
-	changeWord = regexp.MustCompile(`(?i)\b(?:chang|updat|modif|edit|alter|touch|bump|rewrit|upgrad|downgrad|replac|patch|rais|lower|increas|decreas|remov|delet|renam|mov|tweak|swap|switch|overwrit|migrat|regenerat|writ)\w*|\b(?:set|sets|setting|pin|pins|pinning|add|adds|added|adding|fix|fixes|fixed|rm|sed|echo|open|opens|type|types|insert\w*|append\w*|put|puts|paste\w*|hand-edit\w*)\b|(?m)^[+-][^+-]`)
+	changeWord = lazyRE(`(?i)\b(?:chang|updat|modif|edit|alter|touch|bump|rewrit|upgrad|downgrad|replac|patch|rais|lower|increas|decreas|remov|delet|renam|mov|tweak|swap|switch|overwrit|migrat|regenerat|writ)\w*|\b(?:set|sets|setting|pin|pins|pinning|add|adds|added|adding|fix|fixes|fixed|rm|sed|echo|open|opens|type|types|insert\w*|append\w*|put|puts|paste\w*|hand-edit\w*)\b|(?m)^[+-][^+-]`)
 )
 
 // creates are the verbs of a required object that ask for making it, and
 // createWord how a plan makes something.
 var (
 	creates    = set("add", "write", "create", "include", "introduce", "implement")
-	createWord = regexp.MustCompile(`(?i)\b(?:add|writ|wrote|creat|new|includ|introduc|implement|cover|extend|append|put|insert|generat|scaffold|mak|mad|touch|declar|defin|register|plac|mov|sav|stor)\w*|\b(?:with)\b|^\W*` + "`" + `|(?m)^[+]`)
+	createWord = lazyRE(`(?i)\b(?:add|writ|wrote|creat|new|includ|introduc|implement|cover|extend|append|put|insert|generat|scaffold|mak|mad|touch|declar|defin|register|plac|mov|sav|stor)\w*|\b(?:with)\b|^\W*` + "`" + `|(?m)^[+]`)
 )
 
 // destroys are the verbs of a ruled-out object that forbid removing it,
 // and destroyWord how a plan removes something.
 var (
 	destroys    = set("delete", "remove", "drop", "erase", "purge", "wipe", "truncate", "clear", "clean")
-	destroyWord = regexp.MustCompile(`(?i)\b(?:delete[sd]?|deleting|remove[sd]?|removing|rm|rmdir|unlink|drop(?:s|ped|ping)?|erase[sd]?|purge[sd]?|wipe[sd]?|truncate[sd]?|clear(?:s|ed|ing)?|clean(?:s|ed|ing)?(?: up)?|get rid of)\b`)
+	destroyWord = lazyRE(`(?i)\b(?:delete[sd]?|deleting|remove[sd]?|removing|rm|rmdir|unlink|drop(?:s|ped|ping)?|erase[sd]?|purge[sd]?|wipe[sd]?|truncate[sd]?|clear(?:s|ed|ing)?|clean(?:s|ed|ing)?(?: up)?|get rid of)\b`)
 )
 
 // reference reports a document a rule points to ("follow the instructions

@@ -64,7 +64,7 @@ func quoteOf(content string) string {
 // ruleSentenceEnd ends a sentence of a rule: a full stop, question or exclamation mark
 // before white space and a capital, a backtick or a digit, or a line
 // break.
-var ruleSentenceEnd = regexp.MustCompile("[.!?]\\s+[A-Z`\\d\"']|\\n+")
+var ruleSentenceEnd = lazyRE("[.!?]\\s+[A-Z`\\d\"']|\\n+")
 
 // sentences splits a rule into its sentences.
 func sentences(text string) []string {
@@ -277,13 +277,13 @@ func compileRequired(s string, d Directive) []check.Check {
 // ("Format the code using `tox -e format`", "Use `make test` to run the
 // tests"), with the class of commands (check's classes) that do that job.
 var jobWords = []struct {
-	re    *regexp.Regexp
+	re    *lazyRegexp
 	class string
 }{
-	{regexp.MustCompile(`(?i)\bformat(?:ting|ter|s)?\b`), "format"},
-	{regexp.MustCompile(`(?i)\blint(?:ing|er|s)?\b`), "lint"},
-	{regexp.MustCompile(`(?i)\btype[- ]?check(?:ing|s|er)?\b|\bstatic(?:ally)? type`), "typecheck"},
-	{regexp.MustCompile(`(?i)\b(?:run(?:ning)?|execut(?:e|ing))\s+(?:the\s+|all\s+|unit\s+)*tests?\b|\btest(?:ing|s)?\s+(?:with|using|via)\b`), "test"},
+	{lazyRE(`(?i)\bformat(?:ting|ter|s)?\b`), "format"},
+	{lazyRE(`(?i)\blint(?:ing|er|s)?\b`), "lint"},
+	{lazyRE(`(?i)\btype[- ]?check(?:ing|s|er)?\b|\bstatic(?:ally)? type`), "typecheck"},
+	{lazyRE(`(?i)\b(?:run(?:ning)?|execut(?:e|ing))\s+(?:the\s+|all\s+|unit\s+)*tests?\b|\btest(?:ing|s)?\s+(?:with|using|via)\b`), "test"},
 }
 
 // jobCheck compiles a project's own command a rule asks for a job ("Format
@@ -385,7 +385,7 @@ func mentionedPositively(s, tool string) bool {
 }
 
 // negationBefore reports whether the clause leading to a point negates.
-var negationCue = regexp.MustCompile(`\b(?:never|not|no|don'?t|avoid|instead of|rather than|over|without|nor)\b`)
+var negationCue = lazyRE(`\b(?:never|not|no|don'?t|avoid|instead of|rather than|over|without|nor)\b`)
 
 func negationBefore(s string) bool {
 	if i := strings.LastIndexAny(s, ";.!?"); i >= 0 {
@@ -456,7 +456,7 @@ var genericJob = set("install", "installing", "installation", "manage", "managin
 // prohibition is a negation that forbids: "never", "don't", "do not",
 // "must not", "avoid", "no X" opening a clause, "not allowed"; as opposed
 // to one that describes ("is not", "may not be", "cannot").
-var prohibition = regexp.MustCompile(`(?i)\b(?:never|don'?t|do\s+not|does\s+not\s+need|must\s+not|mustn'?t|should\s+not|shouldn'?t|shall\s+not|will\s+not|won'?t|avoid(?:ing)?|refrain\s+from|stop|not\s+allowed|forbidden|prohibited|disallowed|instead\s+of|rather\s+than)\b|(?:^|[:;(—–]\s*|\.\s+|^\W*)no\s+\S`)
+var prohibition = lazyRE(`(?i)\b(?:never|don'?t|do\s+not|does\s+not\s+need|must\s+not|mustn'?t|should\s+not|shouldn'?t|shall\s+not|will\s+not|won'?t|avoid(?:ing)?|refrain\s+from|stop|not\s+allowed|forbidden|prohibited|disallowed|instead\s+of|rather\s+than)\b|(?:^|[:;(—–]\s*|\.\s+|^\W*)no\s+\S`)
 
 // negatedClause is the part of a sentence a negation governs: from the
 // cue to the next clause boundary ("Never edit files under generated/;
@@ -474,11 +474,11 @@ func negatedClause(s string) string {
 	return rest
 }
 
-var clauseBoundary = regexp.MustCompile(`(?i);|\s[—–]\s|\s-\s|,\s*(?:and\s+)?(?:use|prefer|run|call|edit)\b|,?\s+(?:instead|rather|but|except|unless|otherwise)\b|:\s|\.\s`)
+var clauseBoundary = lazyRE(`(?i);|\s[—–]\s|\s-\s|,\s*(?:and\s+)?(?:use|prefer|run|call|edit)\b|,?\s+(?:instead|rather|but|except|unless|otherwise)\b|:\s|\.\s`)
 
 // writeVerbs change a file, and deleteVerbs remove one.
 var (
-	writeVerb   = regexp.MustCompile(`(?i)\b(edit|modify|modifies|modifying|change|changing|touch|touching|write|writing|update|updating|alter|overwrite|rewrite|delete|deleting|remove|removing|rename|move|create|creating|add|adding|put|place|commit|committing|stage|hand-edit|hand edit|manually edit)\w*\b`)
+	writeVerb   = lazyRE(`(?i)\b(edit|modify|modifies|modifying|change|changing|touch|touching|write|writing|update|updating|alter|overwrite|rewrite|delete|deleting|remove|removing|rename|move|create|creating|add|adding|put|place|commit|committing|stage|hand-edit|hand edit|manually edit)\w*\b`)
 	deleteVerbs = set("delete", "deleting", "remove", "removing")
 	gitAddVerbs = set("commit", "committing", "stage", "add", "adding")
 )
@@ -552,8 +552,8 @@ func globOf(p string) (string, bool) {
 
 // folderWord is a name followed by "folder" or "directory": a place.
 var (
-	folderWord = regexp.MustCompile("(?i)`?([\\w.-]+(?:/[\\w.-]+)*/?)`?\\s+(?:folder|directory|dir)s?\\b")
-	pathToken  = regexp.MustCompile("(?:`([^`\\s]+)`)|(?:^|[\\s(\"'])((?:\\.{0,2}/)?[\\w@.-]+(?:/[\\w@.*-]+)*/(?:[\\w@.*-]+)?|[\\w@-]*\\.(?:env|lock|json|ya?ml|toml|lock|md|sql|go|py|ts|tsx|js|jsx|rs|java|kt|swift|rb|php|cs|c|h|cpp|hpp|sh|proto|graphql|css|scss|html|xml|ini|cfg|conf|txt))(?:[\\s,;:.)\"']|$)")
+	folderWord = lazyRE("(?i)`?([\\w.-]+(?:/[\\w.-]+)*/?)`?\\s+(?:folder|directory|dir)s?\\b")
+	pathToken  = lazyRE("(?:`([^`\\s]+)`)|(?:^|[\\s(\"'])((?:\\.{0,2}/)?[\\w@.-]+(?:/[\\w@.*-]+)*/(?:[\\w@.*-]+)?|[\\w@-]*\\.(?:env|lock|json|ya?ml|toml|lock|md|sql|go|py|ts|tsx|js|jsx|rs|java|kt|swift|rb|php|cs|c|h|cpp|hpp|sh|proto|graphql|css|scss|html|xml|ini|cfg|conf|txt))(?:[\\s,;:.)\"']|$)")
 )
 
 // pathsIn returns the paths a clause names: code spans and words that look
@@ -660,7 +660,7 @@ func chainCommands(code string) []*check.CommandPattern {
 }
 
 // chainSep separates the commands of a chain.
-var chainSep = regexp.MustCompile(`\s*(?:&&|;)\s*`)
+var chainSep = lazyRE(`\s*(?:&&|;)\s*`)
 
 func viaProgram(via []string) string {
 	if len(via) == 0 {
@@ -671,7 +671,7 @@ func viaProgram(via []string) string {
 }
 
 // angled is a placeholder in angle brackets.
-var angled = regexp.MustCompile(`<[^<>\s]+>`)
+var angled = lazyRE(`<[^<>\s]+>`)
 
 // placeholder reports whether a word of a rule's command stands for any
 // text: <target>, {name}, $VAR, ..., UPPER_CASE.

@@ -1,7 +1,6 @@
 package directive
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/action"
@@ -15,37 +14,37 @@ import (
 // vocabulary of version control and builds, not drawn from any
 // evaluation set; add one when it is a common prohibition of the field.
 type commandConstruct struct {
-	named   *regexp.Regexp
+	named   *lazyRegexp
 	pattern func(clause string) *check.CommandPattern
 }
 
 var commandConstructs = []commandConstruct{
 	{ // "force push", "force-pushing", "push --force"
-		named: regexp.MustCompile(`(?i)\bforce[- ]?push(?:ing|es)?\b|\bpush(?:ing)?\s+(?:with\s+)?(?:--force|-f)\b`),
+		named: lazyRE(`(?i)\bforce[- ]?push(?:ing|es)?\b|\bpush(?:ing)?\s+(?:with\s+)?(?:--force|-f)\b`),
 		pattern: func(string) *check.CommandPattern {
 			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Flags: []string{"--force"}}
 		},
 	},
 	{ // "push directly to main", "push to master"
-		named: regexp.MustCompile(`(?i)\bpush(?:ing)?\s+(?:\w+\s+)?(?:directly\s+)?(?:in)?to\s+(?:the\s+)?` + "`?" + `(main|master)` + "`?" + `(?:\s+branch)?\b`),
+		named: lazyRE(`(?i)\bpush(?:ing)?\s+(?:\w+\s+)?(?:directly\s+)?(?:in)?to\s+(?:the\s+)?` + "`?" + `(main|master)` + "`?" + `(?:\s+branch)?\b`),
 		pattern: func(clause string) *check.CommandPattern {
 			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Args: []string{"main", "master", "HEAD:main", "HEAD:master"}}
 		},
 	},
 	{ // "skip the hooks", "bypass pre-commit hooks", "--no-verify" in words
-		named: regexp.MustCompile(`(?i)\b(?:skip(?:ping)?|bypass(?:ing)?|disabl(?:e|ing))\s+(?:the\s+)?(?:git\s+|pre-commit\s+|commit\s+)*hooks?\b`),
+		named: lazyRE(`(?i)\b(?:skip(?:ping)?|bypass(?:ing)?|disabl(?:e|ing))\s+(?:the\s+)?(?:git\s+|pre-commit\s+|commit\s+)*hooks?\b`),
 		pattern: func(string) *check.CommandPattern {
 			return &check.CommandPattern{Programs: []string{"git"}, Flags: []string{"--no-verify"}}
 		},
 	},
 	{ // "amend commits", "amending pushed commits"
-		named: regexp.MustCompile(`(?i)\bamend(?:ing)?\s+(?:\w+\s+){0,2}commits?\b|\bgit commit --amend\b`),
+		named: lazyRE(`(?i)\bamend(?:ing)?\s+(?:\w+\s+){0,2}commits?\b|\bgit commit --amend\b`),
 		pattern: func(string) *check.CommandPattern {
 			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}, Flags: []string{"--amend"}}
 		},
 	},
 	{ // "pipe the output of build or test commands", "pipe test output"
-		named: regexp.MustCompile(`(?i)\bpip(?:e|ing)\b[^.;]*\b(?:build|test|compil)`),
+		named: lazyRE(`(?i)\bpip(?:e|ing)\b[^.;]*\b(?:build|test|compil)`),
 		pattern: func(clause string) *check.CommandPattern {
 			lower := strings.ToLower(clause)
 			i := strings.Index(lower, "pip")
@@ -60,7 +59,7 @@ var commandConstructs = []commandConstruct{
 		},
 	},
 	{ // "compile individual files", "compile single source files"
-		named: regexp.MustCompile(`(?i)\bcompil(?:e|ing)\s+(?:individual|single|separate|one|specific)\s+(?:source\s+|c\s+|c\+\+\s+)?files?\b|\bcompil(?:e|ing)\s+files\s+(?:individually|one\s+by\s+one|directly)\b`),
+		named: lazyRE(`(?i)\bcompil(?:e|ing)\s+(?:individual|single|separate|one|specific)\s+(?:source\s+|c\s+|c\+\+\s+)?files?\b|\bcompil(?:e|ing)\s+files\s+(?:individually|one\s+by\s+one|directly)\b`),
 		pattern: func(string) *check.CommandPattern {
 			return &check.CommandPattern{Programs: []string{"gcc", "g++", "cc", "c++", "clang", "clang++"}, Flags: []string{"-c"}}
 		},
@@ -70,11 +69,11 @@ var commandConstructs = []commandConstruct{
 // conventionalRE names Conventional Commits; conventionalNegated a rule
 // against them.
 var (
-	conventionalRE      = regexp.MustCompile(`(?i)\bconventional[- ]commits?\b|\bcommitlint\b`)
-	conventionalNegated = regexp.MustCompile(`(?i)\b(?:not|never|don'?t|no)\b[^.;]{0,30}\bconventional[- ]commits?\b`)
-	prTitleWords        = regexp.MustCompile(`(?i)\b(?:pr|pull[- ]request)\s+titles?\b`)
-	commitWords         = regexp.MustCompile(`(?i)\bcommit(?:s|\s+messages?|\s+titles?)?\b`)
-	typeSpan            = regexp.MustCompile("`([a-z]+)(?:\\([^)`]*\\))?!?:?`")
+	conventionalRE      = lazyRE(`(?i)\bconventional[- ]commits?\b|\bcommitlint\b`)
+	conventionalNegated = lazyRE(`(?i)\b(?:not|never|don'?t|no)\b[^.;]{0,30}\bconventional[- ]commits?\b`)
+	prTitleWords        = lazyRE(`(?i)\b(?:pr|pull[- ]request)\s+titles?\b`)
+	commitWords         = lazyRE(`(?i)\bcommit(?:s|\s+messages?|\s+titles?)?\b`)
+	typeSpan            = lazyRE("`([a-z]+)(?:\\([^)`]*\\))?!?:?`")
 )
 
 // defaultTypes are Conventional Commits' types as commitlint's
@@ -115,14 +114,14 @@ func conventionalCheck(s string) (check.Check, bool) {
 // its language's files. General knowledge of the languages, like
 // commandConstructs; add one when it is a common prohibition of the field.
 type textConstruct struct {
-	named *regexp.Regexp
+	named *lazyRegexp
 	code  string
 	paths []string
 }
 
 var textConstructs = []textConstruct{
 	{ // TypeScript's any: "no `any` type", "don't use `any`", "zero any types"
-		named: regexp.MustCompile(`(?i)^(?:the\s+)?` + "`?" + `any` + "`?" + `(?:\s+types?)?$`),
+		named: lazyRE(`(?i)^(?:the\s+)?` + "`?" + `any` + "`?" + `(?:\s+types?)?$`),
 		code:  `:\s*any\b|\bas\s+any\b|<any\b|\bany\[\]|,\s*any>`,
 		paths: []string{"*.ts", "*.tsx", "*.mts", "*.cts"},
 	},

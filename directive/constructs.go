@@ -1,7 +1,5 @@
 package directive
 
-import "regexp"
-
 // A construct is a code construct that rules name in words ("avoid enums",
 // "favor named exports", "never use raw pointers", "use async/await") and
 // that a plan writes as code (`enum Role {`, `export default function`,
@@ -14,8 +12,8 @@ import "regexp"
 // Constructs are read only to find a violation, never to find compliance:
 // a plan that writes `export function` may still default-export elsewhere.
 type construct struct {
-	Named    *regexp.Regexp
-	Code     *regexp.Regexp
+	Named    *lazyRegexp
+	Code     *lazyRegexp
 	Opposite string
 	// Find, when set, finds the construct where a regular expression
 	// cannot: the span of the first occurrence in text, or nil.
@@ -32,103 +30,103 @@ type construct struct {
 // commit). Add one when it is common vocabulary of the field.
 var constructs = map[string]construct{
 	"default export": {
-		Named: regexp.MustCompile(`(?i)\bdefault exports?\b`),
-		Code:  regexp.MustCompile(`\bexport\s+default\b`),
+		Named: lazyRE(`(?i)\bdefault exports?\b`),
+		Code:  lazyRE(`\bexport\s+default\b`),
 	},
 	"named export": {
-		Named:    regexp.MustCompile(`(?i)\bnamed exports?\b`),
+		Named:    lazyRE(`(?i)\bnamed exports?\b`),
 		Opposite: "default export",
 	},
 	"enum": {
-		Named: regexp.MustCompile(`(?i)^(?:\w+\s+)?enums?$`),
-		Code:  regexp.MustCompile(`\benum\s+(?:class\s+)?[A-Za-z_]\w*|\bclass\s+\w+\s*\(\s*(?:str\s*,\s*|int\s*,\s*)?(?:Str|Int)?Enum\s*\)`),
+		Named: lazyRE(`(?i)^(?:\w+\s+)?enums?$`),
+		Code:  lazyRE(`\benum\s+(?:class\s+)?[A-Za-z_]\w*|\bclass\s+\w+\s*\(\s*(?:str\s*,\s*|int\s*,\s*)?(?:Str|Int)?Enum\s*\)`),
 	},
 	"class component": {
-		Named: regexp.MustCompile(`(?i)\bclass(?:[- ]based)? components?\b`),
-		Code:  regexp.MustCompile(`\bclass\s+\w+\s+extends\s+(?:React\.)?(?:Pure)?Component\b`),
+		Named: lazyRE(`(?i)\bclass(?:[- ]based)? components?\b`),
+		Code:  lazyRE(`\bclass\s+\w+\s+extends\s+(?:React\.)?(?:Pure)?Component\b`),
 	},
 	"functional component": {
-		Named:    regexp.MustCompile(`(?i)\bfunction(?:al)? components?\b`),
+		Named:    lazyRE(`(?i)\bfunction(?:al)? components?\b`),
 		Opposite: "class component",
 	},
 	"raw pointer": {
-		Named: regexp.MustCompile(`(?i)\braw pointers?\b`),
-		Code:  regexp.MustCompile(`\b[A-Z]\w*\s*\*\s*[a-z_]\w*\s*=|=\s*new\s+[A-Z]\w*\s*[(\[{]|\bdelete\s+(?:\[\]\s*)?[a-z_]\w*\s*;?`),
+		Named: lazyRE(`(?i)\braw pointers?\b`),
+		Code:  lazyRE(`\b[A-Z]\w*\s*\*\s*[a-z_]\w*\s*=|=\s*new\s+[A-Z]\w*\s*[(\[{]|\bdelete\s+(?:\[\]\s*)?[a-z_]\w*\s*;?`),
 	},
 	"fully-qualified name": {
-		Named: regexp.MustCompile(`(?i)\bfully[- ]qualified\b`),
-		Code:  regexp.MustCompile(`\b(?:java|javax|org|com|net|io|kotlin|android|System|Microsoft)\.(?:[a-z]\w*\.)+[A-Z]\w*`),
+		Named: lazyRE(`(?i)\bfully[- ]qualified\b`),
+		Code:  lazyRE(`\b(?:java|javax|org|com|net|io|kotlin|android|System|Microsoft)\.(?:[a-z]\w*\.)+[A-Z]\w*`),
 	},
 	"inline style": {
-		Named: regexp.MustCompile(`(?i)\binline styles?\b`),
-		Code:  regexp.MustCompile(`\bstyle=(?:\{\{|")`),
+		Named: lazyRE(`(?i)\binline styles?\b`),
+		Code:  lazyRE(`\bstyle=(?:\{\{|")`),
 	},
 	"print statement": {
-		Named: regexp.MustCompile(`(?i)^(?:\w+\s+)?print(?:\(\))?(?: statements?| calls?)?$`),
-		Code:  regexp.MustCompile(`\bprint\(`),
+		Named: lazyRE(`(?i)^(?:\w+\s+)?print(?:\(\))?(?: statements?| calls?)?$`),
+		Code:  lazyRE(`\bprint\(`),
 	},
 	"promise chain": {
-		Named: regexp.MustCompile(`(?i)\.then\(|\bpromise chains?\b|\bthen\(\) chains?\b`),
-		Code:  regexp.MustCompile(`\.then\(`),
+		Named: lazyRE(`(?i)\.then\(|\bpromise chains?\b|\bthen\(\) chains?\b`),
+		Code:  lazyRE(`\.then\(`),
 	},
 	"async/await": {
-		Named:    regexp.MustCompile(`(?i)\basync\s*(?:/|\s|and|\+)\s*await\b`),
+		Named:    lazyRE(`(?i)\basync\s*(?:/|\s|and|\+)\s*await\b`),
 		Opposite: "promise chain",
 	},
 	"arrow function": {
-		Named: regexp.MustCompile(`(?i)\barrow functions?\b`),
-		Code:  regexp.MustCompile(`=\s*(?:async\s*)?\([^()]*\)\s*(?::\s*[\w<>\[\]|. ]+)?\s*=>`),
+		Named: lazyRE(`(?i)\barrow functions?\b`),
+		Code:  lazyRE(`=\s*(?:async\s*)?\([^()]*\)\s*(?::\s*[\w<>\[\]|. ]+)?\s*=>`),
 	},
 	"function declaration": {
-		Named:    regexp.MustCompile(`(?i)\bfunction declarations?\b|^"?function"?(?: keyword)?$|\bthe "?function"? keyword\b`),
+		Named:    lazyRE(`(?i)\bfunction declarations?\b|^"?function"?(?: keyword)?$|\bthe "?function"? keyword\b`),
 		Opposite: "arrow function",
 	},
 	"untyped parameter": {
-		Named: regexp.MustCompile(`(?i)\buntyped (?:parameters?|arguments?|functions?)\b`),
-		Code:  regexp.MustCompile(`\bdef\s+\w+\(\s*(?:self\s*,\s*|cls\s*,\s*)?[a-z_]\w*\s*(?:[,)]|=)`),
+		Named: lazyRE(`(?i)\buntyped (?:parameters?|arguments?|functions?)\b`),
+		Code:  lazyRE(`\bdef\s+\w+\(\s*(?:self\s*,\s*|cls\s*,\s*)?[a-z_]\w*\s*(?:[,)]|=)`),
 	},
 	"type annotation": {
-		Named:    regexp.MustCompile(`(?i)\btype (?:hints?|annotations?)\b`),
+		Named:    lazyRE(`(?i)\btype (?:hints?|annotations?)\b`),
 		Opposite: "untyped parameter",
 	},
 	"state mutation": {
-		Named: regexp.MustCompile(`(?i)\bmutat\w*\b.*\b(?:state|props|arrays?|objects?)\b|\b(?:state|props)\b.*\bmutat\w*\b`),
-		Code:  regexp.MustCompile(`\b[a-zA-Z_$][\w$]*\.(?:push|pop|splice|shift|unshift|sort|reverse)\(|\bthis\.(?:state|props)\.\w+\s*=[^=]|\b(?:state|props)\.\w+\s*=[^=]`),
+		Named: lazyRE(`(?i)\bmutat\w*\b.*\b(?:state|props|arrays?|objects?)\b|\b(?:state|props)\b.*\bmutat\w*\b`),
+		Code:  lazyRE(`\b[a-zA-Z_$][\w$]*\.(?:push|pop|splice|shift|unshift|sort|reverse)\(|\bthis\.(?:state|props)\.\w+\s*=[^=]|\b(?:state|props)\.\w+\s*=[^=]`),
 	},
 	"unpinned action": {
 		// A GitHub Actions step on a tag or branch rather than a full
 		// commit SHA (`uses: actions/checkout@v4`), against "pin actions
 		// to a full commit SHA", GitHub's own hardening advice.
-		Named: regexp.MustCompile(`(?i)\bunpinned actions?\b`),
-		Code:  regexp.MustCompile(`\buses:\s*['"]?[\w.-]+/[\w./-]+@(?:[\w.-]*[g-zG-Z_.-][\w.-]*|[0-9a-fA-F]{1,39})\b`),
+		Named: lazyRE(`(?i)\bunpinned actions?\b`),
+		Code:  lazyRE(`\buses:\s*['"]?[\w.-]+/[\w./-]+@(?:[\w.-]*[g-zG-Z_.-][\w.-]*|[0-9a-fA-F]{1,39})\b`),
 	},
 	"pinned action": {
-		Named:    regexp.MustCompile(`(?i)\bpin(?:s|ned|ning)?\b.*\bactions?\b|\bactions?\b.*\bpinned\b`),
+		Named:    lazyRE(`(?i)\bpin(?:s|ned|ning)?\b.*\bactions?\b|\bactions?\b.*\bpinned\b`),
 		Opposite: "unpinned action",
 	},
 	"new test function": {
 		// "over writing new test functions": a test function written
 		// from scratch (Go, Python, xUnit/NUnit/MSTest) rather than a
 		// case added to an existing one.
-		Named: regexp.MustCompile(`(?i)^new (?:(?:` + newQualifier + `) )?test (?:functions?|cases?)$`),
-		Code:  regexp.MustCompile(`\bfunc\s+Test\w*\s*\(|\bdef\s+test_\w*\s*\(|\[(?:Fact|Theory|Test|TestMethod)\]`),
+		Named: lazyRE(`(?i)^new (?:(?:` + newQualifier + `) )?test (?:functions?|cases?)$`),
+		Code:  lazyRE(`\bfunc\s+Test\w*\s*\(|\bdef\s+test_\w*\s*\(|\[(?:Fact|Theory|Test|TestMethod)\]`),
 	},
 	"new file": {
 		// "rather than creating new code files", "over creating a new
 		// one": a plan that creates a file (`Create src/…/FooTests.cs`,
 		// "add a new file tests/test_x.py").
-		Named: regexp.MustCompile(`(?i)^new (?:(?:` + newQualifier + `) ){0,2}(?:files?|modules?|one)$`),
-		Code: regexp.MustCompile(`(?i)\b(?:create|creating|add|adding|write|writing)\s+(?:an?\s+)?(?:new\s+)?(?:(?:test|source|code)\s+)?(?:file\s+|module\s+)?` +
+		Named: lazyRE(`(?i)^new (?:(?:` + newQualifier + `) ){0,2}(?:files?|modules?|one)$`),
+		Code: lazyRE(`(?i)\b(?:create|creating|add|adding|write|writing)\s+(?:an?\s+)?(?:new\s+)?(?:(?:test|source|code)\s+)?(?:file\s+|module\s+)?` +
 			"`?" + `[\w.-]*/[\w./-]*\.[a-z]{1,5}\b|\bnew (?:test )?file\s+` + "`?" + `[\w./-]+\.[a-z]{1,5}\b`),
 	},
 	"lint suppression": {
 		// "Avoid adding RuboCop exceptions", "never disable lint rules":
 		// a comment or attribute that silences a linter or type checker.
-		Named: regexp.MustCompile(`(?i)\b(?:rubocop|eslint|lint(?:er|ing)?|pylint|ruff|clippy|mypy|type[- ]check(?:er|ing)?)\s+(?:rule\s+)?(?:exceptions?|suppressions?|disables?|ignores?)\b|\b(?:disabl|suppress|silenc)\w*\s+(?:the\s+)?(?:lint\w*|rubocop|eslint|warnings?|offen[cs]es?)\b`),
-		Code:  regexp.MustCompile(`rubocop:disable|eslint-disable|#\s*noqa\b|pylint:\s*disable|#!?\[allow\(|@SuppressWarnings|//\s*nolint\b|@ts-ignore|@ts-expect-error|#\s*type:\s*ignore|#\s*pyright:\s*ignore|@Suppress\(`),
+		Named: lazyRE(`(?i)\b(?:rubocop|eslint|lint(?:er|ing)?|pylint|ruff|clippy|mypy|type[- ]check(?:er|ing)?)\s+(?:rule\s+)?(?:exceptions?|suppressions?|disables?|ignores?)\b|\b(?:disabl|suppress|silenc)\w*\s+(?:the\s+)?(?:lint\w*|rubocop|eslint|warnings?|offen[cs]es?)\b`),
+		Code:  lazyRE(`rubocop:disable|eslint-disable|#\s*noqa\b|pylint:\s*disable|#!?\[allow\(|@SuppressWarnings|//\s*nolint\b|@ts-ignore|@ts-expect-error|#\s*type:\s*ignore|#\s*pyright:\s*ignore|@Suppress\(`),
 	},
 	"conventional commit": {
-		Named:    regexp.MustCompile(`(?i)\bconventional commits?\b`),
+		Named:    lazyRE(`(?i)\bconventional commits?\b`),
 		Opposite: "unconventional commit message",
 	},
 	"unconventional commit message": {
@@ -137,8 +135,8 @@ var constructs = map[string]construct{
 		Find: unconventionalMessage,
 	},
 	"dependency": {
-		Named: regexp.MustCompile(`(?i)\b(?:dependenc(?:y|ies)|packages?|librar(?:y|ies)|crates?|gems?)$`),
-		Code: regexp.MustCompile(`(?i)\b(?:go get|npm (?:i|install|add)|pnpm (?:i|install|add)|yarn add|bun add|pip3? install|poetry add|uv add|uv pip install|cargo add|composer require|gem install|bundle add|dotnet add(?: \S+)? package|install-package|flutter pub add|dart pub add)` +
+		Named: lazyRE(`(?i)\b(?:dependenc(?:y|ies)|packages?|librar(?:y|ies)|crates?|gems?)$`),
+		Code: lazyRE(`(?i)\b(?:go get|npm (?:i|install|add)|pnpm (?:i|install|add)|yarn add|bun add|pip3? install|poetry add|uv add|uv pip install|cargo add|composer require|gem install|bundle add|dotnet add(?: \S+)? package|install-package|flutter pub add|dart pub add)` +
 			`\s+(?:--?[\w-]+\s+)*[@\w][\w./@:-]*`),
 	},
 }
@@ -188,19 +186,19 @@ func (c *candidate) doesConstruct(k construct) *occurrence {
 // commitMessage finds the message of a commit or the title of a pull
 // request a plan writes (`git commit -m "…"`, `gh pr create --title
 // "…"`); group 1 is the message.
-var commitMessage = regexp.MustCompile("(?:\\bgit commit\\b[^\"'\\n]*?(?:-m|--message)[ =]|\\bgh pr (?:create|edit)\\b[^\"'\\n]*?(?:-t|--title)[ =])[\"']([^\"'\\n]+)[\"']")
+var commitMessage = lazyRE("(?:\\bgit commit\\b[^\"'\\n]*?(?:-m|--message)[ =]|\\bgh pr (?:create|edit)\\b[^\"'\\n]*?(?:-t|--title)[ =])[\"']([^\"'\\n]+)[\"']")
 
 // titleOnly is a plan that is nothing but one short title in a code span;
 // group 1 is the title.
-var titleOnly = regexp.MustCompile("^\\s*`([^`\\n(){};=]{3,100})`\\s*$")
+var titleOnly = lazyRE("^\\s*`([^`\\n(){};=]{3,100})`\\s*$")
 
 // conventionalHeader is a Conventional Commits header: a lower-case type, an
 // optional scope, an optional "!", a colon and a description.
-var conventionalHeader = regexp.MustCompile(`^(?:feat|fix|docs|style|refactor|perf|test|tests|build|ci|chore|revert|deps|release)(?:\([^)]*\))?!?: \S`)
+var conventionalHeader = lazyRE(`^(?:feat|fix|docs|style|refactor|perf|test|tests|build|ci|chore|revert|deps|release)(?:\([^)]*\))?!?: \S`)
 
 // titleLike is a plan that is only a title with a type before a colon
 // ("Feat: add TTL support"), not a command.
-var titleLike = regexp.MustCompile(`^[A-Za-z][\w-]*(?:\([^)]*\))?!?: [^"]*$`)
+var titleLike = lazyRE(`^[A-Za-z][\w-]*(?:\([^)]*\))?!?: [^"]*$`)
 
 // unconventionalMessage returns the span of the first commit message or PR
 // title in text that is not a Conventional Commits header, or nil.

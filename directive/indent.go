@@ -1,7 +1,6 @@
 package directive
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 )
@@ -23,13 +22,13 @@ func (n Indent) String() string {
 
 var (
 	// indentWord says a rule or plan is about indentation.
-	indentWord = regexp.MustCompile(`(?i)\b(?:re-?)?indent(?:ation|ed|ing|s)?\b`)
+	indentWord = lazyRE(`(?i)\b(?:re-?)?indent(?:ation|ed|ing|s)?\b`)
 	// spacesWidth is a width in spaces: "2-space", "4 spaces", "two spaces".
-	spacesWidth = regexp.MustCompile(`(?i)\b([1-8]|two|four|eight)[- ]?spaces?\b`)
+	spacesWidth = lazyRE(`(?i)\b([1-8]|two|four|eight)[- ]?spaces?\b`)
 	// tabsWord is indentation by tabs.
-	tabsWord = regexp.MustCompile(`(?i)\b(?:hard )?tabs?\b`)
+	tabsWord = lazyRE(`(?i)\b(?:hard )?tabs?\b`)
 	// noTabs rules tabs out: "4 spaces, no tabs", "not tabs".
-	noTabs = regexp.MustCompile(`(?i)\b(?:no|not|never|without|avoid)\s+(?:hard\s+)?tabs?\b`)
+	noTabs = lazyRE(`(?i)\b(?:no|not|never|without|avoid)\s+(?:hard\s+)?tabs?\b`)
 )
 
 var widthWords = map[string]int{"two": 2, "four": 4, "eight": 8}

@@ -1,7 +1,6 @@
 package directive
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -27,27 +26,27 @@ var styleWords = map[string]string{
 // namingStyles reads a style from a rule's words, most specific first.
 var namingStyles = []struct {
 	style string
-	re    *regexp.Regexp
+	re    *lazyRegexp
 }{
-	{"upper", regexp.MustCompile(`(?i)\b(?:screaming[_ ]snake[_ ]case|upper[_ ]snake[_ ]case|all[- ]caps)\b`)},
-	{"kebab", regexp.MustCompile(`(?i)\bkebab[- ]case\b|\blower[- ]?case (?:with|and) (?:dashes|hyphens)\b|\bhyphens instead of underscores\b|\bdashes instead of underscores\b`)},
-	{"snake", regexp.MustCompile(`(?i)\bsnake[_ ]case\b|\blower[- ]?case (?:with|and) underscores\b|\bunderscores instead of (?:dashes|hyphens)\b`)},
-	{"pascal", regexp.MustCompile(`(?i)\bpascal[- ]?case\b|\bupper camel[- ]?case\b`)},
-	{"camel", regexp.MustCompile(`(?i)\bcamel[- ]?case\b`)},
+	{"upper", lazyRE(`(?i)\b(?:screaming[_ ]snake[_ ]case|upper[_ ]snake[_ ]case|all[- ]caps)\b`)},
+	{"kebab", lazyRE(`(?i)\bkebab[- ]case\b|\blower[- ]?case (?:with|and) (?:dashes|hyphens)\b|\bhyphens instead of underscores\b|\bdashes instead of underscores\b`)},
+	{"snake", lazyRE(`(?i)\bsnake[_ ]case\b|\blower[- ]?case (?:with|and) underscores\b|\bunderscores instead of (?:dashes|hyphens)\b`)},
+	{"pascal", lazyRE(`(?i)\bpascal[- ]?case\b|\bupper camel[- ]?case\b`)},
+	{"camel", lazyRE(`(?i)\bcamel[- ]?case\b`)},
 }
 
 // namingScopes reads what a convention names; the first in the rule wins.
 var namingScopes = []struct {
 	scope string
-	re    *regexp.Regexp
+	re    *lazyRegexp
 }{
-	{"directory", regexp.MustCompile(`(?i)\b(?:director(?:y|ies)|folders?)\b`)},
-	{"file", regexp.MustCompile(`(?i)\bfile ?names?\b|\bfiles\b`)},
-	{"flag", regexp.MustCompile(`(?i)\b(?:flags?|options?)(?: names?)?\b`)},
-	{"branch", regexp.MustCompile(`(?i)\bbranch(?:es| names?)?\b`)},
-	{"type", regexp.MustCompile(`(?i)\b(?:class(?:es)?|types?|interfaces?|structs?|components?|enums?)(?: names?)?\b`)},
-	{"function", regexp.MustCompile(`(?i)\b(?:functions?|methods?)(?: names?)?\b`)},
-	{"variable", regexp.MustCompile(`(?i)\bvariables?(?: names?)?\b`)},
+	{"directory", lazyRE(`(?i)\b(?:director(?:y|ies)|folders?)\b`)},
+	{"file", lazyRE(`(?i)\bfile ?names?\b|\bfiles\b`)},
+	{"flag", lazyRE(`(?i)\b(?:flags?|options?)(?: names?)?\b`)},
+	{"branch", lazyRE(`(?i)\bbranch(?:es| names?)?\b`)},
+	{"type", lazyRE(`(?i)\b(?:class(?:es)?|types?|interfaces?|structs?|components?|enums?)(?: names?)?\b`)},
+	{"function", lazyRE(`(?i)\b(?:functions?|methods?)(?: names?)?\b`)},
+	{"variable", lazyRE(`(?i)\bvariables?(?: names?)?\b`)},
 }
 
 // readNaming returns the naming convention a rule's statement sets, if it
@@ -76,15 +75,15 @@ func readNaming(text string) *Naming {
 }
 
 // styleWord is an object of a rule that only names a style.
-var styleWord = regexp.MustCompile(`(?i)^(?:lower[- ]?case|upper[- ]?case|hyphens?|dashes|underscores?|kebab[- ]case|snake[_ ]case|camel[- ]?case|pascal[- ]?case|screaming[_ ]snake[_ ]case)$`)
+var styleWord = lazyRE(`(?i)^(?:lower[- ]?case|upper[- ]?case|hyphens?|dashes|underscores?|kebab[- ]case|snake[_ ]case|camel[- ]?case|pascal[- ]?case|screaming[_ ]snake[_ ]case)$`)
 
 // styleForm is the form of a name in each style.
-var styleForm = map[string]*regexp.Regexp{
-	"kebab":  regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`),
-	"snake":  regexp.MustCompile(`^_?[a-z0-9]+(?:_[a-z0-9]+)*$`),
-	"camel":  regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`),
-	"pascal": regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*$`),
-	"upper":  regexp.MustCompile(`^[A-Z0-9]+(?:_[A-Z0-9]+)*$`),
+var styleForm = map[string]*lazyRegexp{
+	"kebab":  lazyRE(`^[a-z0-9]+(?:-[a-z0-9]+)*$`),
+	"snake":  lazyRE(`^_?[a-z0-9]+(?:_[a-z0-9]+)*$`),
+	"camel":  lazyRE(`^[a-z][a-zA-Z0-9]*$`),
+	"pascal": lazyRE(`^[A-Z][a-zA-Z0-9]*$`),
+	"upper":  lazyRE(`^[A-Z0-9]+(?:_[A-Z0-9]+)*$`),
 }
 
 // naming finds, in the clauses of the candidate that create or name
@@ -113,7 +112,7 @@ func (c *candidate) naming(n Naming) *occurrence {
 }
 
 // names marks a clause that creates or names something.
-var names = regexp.MustCompile(`(?i)\b(?:create|creates|creating|add|adds|adding|make|mkdir|name|names|naming|call|rename|register|define|declare|introduce|new|save|write|put|move|checkout -b|switch -c|branch)\b`)
+var names = lazyRE(`(?i)\b(?:create|creates|creating|add|adds|adding|make|mkdir|name|names|naming|call|rename|register|define|declare|introduce|new|save|write|put|move|checkout -b|switch -c|branch)\b`)
 
 // conventional is a name whose form a project does not choose: hidden or
 // private directories, dunder directories, single lower-case words are
@@ -124,12 +123,12 @@ func conventional(name string) bool {
 
 // Patterns of the names of each kind in a clause.
 var (
-	pathNames   = regexp.MustCompile(`(?:[\w.@-]+/)+(?:[\w.@-]+)?`)
-	flagNames   = regexp.MustCompile(`(?:^|[\s` + "`" + `"'(])--([A-Za-z][\w-]*)`)
-	branchNames = regexp.MustCompile(`\b(?:checkout -b|switch -c|branch)\s+([\w./-]+)`)
-	typeNames   = regexp.MustCompile(`\b(?:class|interface|type|struct|enum|record|protocol)\s+([A-Za-z_]\w*)`)
-	funcNames   = regexp.MustCompile(`\b(?:func|function|def|fn|fun)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)`)
-	varNames    = regexp.MustCompile(`\b(?:const|let|var|val)\s+([A-Za-z_$][\w$]*)`)
+	pathNames   = lazyRE(`(?:[\w.@-]+/)+(?:[\w.@-]+)?`)
+	flagNames   = lazyRE(`(?:^|[\s` + "`" + `"'(])--([A-Za-z][\w-]*)`)
+	branchNames = lazyRE(`\b(?:checkout -b|switch -c|branch)\s+([\w./-]+)`)
+	typeNames   = lazyRE(`\b(?:class|interface|type|struct|enum|record|protocol)\s+([A-Za-z_]\w*)`)
+	funcNames   = lazyRE(`\b(?:func|function|def|fn|fun)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)`)
+	varNames    = lazyRE(`\b(?:const|let|var|val)\s+([A-Za-z_$][\w$]*)`)
 )
 
 // namesOf returns the spans of the names of a kind in text.
@@ -180,7 +179,7 @@ func namesOf(scope, text string) [][]int {
 }
 
 // submatches returns the spans of re's first group in text.
-func submatches(re *regexp.Regexp, text string) [][]int {
+func submatches(re *lazyRegexp, text string) [][]int {
 	var out [][]int
 	for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
 		out = append(out, []int{m[2], m[3]})

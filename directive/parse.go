@@ -1,7 +1,6 @@
 package directive
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -190,7 +189,7 @@ func readTrigger(trigger string) (heading []string, globs []string) {
 // headingCondition is a heading (or the list item a rule is nested under)
 // that states when its rules apply: "If you change…", "CRD Changes: If you
 // changed anything in the api/ module".
-var headingCondition = regexp.MustCompile(`(?i)(?:^|:\s+)((?:` + touchWords + `)\s.+)$`)
+var headingCondition = lazyRE(`(?i)(?:^|:\s+)((?:` + touchWords + `)\s.+)$`)
 
 // touchWords open a condition on what a plan changes ("If you changed
 // anything in the api/ module"): in a heading (headingCondition), as a
@@ -234,8 +233,8 @@ func statement(content string) string {
 }
 
 var (
-	forbidHeading  = regexp.MustCompile(`(?i)^\W*(don'?t|do not|never|avoid|prohibited|forbidden|not allowed|anti-?patterns?|bad|what not to do|never touch|must not|no-?go)\b`)
-	requireHeading = regexp.MustCompile(`(?i)^\W*(do|dos|always|must|required|mandatory|musts)\W*$`)
+	forbidHeading  = lazyRE(`(?i)^\W*(don'?t|do not|never|avoid|prohibited|forbidden|not allowed|anti-?patterns?|bad|what not to do|never touch|must not|no-?go)\b`)
+	requireHeading = lazyRE(`(?i)^\W*(do|dos|always|must|required|mandatory|musts)\W*$`)
 )
 
 // headingPolarity reads the nearest heading of a rule: under "Don't",
@@ -334,7 +333,7 @@ func itoa(n int) string {
 	return itoa(n/10) + string(rune('0'+n%10))
 }
 
-var clauseSplit = regexp.MustCompile(`[.!?](?:\s+|$)|;\s*|\n+|\s+-\s+|\s*[\x{2014}\x{2013}]\s*|。|；|！`)
+var clauseSplit = lazyRE(`[.!?](?:\s+|$)|;\s*|\n+|\s+-\s+|\s*[\x{2014}\x{2013}]\s*|。|；|！`)
 
 // latinAbbrev are abbreviations whose dots do not end a sentence.
 var latinAbbrev = strings.NewReplacer("e.g.", "eg", "E.g.", "Eg", "i.e.", "ie", "I.e.", "Ie", "etc.", "etc", "vs.", "vs", "cf.", "cf")
@@ -352,7 +351,7 @@ func (p *parser) run(text string) {
 // nextDirective is a comma before a cue that opens a directive of its own:
 // "Prefer `require` over `assert`, avoid testify suites, use
 // `require.Eventually` instead of `time.Sleep`".
-var nextDirective = regexp.MustCompile(`(?i),\s+(?:avoid|don'?t|do not|use|prefer|always)\b`)
+var nextDirective = lazyRE(`(?i),\s+(?:avoid|don'?t|do not|use|prefer|always)\b`)
 
 // splitDirectives cuts a clause where a comma opens another directive,
 // unless what comes before the comma is a condition ("When X, use Y") or
@@ -377,7 +376,7 @@ func splitDirectives(c string) []string {
 
 // leadingWord is a clause opening that makes what follows up to a comma a
 // condition or an adverbial, not a directive of its own.
-var leadingWord = regexp.MustCompile(`^(?:when|whenever|if|before|after|while|for|once|on|in|unless|to|as|since|by|with|during)\b`)
+var leadingWord = lazyRE(`^(?:when|whenever|if|before|after|while|for|once|on|in|unless|to|as|since|by|with|during)\b`)
 
 // cleanMarkdown drops emphasis and list markers, keeping code spans.
 func cleanMarkdown(s string) string {
@@ -431,30 +430,30 @@ func continuation(prev, line string) bool {
 }
 
 // listItem opens a line that is an item of its own.
-var listItem = regexp.MustCompile(`^(?:[-*+]\s|\d+[.)]\s)`)
+var listItem = lazyRE(`^(?:[-*+]\s|\d+[.)]\s)`)
 
 // whichClause opens a relative clause that describes the object before it.
-var whichClause = regexp.MustCompile(`(?i)[\x02)]\s*,?\s+(?:which|who|whose)\s`)
+var whichClause = lazyRE(`(?i)[\x02)]\s*,?\s+(?:which|who|whose)\s`)
 
 // stripUse drops the "use" opening an example's choice.
-var stripUse = regexp.MustCompile(`(?i)^\s*use\s+`)
+var stripUse = lazyRE(`(?i)^\s*use\s+`)
 
 // exampleCue opens an example inside a clause (after latinAbbrev).
-var exampleCue = regexp.MustCompile(`(?i)[,(]?\s*\b(?:eg|ie|for example|for instance|such as)\b`)
+var exampleCue = lazyRE(`(?i)[,(]?\s*\b(?:eg|ie|for example|for instance|such as)\b`)
 
 // placeAside opens a parenthesis that says where: "(in ", "(under ".
-var placeAside = regexp.MustCompile(`(?i)\(\s*(?:in|under|inside|within|from)\s+(?:the\s+)?$`)
+var placeAside = lazyRE(`(?i)\(\s*(?:in|under|inside|within|from)\s+(?:the\s+)?$`)
 
 // script is the path of a script a project runs.
-var script = regexp.MustCompile(`(?i)\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl|ps1)$`)
+var script = lazyRE(`(?i)\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl|ps1)$`)
 
 // conditionOnly is a clause that is only a condition, ending in a colon
 // before the steps it governs.
-var conditionOnly = regexp.MustCompile(`(?i)^(?:` + touchWords + `)\s[^,]*:\s*$`)
+var conditionOnly = lazyRE(`(?i)^(?:` + touchWords + `)\s[^,]*:\s*$`)
 
 // entryName is a code span that names a part of a project rather than a
 // command: one word (`lib`, `core.py`) or a template variable.
-var entryName = regexp.MustCompile(`^(?:[\w.-]+|\{\{\s*[\w.]+\s*\}\})$`)
+var entryName = lazyRE(`^(?:[\w.-]+|\{\{\s*[\w.]+\s*\}\})$`)
 
 // commandWord are commands run by their bare name that no tool family
 // (toolFamilies, read by toolsIn) holds.
@@ -462,43 +461,43 @@ var commandWord = set("make", "just", "cargo", "go", "deno", "tox", "nox", "rake
 	"mix", "flutter", "dart", "swift", "xcodebuild", "composer", "bundle", "phpunit", "mypy", "tsc")
 
 // mapCell is a table cell that is only a directory: "`packages/core/`".
-var mapCell = regexp.MustCompile("^`?[\\w.@-]*(?:/[\\w.@-]*)*/`?$")
+var mapCell = lazyRE("^`?[\\w.@-]*(?:/[\\w.@-]*)*/`?$")
 
 // tableRule is the line under a table's header row: "| --- | :---: |".
-var tableRule = regexp.MustCompile(`^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$`)
+var tableRule = lazyRE(`^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$`)
 
-var emphasis = regexp.MustCompile(`\*\*|__|(^|[\s(])[*_]([^*_\s][^*_\n]*?)[*_]($|[\s.,;:!?)])`)
+var emphasis = lazyRE(`\*\*|__|(^|[\s(])[*_]([^*_\s][^*_\n]*?)[*_]($|[\s.,;:!?)])`)
 
 var (
 	// discourse are connectives that open a clause without directing.
-	discourse = regexp.MustCompile(`(?i)^(?:(?:otherwise|also|then|finally|additionally|next|instead|however|in general|generally),\s*|(?:and|but|so|please|also|then)\s+)`)
+	discourse = lazyRE(`(?i)^(?:(?:otherwise|also|then|finally|additionally|next|instead|however|in general|generally),\s*|(?:and|but|so|please|also|then)\s+)`)
 	// alertPrefix is the shouting that opens some rules.
-	alertPrefix = regexp.MustCompile(`(?i)^(must do|important|note|critical|warning|rule)\s*[!:]+\s*`)
+	alertPrefix = lazyRE(`(?i)^(must do|important|note|critical|warning|rule)\s*[!:]+\s*`)
 	// forbidCue opens (or holds) a clause that rules something out.
-	forbidCue = regexp.MustCompile(`(?i)\b(never|move away from|get rid of|stay away from|steer clear of|don'?t|do not|does not|doesn'?t|must not|mustn'?t|should not|shouldn'?t|shall not|cannot|can'?t|may not|avoid|avoiding|refrain from|no longer|stop using|not allowed|prohibited|forbidden|disallowed|discouraged|banned|not permitted|is not used|are not used|not be)\b|^no\s|禁止|不要|不得|不能|别|勿|避免|ないで|ない|ません|避け`)
+	forbidCue = lazyRE(`(?i)\b(never|move away from|get rid of|stay away from|steer clear of|don'?t|do not|does not|doesn'?t|must not|mustn'?t|should not|shouldn'?t|shall not|cannot|can'?t|may not|avoid|avoiding|refrain from|no longer|stop using|not allowed|prohibited|forbidden|disallowed|discouraged|banned|not permitted|is not used|are not used|not be)\b|^no\s|禁止|不要|不得|不能|别|勿|避免|ないで|ない|ません|避け`)
 	// requireCue marks a clause that asks for something.
-	requireCue = regexp.MustCompile(`(?i)\b(always|must|should|shall|need to|needs to|have to|has to|required?|requires|ensure|make sure|be sure|only)\b|必须|务必|一定要|应该|请|必ず|すること|してください`)
+	requireCue = lazyRE(`(?i)\b(always|must|should|shall|need to|needs to|have to|has to|required?|requires|ensure|make sure|be sure|only)\b|必须|务必|一定要|应该|请|必ず|すること|してください`)
 	// copulaOnly is "only" that describes or permits, not asks ("Files
 	// marked `"strict"` can only import what is listed"): "Communication is
 	// only through the protocol", "the only place".
-	copulaOnly = regexp.MustCompile(`\b(?:is|are|was|were|the|can|may|will)\s+only\b`)
+	copulaOnly = lazyRE(`\b(?:is|are|was|were|the|can|may|will)\s+only\b`)
 	// preferMarker splits "X instead of Y", "X rather than Y", "X over Y"
 	// (after prefer-like verbs), "X, not Y", "X (not Y)".
-	preferMarker = regexp.MustCompile(`(?i)\s*(\binstead of\b|\brather than\b|\bin favou?r of\b|,\s*not\b|[,;]\s*never\b|\(not\b|\bnot\s+(?:\x01)|\binstead\s+(?:\x01)|而不是|而非|ではなく)\s*`)
-	notMarker    = regexp.MustCompile(`(?i),\s*not\b`)
-	overMarker   = regexp.MustCompile(`(?i)\s+over\s+`)
-	preferVerb   = regexp.MustCompile(`(?i)\b(prefer|prefers|preferred|favou?r|favou?rs|choose)\b`)
-	unlessCue    = regexp.MustCompile(`(?i)\s*\b(unless|except when|except if|except for|without (?:prior |explicit )|without being asked)\b\s*`)
-	leadingCond  = regexp.MustCompile(`(?i)^(when|whenever|if|before|after|while|for|once|on)\b([^,\x01]*(?:\x01\d+\x02[^,\x01]*)*),\s*`)
-	trailingCond = regexp.MustCompile(`(?i)\s+\b(when|whenever|if|before|after|while|once)\b\s+(.*)$`)
+	preferMarker = lazyRE(`(?i)\s*(\binstead of\b|\brather than\b|\bin favou?r of\b|,\s*not\b|[,;]\s*never\b|\(not\b|\bnot\s+(?:\x01)|\binstead\s+(?:\x01)|而不是|而非|ではなく)\s*`)
+	notMarker    = lazyRE(`(?i),\s*not\b`)
+	overMarker   = lazyRE(`(?i)\s+over\s+`)
+	preferVerb   = lazyRE(`(?i)\b(prefer|prefers|preferred|favou?r|favou?rs|choose)\b`)
+	unlessCue    = lazyRE(`(?i)\s*\b(unless|except when|except if|except for|without (?:prior |explicit )|without being asked)\b\s*`)
+	leadingCond  = lazyRE(`(?i)^(when|whenever|if|before|after|while|for|once|on)\b([^,\x01]*(?:\x01\d+\x02[^,\x01]*)*),\s*`)
+	trailingCond = lazyRE(`(?i)\s+\b(when|whenever|if|before|after|while|once)\b\s+(.*)$`)
 )
 
 var (
 	// convention is a short subject followed by a verb that states how
 	// things are done in the project; the subject may be left out ("Uses
 	// `ruff` for Python linting").
-	convention = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){0,6}?(uses|use|follow|follows|extend|inherit from|go in|goes in|live in|lives in|belong in|belongs in|is in|are in|(?:is|are) used)(?:\s|$)`)
-	passiveUse = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,4}?(?:is|are) used\b`)
+	convention = lazyRE(`^(?:[\w\x01\x02'/.-]+\s+){0,6}?(uses|use|follow|follows|extend|inherit from|go in|goes in|live in|lives in|belong in|belongs in|is in|are in|(?:is|are) used)(?:\s|$)`)
+	passiveUse = lazyRE(`^(?:[\w\x01\x02'/.-]+\s+){1,4}?(?:is|are) used\b`)
 )
 
 // cueWords are the adverbs of a rule's cue, never its object.
@@ -807,14 +806,14 @@ func (p *parser) asked(seg string) []Object {
 
 // permissive offers a choice rather than asking: "you can use", "may
 // also run".
-var permissive = regexp.MustCompile(`\b(?:can|may|could|might)\s+(?:also\s+|optionally\s+|still\s+)?(?:use|run|call|try|add|set)\b`)
+var permissive = lazyRE(`\b(?:can|may|could|might)\s+(?:also\s+|optionally\s+|still\s+)?(?:use|run|call|try|add|set)\b`)
 
 // locative opens where a required thing goes in the code, next to what.
-var locative = regexp.MustCompile(`(?i)\s+(?:above|below|beneath|underneath|next to|alongside)\s+`)
+var locative = lazyRE(`(?i)\s+(?:above|below|beneath|underneath|next to|alongside)\s+`)
 
 // purposeFor opens what a required thing is for: "… for `instanceof`
 // checks".
-var purposeFor = regexp.MustCompile(`(?i)\s+for\s+`)
+var purposeFor = lazyRE(`(?i)\s+for\s+`)
 
 // ruledOutFor sets Of on the places a forbidding clause rules out for some
 // things only: "No one-off kernel benchmarks in `tests/`" rules `tests/`
@@ -848,7 +847,7 @@ func ruledOutFor(os []Object, rest string) {
 // softCondition is a condition left to the reader's judgment ("where
 // applicable", "if needed", "when possible"): a plan that does not take
 // the step may have judged it not to apply, so its absence says nothing.
-var softCondition = regexp.MustCompile(`(?i)[,(]?\s*\b(?:where|when|if|as|whenever)\s+(?:applicable|possible|appropriate|needed|necessary|relevant|feasible|practical|sensible|it makes sense)\b\)?`)
+var softCondition = lazyRE(`(?i)[,(]?\s*\b(?:where|when|if|as|whenever)\s+(?:applicable|possible|appropriate|needed|necessary|relevant|feasible|practical|sensible|it makes sense)\b\)?`)
 
 // splitAt returns s before and after the marker at loc. A marker that ends
 // on the opening of a masked code span ("not `Y`", "without `X`") leaves
@@ -863,24 +862,24 @@ func splitAt(s string, loc []int) (before, after string) {
 
 // requiredStep is where a forbidding clause turns to the step it asks
 // for: "… without running X", "… that isn't prefixed with X".
-var requiredStep = regexp.MustCompile(`(?i)\s+without\s+(?:\w+ing\b\s*|\x01)|\s+(?:that|which)\s+(?:isn'?t|aren'?t|doesn'?t|don'?t|is not|are not|does not|do not)\s+`)
+var requiredStep = lazyRE(`(?i)\s+without\s+(?:\w+ing\b\s*|\x01)|\s+(?:that|which)\s+(?:isn'?t|aren'?t|doesn'?t|don'?t|is not|are not|does not|do not)\s+`)
 
 // placeOf reads "<things> in <place>" opening a forbidding clause: its
 // first group is the things, and what follows the preposition the place.
-var placeOf = regexp.MustCompile(`^((?:[\w'-]+\s+){1,5}?)(?:in|under|inside|within|for)\s+`)
+var placeOf = lazyRE(`^((?:[\w'-]+\s+){1,5}?)(?:in|under|inside|within|for)\s+`)
 
 // hedged ends a subject's modal that only says what may be needed ("may
 // require updates in others").
-var hedged = regexp.MustCompile(`\b(?:may|might|can|could|often|sometimes)\s+requires?\s+$`)
+var hedged = lazyRE(`\b(?:may|might|can|could|often|sometimes)\s+requires?\s+$`)
 
 // subjectModal is a requirement's modal after a subject of at least two
 // words: "Every PHP class in `src/` should", "Tests for UI features must",
 // "updates to client-side deps in `pyproject.toml` require".
-var subjectModal = regexp.MustCompile(`^(?:\S+\s+){2,}?(?:must|should|shall|needs? to|has to|have to|requires?)\s+(?:always\s+|only\s+|also\s+)?`)
+var subjectModal = lazyRE(`^(?:\S+\s+){2,}?(?:must|should|shall|needs? to|has to|have to|requires?)\s+(?:always\s+|only\s+|also\s+)?`)
 
 // relativeClause finds a relative pronoun after a noun: "issues that",
 // "files which".
-var relativeClause = regexp.MustCompile(`\b([a-z][\w'-]*)\s+(?:` + strings.Join(relativeWords, "|") + `)\b`)
+var relativeClause = lazyRE(`\b([a-z][\w'-]*)\s+(?:` + strings.Join(relativeWords, "|") + `)\b`)
 
 // complementizers are the words after which "that" opens what is asked,
 // not a relative clause ("make sure that", "so that").
@@ -902,7 +901,7 @@ func mainPart(lower string) string {
 }
 
 // slashPair is two words joined by a slash in prose: "stash/revert".
-var slashPair = regexp.MustCompile(`\b([A-Za-z][\w-]*)/([A-Za-z][\w-]*)\b`)
+var slashPair = lazyRE(`\b([A-Za-z][\w-]*)/([A-Za-z][\w-]*)\b`)
 
 // orVerbs reads "stash/revert" as "stash, revert" when both are actions a
 // rule names; other pairs ("async/await", "src/lib") stay as they are.
@@ -919,18 +918,18 @@ func orVerbs(m string) string {
 var gitVerbs = set("stash", "revert", "reset", "amend", "squash", "rebase", "merge", "cherry-pick", "force-push", "checkout")
 
 // exampleLabel is a label that introduces an example.
-var exampleLabel = regexp.MustCompile(`(?i)^(?:for (?:example|instance)|examples?|eg|e\.g\.?|sample|good example|bad example|like this|good|bad|correct|incorrect|wrong|✅|❌)$`)
+var exampleLabel = lazyRE(`(?i)^(?:for (?:example|instance)|examples?|eg|e\.g\.?|sample|good example|bad example|like this|good|bad|correct|incorrect|wrong|✅|❌)$`)
 
 // anaphor is what a clause calls the thing a map entry named: "this
 // package", "these files", "it".
-var anaphor = regexp.MustCompile(`(?i)\b(?:this|these|that|those|its?|them)\b(?:\s+(?:package|packages|directory|directories|folder|folders|file|files|module|modules|code|dir|crate|crates))?(?:\s+(?:for|when|unless|except|during|in)\b[^.]*)?\s*$|\b(?:this|these)\s+(?:package|packages|directory|directories|folder|folders|file|files|module|modules|dir|crate|crates)\b`)
+var anaphor = lazyRE(`(?i)\b(?:this|these|that|those|its?|them)\b(?:\s+(?:package|packages|directory|directories|folder|folders|file|files|module|modules|code|dir|crate|crates))?(?:\s+(?:for|when|unless|except|during|in)\b[^.]*)?\s*$|\b(?:this|these)\s+(?:package|packages|directory|directories|folder|folders|file|files|module|modules|dir|crate|crates)\b`)
 
 // placeConvention is a convention's verb that says where things go.
-var placeConvention = regexp.MustCompile(`^(?:go|goes|live|lives|belong|belongs|is|are) in$`)
+var placeConvention = lazyRE(`^(?:go|goes|live|lives|belong|belongs|is|are) in$`)
 
 // placeStatement says where something is, opening with a word that could be
 // an imperative: "Build configuration for these is in `scripts/…`".
-var placeStatement = regexp.MustCompile(`^(?:[\w\x01\x02'/.-]+\s+){1,5}?(?:is|are) in\b`)
+var placeStatement = lazyRE(`^(?:[\w\x01\x02'/.-]+\s+){1,5}?(?:is|are) in\b`)
 
 // PlaceVerb is the Verb of an object that says where a kind of thing goes
 // ("live in", "belong in"): a plan that makes no such thing lacks nothing.
@@ -961,7 +960,7 @@ func withPlace(os []Object) []Object {
 
 // passiveModal is a modal's passive ("be used", "be run with"), which
 // leaves the requirement in the subject.
-var passiveModal = regexp.MustCompile(`^(?:not\s+)?be\s+\w+(?:ed|en|un|wn|lt)\b`)
+var passiveModal = lazyRE(`^(?:not\s+)?be\s+\w+(?:ed|en|un|wn|lt)\b`)
 
 // withVerb records the clause's opening verb on its objects.
 func withVerb(os []Object, verb string) []Object {
@@ -1067,7 +1066,7 @@ func onlyCode(c string) bool {
 	return true
 }
 
-var maskedSpan = regexp.MustCompile("\x01(\\d+)\x02")
+var maskedSpan = lazyRE("\x01(\\d+)\x02")
 
 // unmask restores code spans (in backticks) in a piece of clause.
 func (p *parser) unmask(s string) string {
@@ -1088,21 +1087,21 @@ func spanIndex(m string) int {
 }
 
 var (
-	flagRE = regexp.MustCompile(`(?:^|\s)(--?[a-zA-Z][\w-]*)`)
-	pathRE = regexp.MustCompile(`(?:(?:\.{0,2}/|[\w.@-]+[/\\])[\w.*{}<>@-]+[/\\][\w.*{}<>@/\\-]*|[\w.@-]*[/\\][\w.*{}<>@-]*\.[a-z]{1,5}\b|[\w.@-]+/(?:\s|$)|\b[\w-]+\.(?:json|ya?ml|md|mdx|toml|txt|go|py|ts|tsx|js|jsx|mjs|rb|php|rs|cs|kt|kts|java|swift|sql|sh|lock|xml|gradle|mdc|cfg|ini|env|dart|vue|css|scss|html|proto|tf|hcl))\b`)
-	wordRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}_'.+#-]*`)
+	flagRE = lazyRE(`(?:^|\s)(--?[a-zA-Z][\w-]*)`)
+	pathRE = lazyRE(`(?:(?:\.{0,2}/|[\w.@-]+[/\\])[\w.*{}<>@-]+[/\\][\w.*{}<>@/\\-]*|[\w.@-]*[/\\][\w.*{}<>@-]*\.[a-z]{1,5}\b|[\w.@-]+/(?:\s|$)|\b[\w-]+\.(?:json|ya?ml|md|mdx|toml|txt|go|py|ts|tsx|js|jsx|mjs|rb|php|rs|cs|kt|kts|java|swift|sql|sh|lock|xml|gradle|mdc|cfg|ini|env|dart|vue|css|scss|html|proto|tf|hcl))\b`)
+	wordRE = lazyRE(`[\p{L}\p{N}][\p{L}\p{N}_'.+#-]*`)
 )
 
 // leadingAdverb is a clause's opening adverb of degree before its verb.
-var leadingAdverb = regexp.MustCompile(`(?i)^(?:strongly|generally|usually|typically|ideally|preferably|definitely|really|heavily)\s+(\w+)`)
+var leadingAdverb = lazyRE(`(?i)^(?:strongly|generally|usually|typically|ideally|preferably|definitely|really|heavily)\s+(\w+)`)
 
 // baseCue ends the words before a base class a rule asks to extend.
-var baseCue = regexp.MustCompile(`(?i)\b(?:extends?|inherits?\s+from|subclass(?:es)?|derives?\s+from)\s+(?:the\s+)?(?:\x01\d+\x02\s*(?:,|or)\s*)*$`)
+var baseCue = lazyRE(`(?i)\b(?:extends?|inherits?\s+from|subclass(?:es)?|derives?\s+from)\s+(?:the\s+)?(?:\x01\d+\x02\s*(?:,|or)\s*)*$`)
 
 // newThing is a new file, module or test function named as such: "creating
 // new code files", "a new one" (after an existing file), "new test
 // functions".
-var newThing = regexp.MustCompile(`(?i)\bnew\s+(?:(?:` + newQualifier + `)\s+){0,2}(?:files?|modules?|functions?|cases?|one)\b`)
+var newThing = lazyRE(`(?i)\bnew\s+(?:(?:` + newQualifier + `)\s+){0,2}(?:files?|modules?|functions?|cases?|one)\b`)
 
 // newQualifier are the words between "new" and the thing it qualifies
 // ("new test code files"), shared by newThing and the constructs that read
@@ -1288,7 +1287,7 @@ func objectList(items []Object) []Object {
 	return items
 }
 
-var listToken = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}_'.+#-]*|,`)
+var listToken = lazyRE(`[\p{L}\p{N}][\p{L}\p{N}_'.+#-]*|,`)
 
 func isConjunction(t string) bool { t = strings.ToLower(t); return t == "," || t == "or" || t == "and" }
 
@@ -1297,7 +1296,7 @@ func isConjunction(t string) bool { t = strings.ToLower(t); return t == "," || t
 const maxObjectBytes = 160
 
 // fileName is a code span that names a file: `global.json`, `undo_buffer.cpp`.
-var fileName = regexp.MustCompile(`^[\w.*{}<>@-]+\.[a-z][a-z0-9]{0,4}$`)
+var fileName = lazyRE(`^[\w.*{}<>@-]+\.[a-z][a-z0-9]{0,4}$`)
 
 // codeObject classifies a code span.
 func codeObject(s string) Object {

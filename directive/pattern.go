@@ -29,7 +29,7 @@ func (p *Patterns) pattern(o Object) *regexp.Regexp {
 
 // trailingArgs is the "..." that stands for a command's arguments in a
 // rule ("`RUN_SLOW=1 pytest ...`"): the command before it is concrete.
-var trailingArgs = regexp.MustCompile(`\s*(\.\.\.|…|<[\w-]+>)\s*$`)
+var trailingArgs = lazyRE(`\s*(\.\.\.|…|<[\w-]+>)\s*$`)
 
 // placeholderWords stand for any value in a rule's example: "type(scope):
 // message", `<name>`, "tests/<dir>/XxxTest.php".
@@ -52,7 +52,7 @@ func placeholderCount(s string) int {
 	return n
 }
 
-var letterRun = regexp.MustCompile(`[a-zA-Z]+`)
+var letterRun = lazyRE(`[a-zA-Z]+`)
 
 // titleCase reports a word with one capital, its first letter
 // ("Description").
@@ -62,7 +62,7 @@ func titleCase(w string) bool {
 
 // issueNumber is an issue or pull request number in an example ("Fix
 // #12345: Description"): it stands for any number.
-var issueNumber = regexp.MustCompile(`#\d{2,}\b`)
+var issueNumber = lazyRE(`#\d{2,}\b`)
 
 // htmlTags are tag names that are code, not placeholders, in `<tag>`.
 var htmlTags = set("a", "b", "i", "p", "br", "hr", "div", "span", "img", "script", "style", "template", "html",
@@ -151,18 +151,18 @@ func runHead(o Object) string {
 }
 
 // fileArg is a command argument that names a file: "main.go", "x_test.py".
-var fileArg = regexp.MustCompile(`^[\w.-]+\.[A-Za-z]{1,5}$`)
+var fileArg = lazyRE(`^[\w.-]+\.[A-Za-z]{1,5}$`)
 
 // upperPlaceholder is an upper-case stand-in in a command: LINE_NUMBER,
 // `PATH`, `TEST_NAME`.
-var upperPlaceholder = regexp.MustCompile(`[A-Z]{2,}(?:_[A-Z]+)+|^[A-Z]{4,}$`)
+var upperPlaceholder = lazyRE(`[A-Z]{2,}(?:_[A-Z]+)+|^[A-Z]{4,}$`)
 
 // pathPlaceholder is a path's stand-in segment: `tests/path/to/test.py`,
 // `lib/src/components/path/component.test.tsx`, `your_module/`.
-var pathPlaceholder = regexp.MustCompile(`(?i)(?:^|[/\\\s])(?:path/to|path|your[_-]?\w*|my[_-]\w+|foo|bar|example)[/\\]`)
+var pathPlaceholder = lazyRE(`(?i)(?:^|[/\\\s])(?:path/to|path|your[_-]?\w*|my[_-]\w+|foo|bar|example)[/\\]`)
 
 // braceWord is a `{placeholder}` in a path or command.
-var braceWord = regexp.MustCompile(`\{[\w-]+\}`)
+var braceWord = lazyRE(`\{[\w-]+\}`)
 
 // objectPattern compiles an object into a case-insensitive pattern:
 // placeholders match any text of their shape, white space is flexible,

@@ -1,7 +1,6 @@
 package directive
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/action"
@@ -55,4 +54,4 @@ func PlanAction(plan string) action.Action {
 
 // planCommand is a command in a plan: a fenced shell block's body, an
 // inline code span, or a line opening with "$ ".
-var planCommand = regexp.MustCompile("(?s)```(?:bash|sh|shell|console|zsh)?\\n(.*?)```|`([^`\\n]+)`|(?m)^\\s*\\$ (.+)$")
+var planCommand = lazyRE("(?s)```(?:bash|sh|shell|console|zsh)?\\n(.*?)```|`([^`\\n]+)`|(?m)^\\s*\\$ (.+)$")

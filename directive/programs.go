@@ -1,7 +1,5 @@
 package directive
 
-import "regexp"
-
 // knownPrograms are command-line programs that rules name as bare words
 // ("use pnpm", "never use head or tail"): a rule's object is compiled into
 // a command check only when it names one of these or is a code span that
@@ -79,11 +77,11 @@ var verbCommands = map[string][]string{
 // the command that is that moment: "Run `make lint` before committing"
 // asks for make lint before git commit.
 var phases = []struct {
-	re      *regexp.Regexp
+	re      *lazyRegexp
 	program string
 	sub     []string
 }{
-	{regexp.MustCompile(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+|making\s+a\s+)?(?:git\s+)?commit(?:ting|s)?\b|\b(?:when|whenever|on|upon)\s*:?\s+(?:you\s+)?(?:any\s+|every\s+|each\s+|a\s+)?(?:git\s+)?commit(?:ting|s)?\b`), "git", []string{"commit"}},
-	{regexp.MustCompile(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+)?(?:git\s+)?push(?:ing|es)?\b`), "git", []string{"push"}},
-	{regexp.MustCompile(`(?i)\bbefore\s+(?:you\s+)?(?:open(?:ing)?|creat(?:e|ing)|submit(?:ting)?|rais(?:e|ing))\s+(?:a\s+|the\s+|any\s+)?(?:pr|pull\s+request)s?\b`), "gh", []string{"pr", "create"}},
+	{lazyRE(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+|making\s+a\s+)?(?:git\s+)?commit(?:ting|s)?\b|\b(?:when|whenever|on|upon)\s*:?\s+(?:you\s+)?(?:any\s+|every\s+|each\s+|a\s+)?(?:git\s+)?commit(?:ting|s)?\b`), "git", []string{"commit"}},
+	{lazyRE(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+)?(?:git\s+)?push(?:ing|es)?\b`), "git", []string{"push"}},
+	{lazyRE(`(?i)\bbefore\s+(?:you\s+)?(?:open(?:ing)?|creat(?:e|ing)|submit(?:ting)?|rais(?:e|ing))\s+(?:a\s+|the\s+|any\s+)?(?:pr|pull\s+request)s?\b`), "gh", []string{"pr", "create"}},
 }

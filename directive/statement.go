@@ -1,7 +1,6 @@
 package directive
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -37,17 +36,17 @@ func directs(s string) bool {
 }
 
 // clauseEnd ends a clause of a labelled line.
-var clauseEnd = regexp.MustCompile(`[.;|\n]\s|[.;|]$|\n`)
+var clauseEnd = lazyRE(`[.;|\n]\s|[.;|]$|\n`)
 
 // directing words open a clause that directs.
-var directing = regexp.MustCompile(`(?i)^(?:you\s+)?(?:use|never|always|must|should|shall|do not|don'?t|avoid|prefer|ensure|make sure|required?|only use)\b`)
+var directing = lazyRE(`(?i)^(?:you\s+)?(?:use|never|always|must|should|shall|do not|don'?t|avoid|prefer|ensure|make sure|required?|only use)\b`)
 
 var notRuleShapes = []struct {
 	name string
-	re   *regexp.Regexp
+	re   *lazyRegexp
 }{
-	{"pasted output", regexp.MustCompile(`(?i)^(?:warning|error|info|note|hint|fatal|panic)(?:\[[\w-]+\])?\s*(?:[A-Z]{1,5}\d{2,5})?:\s|^\S+\.\w+:\d+(?::\d+)?:\s|^(?:[A-Z]{2,5}\d{3,5}):\s`)},
-	{"map entry", regexp.MustCompile("^`[^`]+`\\s*(?:[-–—:=]|->|→)\\s+\\S")},
-	{"list of names", regexp.MustCompile("^[\\p{L}][\\p{L}\\d /_-]{0,40}:\\s*(?:`[^`]+`\\s*,?\\s*(?:and\\s+|or\\s+)?)+\\.?$")},
-	{"description", regexp.MustCompile(`^(?:Uses|Runs|Contains|Provides|Handles|Stores|Holds|Defines|Exports|Implements|Includes|Supports|Manages|Wraps|Generates|Serves|Lives|Is|Has|Was)\s`)},
+	{"pasted output", lazyRE(`(?i)^(?:warning|error|info|note|hint|fatal|panic)(?:\[[\w-]+\])?\s*(?:[A-Z]{1,5}\d{2,5})?:\s|^\S+\.\w+:\d+(?::\d+)?:\s|^(?:[A-Z]{2,5}\d{3,5}):\s`)},
+	{"map entry", lazyRE("^`[^`]+`\\s*(?:[-–—:=]|->|→)\\s+\\S")},
+	{"list of names", lazyRE("^[\\p{L}][\\p{L}\\d /_-]{0,40}:\\s*(?:`[^`]+`\\s*,?\\s*(?:and\\s+|or\\s+)?)+\\.?$")},
+	{"description", lazyRE(`^(?:Uses|Runs|Contains|Provides|Handles|Stores|Holds|Defines|Exports|Implements|Includes|Supports|Manages|Wraps|Generates|Serves|Lives|Is|Has|Was)\s`)},
 }

@@ -1,7 +1,6 @@
 package directive
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -103,7 +102,7 @@ func rival(required string, candidate []string) string {
 	return ""
 }
 
-var toolWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{2}`)
+var toolWord = lazyRE(`[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{2}`)
 
 // runners are the commands that run an ecosystem's tools inside the
 // project's environment, with the tools they run: a rule that asks for
@@ -148,4 +147,4 @@ func bareRun(required, text string) string {
 
 // commandStart is a command at the start of a code span or of a line,
 // with its first word.
-var commandStart = regexp.MustCompile("(?m)(?:`|^\\s*\\$?\\s*)([A-Za-z][\\w.-]*)\\s+[\\w./:-]")
+var commandStart = lazyRE("(?m)(?:`|^\\s*\\$?\\s*)([A-Za-z][\\w.-]*)\\s+[\\w./:-]")
