@@ -70,6 +70,7 @@ func TestPrepared_Match(t *testing.T) {
 	crd := Check{Kind: RequireBefore, When: &Condition{Touched: []string{"api/"}},
 		Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Programs: []string{"make"}, Sub: []string{"crd_install"}}}
 	lintHistory := History{Commands: bash("make lint").Commands}
+	lintJob := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Classes: []string{"lint"}}}
 	tests := []struct {
 		name  string
 		check Check
@@ -117,6 +118,10 @@ func TestPrepared_Match(t *testing.T) {
 		{"crd: commit, api untouched", crd, bash("git commit -m 'feat: x'"), History{}, false},
 		{"crd: commit after api change", crd, bash("git commit -m 'feat: x'"), History{Touched: []string{"api/v1/types.go"}}, true},
 		{"unparsed line", force, bash("git push --force 'oops"), History{}, false},
+		{"lint task counts as lint", lintJob, bash("git commit -m 'feat: x'"), History{Commands: bash("npm run lint:check").Commands}, false},
+		{"tox -e lint counts", lintJob, bash("git commit -m 'feat: x'"), History{Commands: bash("tox -e lint").Commands}, false},
+		{"ruff check counts", lintJob, bash("git commit -m 'feat: x'"), History{Commands: bash("uv run ruff check .").Commands}, false},
+		{"no lint before commit", lintJob, bash("git commit -m 'feat: x'"), History{Commands: bash("npm run build").Commands}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package check
 import (
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/innate-mcp/innate-mcp/action"
 )
@@ -65,9 +66,62 @@ func classNames() []string {
 	return out
 }
 
+// targetRunners run a project's own tasks by name (`make lint`, `npm run
+// format`, `tox -e lint`, `just test`): a task whose name holds a class's
+// stem does that class's job. General knowledge of task runners.
+var targetRunners = []commandShape{
+	{"make", nil}, {"gmake", nil}, {"just", nil}, {"task", nil}, {"mage", nil}, {"rake", nil}, {"invoke", nil},
+	{"npm", []string{"run"}}, {"pnpm", []string{"run"}}, {"yarn", []string{"run"}}, {"bun", []string{"run"}},
+	{"pnpm", nil}, {"yarn", nil}, {"tox", []string{"-e"}}, {"nox", []string{"-s"}}, {"hatch", []string{"run"}},
+	{"cargo", []string{"make"}}, {"uv", []string{"run"}}, {"poetry", []string{"run"}}, {"pdm", []string{"run"}},
+}
+
+// classStems are what a task's name holds when it does a class's job.
+var classStems = map[string][]string{
+	"format":    {"fmt", "format"},
+	"lint":      {"lint", "check"},
+	"typecheck": {"typecheck", "type-check", "types", "mypy", "pyright", "tsc"},
+	"test":      {"test"},
+}
+
+// runsTask reports whether a command runs a project task whose name holds
+// one of a class's stems ("make lint", "npm run lint:check", "tox -e
+// format", "just test-unit").
+func runsTask(c action.Command, class string) bool {
+	stems := classStems[class]
+	if len(stems) == 0 {
+		return false
+	}
+	for _, r := range targetRunners {
+		if c.Program != r.Program {
+			continue
+		}
+		var task string
+		if len(r.Sub) == 1 && strings.HasPrefix(r.Sub[0], "-") {
+			task = c.Value(r.Sub[0]) // tox -e lint
+		} else {
+			sub := c.Sub(len(r.Sub) + 1)
+			if len(sub) != len(r.Sub)+1 || !slices.Equal(sub[:len(r.Sub)], r.Sub) {
+				continue
+			}
+			task = sub[len(r.Sub)]
+		}
+		task = strings.ToLower(task)
+		for _, st := range stems {
+			if strings.Contains(task, st) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // inClass reports whether a command is of a class. "make" with no
 // subcommand, or with a target other than test's, is a build.
 func inClass(c action.Command, class string) bool {
+	if runsTask(c, class) {
+		return true
+	}
 	for _, s := range classes[class] {
 		if !c.Runs(s.Program) {
 			continue

@@ -102,9 +102,18 @@ func compileSentence(s string, d Directive, globs []string) []check.Check {
 	switch d.Polarity {
 	case Require, Prefer:
 		out = append(out, compileRequired(s, d)...)
+	case Context:
+		// "Code is always formatted and linted before committing": a
+		// requirement in the passive voice.
+		if obligation.MatchString(s) {
+			out = append(out, compileRequired(s, d)...)
+		}
 	}
 	return out
 }
+
+// obligation marks a sentence that requires, whatever its voice.
+var obligation = lazyRE(`(?i)\b(?:always|must|has to|have to|needs? to|is required|are required|shall)\b`)
 
 // compileForbidden compiles what a forbidding (or preferring) sentence
 // rules out: commands, flags, programs, paths written, and the command
@@ -206,6 +215,17 @@ func compileRequired(s string, d Directive) []check.Check {
 			asked = append(asked, strings.ToLower(o.Text))
 		}
 	}
+	if phase != nil && !slices.ContainsFunc(d.Do, func(o Object) bool { return o.Kind == KindCode || isProgram(o.Text) }) {
+		// "Always run the tests before committing", "code is formatted and
+		// linted before pushing": a command of each job, or a project task
+		// named for it, must come first.
+		for _, j := range jobWords {
+			if j.re.MatchString(s) {
+				out = append(out, check.Check{Kind: check.RequireBefore, Command: phase, Before: &check.CommandPattern{Classes: []string{j.class}}})
+			}
+		}
+		return out
+	}
 	for _, o := range d.Do {
 		if o.Example || o.Of != "" {
 			continue
@@ -280,10 +300,10 @@ var jobWords = []struct {
 	re    *lazyRegexp
 	class string
 }{
-	{lazyRE(`(?i)\bformat(?:ting|ter|s)?\b`), "format"},
-	{lazyRE(`(?i)\blint(?:ing|er|s)?\b`), "lint"},
-	{lazyRE(`(?i)\btype[- ]?check(?:ing|s|er)?\b|\bstatic(?:ally)? type`), "typecheck"},
-	{lazyRE(`(?i)\b(?:run(?:ning)?|execut(?:e|ing))\s+(?:the\s+|all\s+|unit\s+)*tests?\b|\btest(?:ing|s)?\s+(?:with|using|via)\b`), "test"},
+	{lazyRE(`(?i)\bformat(?:s|ted|ting|ter)?\b`), "format"},
+	{lazyRE(`(?i)\blint(?:s|ed|ing|er)?\b`), "lint"},
+	{lazyRE(`(?i)\btype[- ]?check(?:s|ed|ing|er)?\b|\bstatic(?:ally)? type`), "typecheck"},
+	{lazyRE(`(?i)\b(?:run(?:ning)?|execut(?:e|ing))\s+(?:the\s+|all\s+|unit\s+)*tests?\b|\btest(?:ing|s)?\s+(?:with|using|via)\b|\btests?\s+(?:must\s+|should\s+)?pass\b|\bpassing\s+tests\b`), "test"},
 }
 
 // jobCheck compiles a project's own command a rule asks for a job ("Format

@@ -52,6 +52,11 @@ func TestCompile(t *testing.T) {
 			"forbids running a format command other than `tox -e` (use tox -e format instead)",
 			"forbids running a lint or typecheck command other than `tox -e` (use tox -e lint instead)"}},
 		{"Use `make test` to run the tests.", "", []string{"forbids running a test command other than `make test` (use make test instead)"}},
+		{"Code is always formatted, linted and type checked before committing.", "", []string{
+			"requires a format command earlier in the session before `git commit`", "requires a lint command earlier in the session before `git commit`",
+			"requires a typecheck command earlier in the session before `git commit`"}},
+		{"Always run the tests before you push.", "", []string{"requires a test command earlier in the session before `git push`"}},
+		{"Write tests before committing.", "", nil},
 		{"Prefer `rg` over `grep`.", "", []string{"forbids running `grep|egrep|ag` (use rg instead)"}},
 		{"Edit files in `src/`", "Don't", []string{"forbids writing `src/`"}},
 		// Not rules, or nothing structural to check: no check.
