@@ -96,4 +96,3 @@ func letters(n int) string {
 		}
 	}
 }
-
