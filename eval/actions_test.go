@@ -20,8 +20,8 @@ import (
 // right and quoting the broken rule. Recall is held at the levels measured
 // (docs/hooks.md, "Measured"): 0.39 on the tune half, whose repositories
 // were read while the reader was built; on the check half, whose rules are
-// mostly about process and code style, the built-in reader catches 2 of
-// 68 breaches, far from the 0.30, which is left to the consultant.
+// mostly about process and code style, the built-in reader catches 9 of
+// 68 breaches, short of the 0.30.
 func TestActions_realToolCalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports the set's rule files with the built-in encoder")
@@ -58,7 +58,7 @@ func TestActions_realToolCalls(t *testing.T) {
 		name   string
 		f      eval.ActionFigures
 		recall float64
-	}{{"tune", rep.Tune, 0.35}, {"check", rep.Check, 0.02}} {
+	}{{"tune", rep.Tune, 0.35}, {"check", rep.Check, 0.12}} {
 		c := h.f
 		for _, x := range []struct {
 			name      string
