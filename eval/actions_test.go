@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/eval"
 	"github.com/innate-mcp/innate-mcp/hook"
+	"github.com/innate-mcp/innate-mcp/internal/fakeembed"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/rulesync"
 	"github.com/innate-mcp/innate-mcp/storage"
@@ -24,7 +24,7 @@ import (
 // 68 breaches, short of the 0.30.
 func TestActions_realToolCalls(t *testing.T) {
 	if testing.Short() {
-		t.Skip("imports the set's rule files with the built-in encoder")
+		t.Skip("replays 1,997 tool calls")
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -33,7 +33,8 @@ func TestActions_realToolCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	k, err := kb.New(kb.Config{Store: db, Embedder: embed.Builtin(), Session: "eval"})
+	// PreToolUse reads no embedding: a fake encoder keeps the import fast.
+	k, err := kb.New(kb.Config{Store: db, Embedder: fakeembed.New(64), Session: "eval"})
 	if err != nil {
 		t.Fatal(err)
 	}
