@@ -120,3 +120,29 @@ func (d *StateDir) expire() {
 		}
 	}
 }
+
+// Recorded returns the shell lines the kept sessions ran, as PostToolUse
+// recorded them, for a consultant's checks to be tried on before they are
+// stored (consult.Options.Recorded). A session's unreadable state is
+// skipped.
+func (d *StateDir) Recorded() []string {
+	entries, err := os.ReadDir(d.Dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() || filepath.Ext(e.Name()) != ".json" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(d.Dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		var s SessionState
+		if json.Unmarshal(b, &s) == nil {
+			out = append(out, s.Commands...)
+		}
+	}
+	return out
+}

@@ -21,7 +21,9 @@ import (
 const rulesUsage = `[list] [--project DIR] [--json]
    | explain (--action 'COMMAND' | --edit PATH [--text TEXT]) [--ran 'COMMAND']... [--project DIR] [--json]
    | add LESSON_ID (--forbid-command 'CMD' | --forbid-write GLOB | --before 'CMD' --then 'CMD' | --message-must REGEX [--name NAME] | --check JSON) [--instead X]
-   | approve|remind|disable CHECK_ID`
+   | approve|remind|disable CHECK_ID
+   | compile --rule-file PATH --print-prompt [--json]
+   | compile [--all] [--file FILE] [--print-prompt | --apply ANSWER.json|- [--active] | --run] [--json]`
 
 // runRules lists the project's rules as they are enforced, explains why an
 // action would or would not be asked about, and lets a person add, approve,
@@ -43,6 +45,13 @@ func (m *Main) runRules(ctx context.Context, g *globals, args []string, stdin io
 	fs.StringVar(&o.name, "name", "", "add: what --message-must is, in words")
 	fs.StringVar(&o.checkJSON, "check", "", "add: the check as JSON (see docs/hooks.md)")
 	fs.StringVar(&o.instead, "instead", "", "add: what the rule asks for instead (the check becomes prefer-instead)")
+	fs.BoolVar(&o.compile.printPrompt, "print-prompt", false, "compile: print the prompt and schema a consultant answers")
+	fs.StringVar(&o.compile.apply, "apply", "", "compile: validate and store a consultant's answer (a file, or - for standard input)")
+	fs.BoolVar(&o.compile.all, "all", false, "compile: also the rules the built-in reader compiled")
+	fs.StringVar(&o.compile.file, "file", "", "compile: only this rule file (as listed, or its base name)")
+	fs.BoolVar(&o.compile.active, "active", false, "compile: the consultant's checks ask from the start (default: they remind until approved)")
+	fs.StringVar(&o.compile.ruleFile, "rule-file", "", "compile: print the prompt for every rule of this file, read without a database (with --print-prompt)")
+	fs.BoolVar(&o.compile.run, "run", false, "compile: ask the configured consultant (a command or an endpoint, see docs/consultant.md) and store its answers")
 	if err := fs.Parse(reorderFlags(args)); err != nil {
 		return err
 	}
@@ -51,7 +60,7 @@ func (m *Main) runRules(ctx context.Context, g *globals, args []string, stdin io
 		verb = fs.Arg(0)
 	}
 	switch verb {
-	case "list", "explain":
+	case "list", "explain", "compile":
 		if fs.NArg() > 1 {
 			return fmt.Errorf("%w: rules %s takes no arguments but flags", errUsage, verb)
 		}
@@ -60,7 +69,10 @@ func (m *Main) runRules(ctx context.Context, g *globals, args []string, stdin io
 			return fmt.Errorf("%w: rules %s needs exactly one id", errUsage, verb)
 		}
 	default:
-		return fmt.Errorf("%w: rules %q: use list, explain, add, approve, remind or disable", errUsage, verb)
+		return fmt.Errorf("%w: rules %q: use list, explain, compile, add, approve, remind or disable", errUsage, verb)
+	}
+	if verb == "compile" && o.compile.ruleFile != "" {
+		return printFilePrompt(o, stdout)
 	}
 	dir := o.project
 	if dir == "" {
@@ -88,6 +100,8 @@ func (m *Main) runRules(ctx context.Context, g *globals, args []string, stdin io
 		return listRules(ctx, a.kb, o, stdout)
 	case "explain":
 		return explainRules(ctx, a.kb, o, stdout)
+	case "compile":
+		return m.compileRules(ctx, a, o, stdin, stdout)
 	case "add":
 		c, err := o.personCheck()
 		if err != nil {
@@ -114,6 +128,7 @@ type rulesOpts struct {
 	json                                                        bool
 	forbidCommand, forbidWrite, before, then, messageMust, name string
 	checkJSON, instead                                          string
+	compile                                                     compileOpts
 }
 
 // personCheck builds the check `rules add` was given.

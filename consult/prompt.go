@@ -1,0 +1,99 @@
+package consult
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Rule is one line of a rule file a consultant is asked about.
+type Rule struct {
+	// ID names the rule in the prompt and the answer: RuleID of its text,
+	// so that it is the same wherever the file is checked out.
+	ID string `json:"id"`
+	// Text is the rule verbatim; When its context (the heading path, the
+	// file's globs), empty when there is none.
+	Text string `json:"text"`
+	When string `json:"when,omitempty"`
+}
+
+// RuleID is the identity of a rule's text and context: "r" and 8 hex
+// digits of their hash. A changed rule gets a new id, and so is compiled
+// again; an unchanged one keeps its id and its compile.
+func RuleID(text, when string) string {
+	h := sha256.Sum256([]byte(strings.TrimSpace(text) + "\x00" + strings.TrimSpace(when)))
+	return "r" + hex.EncodeToString(h[:4])
+}
+
+// maxRuleBytes bounds the text of one rule in the prompt; a longer rule is
+// clipped (its checks come from what the prompt shows).
+const maxRuleBytes = 400
+
+// BytesPerToken is what token counts assume: about 4 bytes of text a
+// token, as kb's budgets do.
+const BytesPerToken = 4
+
+// Tokens is the approximate number of tokens of a text.
+func Tokens(s string) int { return (len(s) + BytesPerToken - 1) / BytesPerToken }
+
+// instructions open every prompt. They say what is asked, in as few tokens
+// as serve: the compile of a 50-rule file, prompt and answer, is meant to
+// stay within 4k tokens.
+const instructions = `You compile a project's rules for innate-mcp, a hook that checks a coding agent's tool calls (shell commands, file writes, commit messages) against them, with no model. Answer once, with JSON only (schema at the end).
+
+For each rule ("id | text", under "## when:" its context):
+- is: "rule" if it directs a coding agent; else "description", "map" (a list of commands, files or names), "example" or "not-for-agents".
+- do: "dont" if it rules something out, "do" if it asks for something.
+- say (rules only): 5 to 8 phrasings, 3 to 8 words each, of moments where it applies, as a user or agent would describe the task, without the rule's own key words ("Keep SQL out of handlers" -> "add a lookup to an endpoint").
+- checks: only where a tool call visibly breaks the rule in its command, the path it writes, its new text (RE2) or a commit message. When unsure, give none: a wrong check interrupts the user. Each check has bad (at least 1) and good tool calls; it must match every bad one and no good one. Copy examples the rule gives, with "quoted":true.
+
+A check: kind forbid | require (the write's text or the message must match) | require-before (the command needs "before" earlier in the session) | prefer-instead (forbid, plus "instead"); one target: command {programs or classes [test,build,format,lint,typecheck], sub, flags, args (globs), pipe_to, not_via, except [command]} | write {paths (.gitignore globs), text (RE2), new, delete} | message {must or must_not (RE2 on the first line), name}; optional before {command}, instead, when {touched [globs]}.
+Tool call: {"run":"shell line"} | {"write":"path","text":"new text"} | {"commit":"message"}.
+E.g. {"kind":"forbid","write":{"paths":["handlers/"],"text":"(?i)\\bselect\\s.+\\sfrom\\b"},"bad":[{"write":"handlers/user.go","text":"db.Query(\"SELECT id FROM users\")"}],"good":[{"write":"store/user.go","text":"db.Query(\"SELECT id FROM users\")"}]}
+`
+
+// Schema is the JSON schema of an answer, minified as the prompt prints it.
+const Schema = `{"type":"object","required":["rules"],"properties":{"model":{"type":"string"},"rules":{"type":"array","items":{"type":"object","required":["id","is"],"properties":{"id":{"type":"string"},"is":{"enum":["rule","description","map","example","not-for-agents"]},"do":{"enum":["do","dont"]},"say":{"type":"array","items":{"type":"string"}},"checks":{"type":"array","items":{"type":"object","required":["kind","bad"],"properties":{"kind":{"enum":["forbid","require","require-before","prefer-instead"]},"command":{"$ref":"#/$defs/cmd"},"write":{"type":"object"},"message":{"type":"object"},"before":{"$ref":"#/$defs/cmd"},"instead":{"type":"string"},"when":{"type":"object"},"bad":{"$ref":"#/$defs/calls"},"good":{"$ref":"#/$defs/calls"}}}}}}}},"$defs":{"cmd":{"type":"object"},"calls":{"type":"array","items":{"type":"object","properties":{"run":{"type":"string"},"write":{"type":"string"},"text":{"type":"string"},"commit":{"type":"string"},"quoted":{"type":"boolean"}}}}}}`
+
+// Prompt is what a consultant is given for the rules of one file: the
+// instructions, the rules, and the schema of the answer.
+func Prompt(file string, rules []Rule) string {
+	var b strings.Builder
+	b.WriteString(instructions)
+	fmt.Fprintf(&b, "\nRules of %s:\n", file)
+	when := ""
+	for _, r := range rules {
+		if w := oneLine(r.When, maxRuleBytes/2); w != when {
+			when = w
+			if when == "" {
+				when = "-"
+			}
+			fmt.Fprintf(&b, "## when: %s\n", when)
+			when = w
+		}
+		b.WriteString(r.ID)
+		b.WriteString(" | ")
+		b.WriteString(oneLine(r.Text, maxRuleBytes))
+		b.WriteByte('\n')
+	}
+	b.WriteString("\nSchema: ")
+	b.WriteString(Schema)
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// oneLine folds a text onto one line, clipped to n bytes at a rune
+// boundary.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
