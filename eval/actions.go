@@ -78,6 +78,11 @@ type ActionsOptions struct {
 	Dump io.Writer
 	// Progress, when not nil, is told how far the run is.
 	Progress func(done, total int)
+	// Consultant, when set, is a directory of recorded consultant answers,
+	// <repository slug>/<rule file's path, "/" as "__">.json, applied to
+	// the knowledge base KB after a repository's rule files are synced.
+	Consultant string
+	KB         *kb.KB
 }
 
 // ActionFigures are the replay's figures over a set of repositories.
@@ -110,6 +115,8 @@ type ActionsReport struct {
 	ActionFigures
 	Tune  ActionFigures `json:"tune"`
 	Check ActionFigures `json:"check"`
+	// Consultant counts the recorded consultant answers applied.
+	Consultant *ConsultFigures `json:"consultant,omitempty"`
 }
 
 // actionOutcome is one call's replay.
@@ -155,6 +162,7 @@ func Actions(ctx context.Context, dir string, opts ActionsOptions) (ActionsRepor
 		half[s.Repo] = s.Half
 	}
 	var outs []actionOutcome
+	var cf *ConsultFigures
 	done := 0
 	for _, s := range sources {
 		root := filepath.Join(opts.Root, s.Slug())
@@ -182,6 +190,14 @@ func Actions(ctx context.Context, dir string, opts ActionsOptions) (ActionsRepor
 				if _, err := h.Handle(ctx, hook.Input{SessionID: session, Cwd: root, Event: hook.SessionStart, Source: "startup"}); err != nil {
 					return ActionsReport{}, fmt.Errorf("%s: SessionStart: %w", c.ID, err)
 				}
+				if len(started) == 1 && opts.Consultant != "" {
+					if cf == nil {
+						cf = &ConsultFigures{}
+					}
+					if err := consultRepo(ctx, opts, root, s.Slug(), cf); err != nil {
+						return ActionsReport{}, fmt.Errorf("%s: %w", s.Repo, err)
+					}
+				}
 			}
 			o, err := replay(ctx, h, root, session, c, opts)
 			if err != nil {
@@ -203,6 +219,7 @@ func Actions(ctx context.Context, dir string, opts ActionsOptions) (ActionsRepor
 		ActionFigures: summariseActions(outs, func(string) bool { return true }),
 		Tune:          summariseActions(outs, func(r string) bool { return half[r] == split.Tune }),
 		Check:         summariseActions(outs, func(r string) bool { return half[r] == split.Check }),
+		Consultant:    cf,
 	}, nil
 }
 
@@ -276,6 +293,28 @@ func sameRule(content, label string) bool {
 		return float64(n) / float64(len(x))
 	}
 	return in(b, a) >= 0.6 || in(a, b) >= 0.6
+}
+
+// consultRepo applies the recorded answers for a repository's rule files,
+// laid out at root.
+func consultRepo(ctx context.Context, opts ActionsOptions, root, slug string, f *ConsultFigures) error {
+	if opts.KB == nil {
+		return fmt.Errorf("a consultant's answers need the knowledge base (ActionsOptions.KB)")
+	}
+	return filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(rel, ".git"+string(filepath.Separator)) || strings.HasPrefix(rel, ".innate") {
+			return nil
+		}
+		name := strings.ReplaceAll(filepath.ToSlash(rel), "/", "__") + ".json"
+		return applyConsultant(ctx, opts.KB, root, p, filepath.Join(opts.Consultant, slug, name), f)
+	})
 }
 
 // layOut copies a repository's rule files under root, with a .git

@@ -52,6 +52,9 @@ type RulesOptions struct {
 	Dump io.Writer
 	// Progress, when not nil, is told how far the run is.
 	Progress func(stage string, done, total int)
+	// Consultant, when set, is a directory of recorded consultant answers,
+	// <rule file's name>.json, applied after each file is imported.
+	Consultant string
 }
 
 // RuleFigures are the figures of the rules set over a set of projects.
@@ -96,6 +99,8 @@ type RulesReport struct {
 	Missing int         `json:"rules_not_imported"`
 	Tune    RuleFigures `json:"tune"`
 	Check   RuleFigures `json:"check"`
+	// Consultant counts the recorded consultant answers applied.
+	Consultant *ConsultFigures `json:"consultant,omitempty"`
 }
 
 // ReadRuleScenarios reads scenarios.jsonl.
@@ -187,6 +192,14 @@ func Rules(ctx context.Context, k *kb.KB, dir string, opts RulesOptions) (RulesR
 			return rep, fmt.Errorf("import %s: %w", f, err)
 		}
 		rep.Lessons += r.Added
+		if opts.Consultant != "" {
+			if rep.Consultant == nil {
+				rep.Consultant = &ConsultFigures{}
+			}
+			if err := applyConsultant(ctx, k, project, f, filepath.Join(opts.Consultant, filepath.Base(f)+".json"), rep.Consultant); err != nil {
+				return rep, err
+			}
+		}
 		progress("import", i+1, len(files))
 	}
 	texts := map[string][]string{} // project → its lessons' texts, normalised

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // Config says which hooks run and how. The zero value is not useful:
@@ -24,7 +25,44 @@ type Config struct {
 	// SessionStart hook and `setup --scope project` run. It is no hook,
 	// but it lives in the same files: per user, and per project.
 	RuleSync Switch `json:"rule_sync"`
+	// Consultant is who compiles the rules the built-in reader cannot
+	// (docs/consultant.md).
+	Consultant ConsultantConfig `json:"consultant"`
 }
+
+// ConsultantConfig says how rules are compiled by a consultant. Command,
+// Endpoint and APIKeyEnv are read only from the user's own file: a
+// repository's .innate-mcp/hooks.json cannot make the hooks run a program
+// or reach a network.
+type ConsultantConfig struct {
+	// Invite: when the project's rules have no compile and no command or
+	// endpoint is configured, SessionStart invites the agent to call the
+	// compile_rules tool, once for each change of the rule files.
+	Invite bool `json:"invite"`
+	// BudgetTokens is the most a compile may cost, prompt and answer,
+	// that the invitation states.
+	BudgetTokens int `json:"budget_tokens"`
+	// Command is a program (and its arguments) that reads a prompt on
+	// standard input and writes the answer on standard output, e.g.
+	// ["claude", "-p"]; the hooks start it in the background.
+	Command []string `json:"command,omitempty"`
+	// Endpoint is an OpenAI-compatible API base URL (…/v1) or an Ollama
+	// server's (http://localhost:11434) with API "openai" or "ollama", and
+	// Model the model to ask; APIKeyEnv names the environment variable
+	// that holds the key (none for Ollama).
+	Endpoint  string `json:"endpoint,omitempty"`
+	API       string `json:"api,omitempty"`
+	Model     string `json:"model,omitempty"`
+	APIKeyEnv string `json:"api_key_env,omitempty"`
+	// Checks is how a consultant's checks start: "remind" (until a person
+	// approves them) or "active".
+	Checks string `json:"checks"`
+	// TimeoutSeconds bounds one compile.
+	TimeoutSeconds int `json:"timeout_seconds"`
+}
+
+// Configured reports whether a command or an endpoint is set.
+func (c ConsultantConfig) Configured() bool { return len(c.Command) > 0 || c.Endpoint != "" }
 
 // Switch turns a hook on or off.
 type Switch struct {
@@ -73,6 +111,7 @@ func DefaultConfig() Config {
 		PostToolUse:      Switch{Enabled: true},
 		Stop:             Switch{Enabled: true},
 		RuleSync:         Switch{Enabled: true},
+		Consultant:       ConsultantConfig{Invite: true, BudgetTokens: 8000, Checks: "remind", TimeoutSeconds: 300},
 	}
 }
 
@@ -89,6 +128,16 @@ func (c Config) Validate() error {
 		return fmt.Errorf("session_start.correction_days is %d: use 0 or more", c.SessionStart.CorrectionDays)
 	case c.PreToolUse.MinConfidence < 0 || c.PreToolUse.MinConfidence > 1:
 		return fmt.Errorf("pre_tool_use.min_confidence is %g: use 0 to 1", c.PreToolUse.MinConfidence)
+	case c.Consultant.Checks != "remind" && c.Consultant.Checks != "active":
+		return fmt.Errorf("consultant.checks is %q: use remind or active", c.Consultant.Checks)
+	case c.Consultant.Endpoint != "" && c.Consultant.API != "openai" && c.Consultant.API != "ollama":
+		return fmt.Errorf("consultant.api is %q: with an endpoint, use openai or ollama", c.Consultant.API)
+	case c.Consultant.Endpoint != "" && c.Consultant.Model == "":
+		return fmt.Errorf("consultant.model is empty: an endpoint needs the model to ask")
+	case len(c.Consultant.Command) > 0 && c.Consultant.Endpoint != "":
+		return fmt.Errorf("consultant: set command or endpoint, not both")
+	case c.Consultant.BudgetTokens < 0 || c.Consultant.TimeoutSeconds < 0:
+		return fmt.Errorf("consultant.budget_tokens and timeout_seconds are 0 or more")
 	}
 	return nil
 }
@@ -131,10 +180,15 @@ func LoadConfig(paths ...string) (Config, error) {
 		if len(b) > maxConfigBytes {
 			return c, fmt.Errorf("%s: larger than %d KiB", p, maxConfigBytes>>10)
 		}
+		before := c.Consultant
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&c); err != nil {
 			return c, fmt.Errorf("%s: %w", p, err)
+		}
+		if filepath.Base(filepath.Dir(p)) == ".innate-mcp" && (!slices.Equal(before.Command, c.Consultant.Command) ||
+			before.Endpoint != c.Consultant.Endpoint || before.APIKeyEnv != c.Consultant.APIKeyEnv) {
+			return c, fmt.Errorf("%s: consultant.command, endpoint and api_key_env are read only from your own configuration (%s in your configuration directory), not from a repository's", p, filepath.Join("innate-mcp", ConfigFile))
 		}
 		if err := c.Validate(); err != nil {
 			return c, fmt.Errorf("%s: %w", p, err)

@@ -151,8 +151,13 @@ type Handler struct {
 	// nil syncs nothing. It logs its own failures.
 	// Every event but Stop runs it first.
 	SyncRules func(ctx context.Context, project string)
-	Log       *slog.Logger
-	Now       func() time.Time
+	// Consult returns what SessionStart adds about the project's rules
+	// that no consultant compiled yet (an invitation to the agent), after
+	// starting a configured consultant in the background; nil adds
+	// nothing. It must not block.
+	Consult func(ctx context.Context, project string) string
+	Log     *slog.Logger
+	Now     func() time.Time
 }
 
 func (h *Handler) now() time.Time {
@@ -220,8 +225,15 @@ const maxCorrections = 20
 // sessionStart gives the project's core rules and the corrections of the
 // last weeks, within the token budget.
 func (h *Handler) sessionStart(ctx context.Context, project string) (Output, error) {
+	invite := ""
+	if h.Consult != nil {
+		invite = h.Consult(ctx, project)
+	}
 	budget := h.Config.SessionStart.BudgetTokens * kb.BytesPerToken
 	if budget == 0 {
+		if invite != "" {
+			return contextOutput(SessionStart, invite), nil
+		}
 		return Output{}, nil
 	}
 	// The user's own rules (rule files, the user's messages, the CLI):
@@ -273,6 +285,7 @@ func (h *Handler) sessionStart(ctx context.Context, project string) (Output, err
 		lines = append(lines, fmt.Sprintf("- %s: %q\n", c.CreatedAt.Format("Jan 2"), clip.Line(c.Text, 200)))
 	}
 	add("innate-mcp: the user corrected the agent recently:", lines)
+	out.WriteString(invite)
 	return contextOutput(SessionStart, out.String()), nil
 }
 

@@ -144,7 +144,15 @@ func (k *KB) planBreaches(ctx context.Context, project, plan string) map[string]
 		return nil
 	}
 	var out map[string]string
-	for _, h := range e.Ask {
+	hits := e.Ask
+	// A consultant's check that only reminds still tells appraise that
+	// the plan breaks its rule: appraise cautions, it does not interrupt.
+	for _, h := range e.Remind {
+		if h.Stored.Check.From.By == check.ByConsultant {
+			hits = append(hits, h)
+		}
+	}
+	for _, h := range hits {
 		if out == nil {
 			out = map[string]string{}
 		}

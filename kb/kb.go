@@ -79,6 +79,7 @@ type KB struct {
 	prepared    preparedCache                   // checks with their regular expressions compiled
 	routeW      atomic.Pointer[route.Weights]
 	cal         calibrationCache
+	phr         phrasingCache // the rules' phrasings a consultant wrote, by project
 }
 
 // New returns a KB. It does no I/O: the embedder recorded in the database

@@ -228,13 +228,19 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 	if err != nil {
 		return nil, nil, fmt.Errorf("embed situation: %w", err)
 	}
-	qterms, dfs, repairs, err := repairTerms(ctx, k.store, sit.queryTerms())
+	raw := sit.queryTerms()
+	qterms, dfs, repairs, err := repairTerms(ctx, k.store, raw)
 	if err != nil {
 		return nil, nil, err
 	}
 	cands, err := k.store.Search(ctx, Probe{Vector: vec, Terms: qterms, DocFreqs: dfs, Pool: densePool(top), LexicalPool: lexicalPool(top), SituationKey: sit.key(), Project: sit.Project})
 	if err != nil {
 		return nil, nil, fmt.Errorf("search: %w", err)
+	}
+	if phr, err := k.phrasingsFor(ctx, sit.Project); err != nil {
+		k.log.Warn("read the rules' phrasings", "project", sit.Project, "err", err)
+	} else {
+		phr.lift(cands, raw, vec)
 	}
 	info := &situationInfo{project: sit.Project, terms: make(map[string]struct{}, len(qterms)), hasTerms: len(qterms) > 0, repairs: repairs}
 	for _, t := range qterms {

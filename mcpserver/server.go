@@ -21,7 +21,11 @@ import (
 // program's, reported in the handshake; proj resolves the project of a call
 // that names none; warm is called once, after the handshake has been
 // answered, and must not block.
-func New(version string, svc Service, report ReportFunc, proj *ProjectResolver, log *slog.Logger, warm func()) *server.MCPServer {
+func New(version string, svc Service, report ReportFunc, proj *ProjectResolver, log *slog.Logger, warm func(), opts ...Option) *server.MCPServer {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	hooks := &server.Hooks{}
 	var once sync.Once
 	hooks.AddAfterInitialize(func(ctx context.Context, id any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
@@ -42,7 +46,7 @@ func New(version string, svc Service, report ReportFunc, proj *ProjectResolver, 
 	s.AddNotificationHandler(mcp.MethodNotificationRootsListChanged, func(ctx context.Context, n mcp.JSONRPCNotification) {
 		proj.forgetRoots()
 	})
-	registerTools(s, svc, proj, log)
+	registerTools(s, svc, proj, log, o)
 	s.AddResource(statsResource(report))
 	s.AddResourceTemplate(lessonResource(svc))
 	return s
@@ -55,3 +59,14 @@ func ServeStdio(ctx context.Context, s *server.MCPServer, log *slog.Logger, in i
 	t := &stdioTransport{srv: s, log: log}
 	return t.serve(ctx, in, out)
 }
+
+// Option configures New.
+type Option func(*options)
+
+type options struct {
+	recorded func() []string
+}
+
+// WithRecorded gives compile_rules the shell lines the user's sessions
+// ran, to refuse a consultant's check that would fire on too many of them.
+func WithRecorded(f func() []string) Option { return func(o *options) { o.recorded = f } }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/innate-mcp/innate-mcp/internal/mcptest"
+	"github.com/innate-mcp/innate-mcp/consult"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -54,6 +55,14 @@ func (f *fakeKB) Appraise(ctx context.Context, req kb.AppraiseRequest) (kb.Appra
 
 func (f *fakeKB) Lesson(ctx context.Context, id string) (kb.Lesson, error) {
 	return kb.Lesson{}, kb.ErrNotFound
+}
+
+func (f *fakeKB) RulesToCompile(ctx context.Context, project string, all bool) ([]kb.RuleFile, error) {
+	return nil, nil
+}
+
+func (f *fakeKB) ApplyCompile(ctx context.Context, project string, a consult.Answer, o kb.ApplyOptions) (kb.ApplyReport, error) {
+	return kb.ApplyReport{}, nil
 }
 
 // Protocol lines used by the tests.

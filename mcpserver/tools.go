@@ -33,6 +33,7 @@ type Service interface {
 	Hesitate(ctx context.Context, req kb.HesitateRequest) (kb.HesitateResult, error)
 	Appraise(ctx context.Context, req kb.AppraiseRequest) (kb.AppraiseResult, error)
 	Lesson(ctx context.Context, id string) (kb.Lesson, error)
+	Compiler
 }
 
 // recallTool returns the recall tool and its handler.
@@ -153,9 +154,11 @@ func handler[Req, Res any](log *slog.Logger, tool mcp.Tool, op func(context.Cont
 }
 
 // registerTools adds every tool to s.
-func registerTools(s *server.MCPServer, svc Service, proj *ProjectResolver, log *slog.Logger) {
+func registerTools(s *server.MCPServer, svc Service, proj *ProjectResolver, log *slog.Logger, o options) {
 	for _, mk := range []func(Service, *ProjectResolver, *slog.Logger) (mcp.Tool, server.ToolHandlerFunc){recallTool, recordTool, appraiseTool, hesitateTool} {
 		t, h := mk(svc, proj, log)
 		s.AddTool(t, h)
 	}
+	t, h := compileTool(svc, proj, o.recorded, log)
+	s.AddTool(t, h)
 }

@@ -65,6 +65,8 @@ func TestTools_annotations(t *testing.T) {
 		"record":   {false, false, true},
 		"hesitate": {false, false, false}, // logs each call, counts pattern hits
 		"appraise": {true, false, true},
+		// stores a consultant's answer; the same answer again changes nothing
+		"compile_rules": {false, false, true},
 	}
 	tools := listTools(t)
 	if len(tools) != len(want) {

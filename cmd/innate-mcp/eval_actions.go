@@ -16,10 +16,11 @@ import (
 // evalActions replays the actions set through the PreToolUse hook on a
 // fresh temporary knowledge base (eval.Actions) and prints its figures.
 func (m *Main) evalActions(ctx context.Context, g *globals, args []string, stdout, stderr io.Writer) (err error) {
-	fs := newFlagSet("eval actions", g, stderr, "--data DIR [--no-overrides] [--dump FILE]")
+	fs := newFlagSet("eval actions", g, stderr, "--data DIR [--consultant DIR] [--no-overrides] [--dump FILE]")
 	dataDir := fs.String("data", "", "the actions set: DIR/sources.jsonl and DIR/repos/<owner>__<name>/{rules/,calls.jsonl}")
 	noOverrides := fs.Bool("no-overrides", false, "replay without the user letting wrong asks through (no check learns from overrides)")
 	dumpPath := fs.String("dump", "", "write every call's answer and label to this JSONL file")
+	consultant := fs.String("consultant", "", "recorded consultant answers, DIR/<owner>__<name>/<rule file, / as __>.json, applied after each repository's rules sync")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -44,7 +45,7 @@ func (m *Main) evalActions(ctx context.Context, g *globals, args []string, stdou
 	stateDir := filepath.Join(root, ".state")
 	syncer := rulesync.New(ev.kb, ev.store, rulesync.Options{Log: ev.log.With("component", "rulesync")})
 	opts := eval.ActionsOptions{
-		Root: root, NoOverrides: *noOverrides, Dump: dump, Lesson: ev.kb.Lesson,
+		Root: root, NoOverrides: *noOverrides, Dump: dump, Lesson: ev.kb.Lesson, Consultant: *consultant, KB: ev.kb,
 		Handler: func(project string) *hook.Handler {
 			return &hook.Handler{KB: ev.kb, Config: hook.DefaultConfig(), Log: ev.log.With("component", "hook"),
 				Project: func(string) string { return project }, State: &hook.StateDir{Dir: stateDir}, SyncRules: syncer.Seen}

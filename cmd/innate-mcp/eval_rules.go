@@ -14,12 +14,13 @@ import (
 // evalRules runs the rules set (eval.Rules) on a fresh temporary knowledge
 // base and prints its figures.
 func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout, stderr io.Writer) (err error) {
-	fs := newFlagSet("eval rules", g, stderr, "--data DIR [--noise FILE] [--dump FILE]")
+	fs := newFlagSet("eval rules", g, stderr, "--data DIR [--consultant DIR] [--noise FILE] [--dump FILE]")
 	dataDir := fs.String("data", "", "the rules set: DIR/rules/<project>.md and DIR/scenarios.jsonl")
 	noisePath := fs.String("noise", "", "JSONL lessons imported globally first, to crowd the projects' rules")
 	dumpPath := fs.String("dump", "", "write what recall and appraise returned for every scenario to this JSONL file")
 	paramsJSON := fs.String("params", "", "JSON object of appraise parameters to try instead of the defaults, e.g. '{\"appraise.rule.applies\":0.2}'")
 	weightsJSON := fs.String("weights", "", "JSON object of fused-score weights to try instead of the defaults, e.g. '{\"lexical\":0.5}'")
+	consultant := fs.String("consultant", "", "recorded consultant answers, DIR/<rule file's name>.json, applied after each file is imported")
 	kbPath := fs.String("kb", "", "measure on this empty PostgreSQL database (postgres://…) instead of a fresh temporary SQLite file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -27,7 +28,7 @@ func (m *Main) evalRules(ctx context.Context, g *globals, args []string, stdout,
 	if *dataDir == "" {
 		return fmt.Errorf("%w: eval rules needs --data DIR", errUsage)
 	}
-	var opts eval.RulesOptions
+	opts := eval.RulesOptions{Consultant: *consultant}
 	if *noisePath != "" {
 		data, err := os.ReadFile(*noisePath)
 		if err != nil {

@@ -150,6 +150,7 @@ func (m *Main) hookHandler(a *app, in hook.Input) (*hook.Handler, error) {
 		},
 		State:     &hook.StateDir{Dir: stateDir},
 		SyncRules: syncRules,
+		Consult:   m.consultOnSessionStart(a, cfg.Consultant),
 	}, nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -29,7 +30,7 @@ func (m *Main) runLessons(ctx context.Context, g *globals, args []string, stdin 
 	fs.StringVar(&project, "project", "", "list: only lessons of this project")
 	fs.StringVar(&reason, "reason", "", "reject/archive: why (kept in the history)")
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
-	if err := fs.Parse(reorderFlags(args)); err != nil {
+	if err := fs.Parse(reorderFlags(fs, args)); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -68,13 +69,13 @@ func (m *Main) runLessons(ctx context.Context, g *globals, args []string, stdin 
 
 // reorderFlags moves flags after positional arguments to the front, so
 // that `lessons show ID --json` works like `lessons --json show ID`.
-func reorderFlags(args []string) []string {
+func reorderFlags(fs *flag.FlagSet, args []string) []string {
 	var flags, rest []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if strings.HasPrefix(a, "-") && a != "-" {
 			flags = append(flags, a)
-			if !strings.Contains(a, "=") && i+1 < len(args) && takesValue(a) {
+			if !strings.Contains(a, "=") && i+1 < len(args) && takesValue(fs, a) {
 				flags = append(flags, args[i+1])
 				i++
 			}
@@ -85,12 +86,16 @@ func reorderFlags(args []string) []string {
 	return append(flags, rest...)
 }
 
-func takesValue(flag string) bool {
-	switch strings.TrimLeft(flag, "-") {
-	case "json", "no-overrides":
+// takesValue reports whether a flag of fs is followed by its value: every
+// flag but a boolean one (and -h, --help).
+func takesValue(fs *flag.FlagSet, arg string) bool {
+	name := strings.TrimLeft(arg, "-")
+	f := fs.Lookup(name)
+	if f == nil {
 		return false
 	}
-	return true
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
 }
 
 // lessonRow is one line of `lessons list`.

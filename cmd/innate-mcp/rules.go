@@ -52,7 +52,7 @@ func (m *Main) runRules(ctx context.Context, g *globals, args []string, stdin io
 	fs.BoolVar(&o.compile.active, "active", false, "compile: the consultant's checks ask from the start (default: they remind until approved)")
 	fs.StringVar(&o.compile.ruleFile, "rule-file", "", "compile: print the prompt for every rule of this file, read without a database (with --print-prompt)")
 	fs.BoolVar(&o.compile.run, "run", false, "compile: ask the configured consultant (a command or an endpoint, see docs/consultant.md) and store its answers")
-	if err := fs.Parse(reorderFlags(args)); err != nil {
+	if err := fs.Parse(reorderFlags(fs, args)); err != nil {
 		return err
 	}
 	verb := "list"

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/consult"
+	"github.com/innate-mcp/innate-mcp/hook"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -127,7 +128,7 @@ func (m *Main) applyCompile(ctx context.Context, a *app, o rulesOpts, stdin io.R
 	if err != nil {
 		return fmt.Errorf("read the answer: %w", err)
 	}
-	res, err := applyAnswer(ctx, a, o, data)
+	res, err := applyAnswer(ctx, a, o, data, m.recordedCommands())
 	if err != nil {
 		return err
 	}
@@ -136,12 +137,12 @@ func (m *Main) applyCompile(ctx context.Context, a *app, o rulesOpts, stdin io.R
 
 // applyAnswer applies an answer's bytes, counting the tokens of the
 // prompt it answers (its rules' prompt) and of the answer.
-func applyAnswer(ctx context.Context, a *app, o rulesOpts, data []byte) (compileResult, error) {
+func applyAnswer(ctx context.Context, a *app, o rulesOpts, data []byte, recorded []string) (compileResult, error) {
 	ans, err := consult.Parse(data)
 	if err != nil {
 		return compileResult{}, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	opts := kb.ApplyOptions{Active: o.compile.active, Validate: consult.Options{}}
+	opts := kb.ApplyOptions{Active: o.compile.active, Validate: consult.Options{Recorded: recorded}}
 	rep, err := a.kb.ApplyCompile(ctx, o.project, ans, opts)
 	if err != nil {
 		return compileResult{}, err
@@ -197,12 +198,6 @@ func printFilePrompt(o rulesOpts, stdout io.Writer) error {
 	return err
 }
 
-// runConsultant asks the configured consultant to compile each file's
-// rules, and stores its answers.
-func (m *Main) runConsultant(ctx context.Context, a *app, o rulesOpts, files []kb.RuleFile, stdout io.Writer) error {
-	return fmt.Errorf("no consultant is configured")
-}
-
 // checkFileAnswer validates an answer for a rule file read without a
 // database, and says what would be kept and refused; nothing is stored.
 func checkFileAnswer(o rulesOpts, rules []consult.Rule, stdout io.Writer) error {
@@ -235,4 +230,14 @@ func checkFileAnswer(o rulesOpts, rules []consult.Rule, stdout io.Writer) error 
 		}
 	}
 	return printCompileResult(stdout, o.json, r)
+}
+
+// recordedCommands are the shell lines the hooks recorded in the kept
+// sessions (none when the hooks' directory cannot be made).
+func (m *Main) recordedCommands() []string {
+	dir, err := m.hookDir("state")
+	if err != nil {
+		return nil
+	}
+	return (&hook.StateDir{Dir: dir}).Recorded()
 }

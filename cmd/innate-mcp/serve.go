@@ -98,7 +98,8 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 			}
 		}()
 	}
-	s := mcpserver.New(version, a.kb, func(ctx context.Context) (stats.Report, error) { return stats.Build(ctx, a.store, a.kb) }, proj, a.log, warm)
+	s := mcpserver.New(version, a.kb, func(ctx context.Context) (stats.Report, error) { return stats.Build(ctx, a.store, a.kb) }, proj, a.log, warm,
+		mcpserver.WithRecorded(m.recordedCommands))
 	// A client that closes stdout before the last responses are written
 	// must not kill the process with SIGPIPE while other calls are still
 	// writing to the database: the write fails instead, and is logged.

@@ -25,12 +25,12 @@ var layers = [][]string{
 		"internal/ahocorasick", "internal/clip", "internal/metric", "internal/randid", "internal/split", "internal/linediff",
 		"internal/answerfree", "internal/evaldata", "internal/fakeembed", "internal/mcptest", "internal/archtest", "internal/pgtest", "internal/atomicfile", "internal/bm25", "internal/vecindex", "internal/svgchart", "internal/regfile", "internal/release"},
 	// 1: judgement, pure functions over text and numbers.
-	{"confidence", "check", "directive", "route", "hesitation", "capture", "appraise", "regulate"},
+	{"confidence", "check", "consult", "directive", "route", "hesitation", "capture", "appraise", "regulate"},
 	// 2: the knowledge base.
 	{"kb"},
 	// 3: what stands on the knowledge base: its store, its front ends,
 	// reports and evaluations; setup edits the clients' files.
-	{"storage", "pgstore", "mcpserver", "hook", "stats", "tuning", "eval", "setup", "dashboard", "internal/storetest", "internal/storerow", "rulesync"},
+	{"storage", "pgstore", "mcpserver", "hook", "stats", "tuning", "eval", "setup", "dashboard", "internal/storetest", "internal/storerow", "rulesync", "consultant"},
 	// 4: the command, which wires them.
 	{"cmd/innate-mcp"},
 }

@@ -1,0 +1,159 @@
+package kb
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/innate-mcp/innate-mcp/internal/bm25"
+	"github.com/innate-mcp/innate-mcp/internal/vecindex"
+	"github.com/innate-mcp/innate-mcp/terms"
+)
+
+// phrasings index the situation phrasings consultants wrote for a
+// project's rules (Compile.Say), lexically (BM25 over the phrasings as
+// documents of their own) and densely (each phrasing embedded), so that
+// recall finds a rule from a situation described in other words than the
+// rule's. A lesson's channels take the best of its text and its
+// phrasings.
+type phrasings struct {
+	docs  []phrasingDoc
+	df    map[string]int
+	total int64
+}
+
+type phrasingDoc struct {
+	lesson string
+	tf     map[string]int
+	length int
+	vec    []float32
+}
+
+// phrasingCache keeps each project's index while the project's compiles
+// are at the same revision (consultRevKey), so that a long-lived server
+// embeds a project's phrasings once.
+type phrasingCache struct {
+	mu sync.Mutex
+	m  map[string]cachedPhrasings
+}
+
+type cachedPhrasings struct {
+	rev string
+	idx *phrasings
+}
+
+// phrasingsFor returns the index of a project's phrasings; nil when it has
+// none (or the store keeps no settings).
+func (k *KB) phrasingsFor(ctx context.Context, project string) (*phrasings, error) {
+	m, ok := k.meta()
+	if !ok || project == "" {
+		return nil, nil
+	}
+	rev, ok, err := m.Meta(ctx, consultRevKey+project)
+	if err != nil || !ok {
+		return nil, err
+	}
+	k.phr.mu.Lock()
+	c, hit := k.phr.m[project]
+	k.phr.mu.Unlock()
+	if hit && c.rev == rev {
+		return c.idx, nil
+	}
+	idx, err := k.buildPhrasings(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	k.phr.mu.Lock()
+	if k.phr.m == nil {
+		k.phr.m = map[string]cachedPhrasings{}
+	}
+	k.phr.m[project] = cachedPhrasings{rev: rev, idx: idx}
+	k.phr.mu.Unlock()
+	return idx, nil
+}
+
+// buildPhrasings reads a project's compiles and embeds their phrasings.
+func (k *KB) buildPhrasings(ctx context.Context, project string) (*phrasings, error) {
+	compiles, err := k.Compiles(ctx, project)
+	if err != nil || len(compiles) == 0 {
+		return nil, err
+	}
+	rules, err := k.projectRules(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	idx := &phrasings{df: map[string]int{}}
+	var texts []string
+	for _, r := range rules {
+		c, ok := compiles[r.rule.ID]
+		if !ok || c.Is != "rule" {
+			continue
+		}
+		for _, s := range c.Say {
+			d := phrasingDoc{lesson: r.lesson.ID, tf: map[string]int{}}
+			for _, t := range terms.Tokens(s) {
+				if d.tf[t] == 0 {
+					idx.df[t]++
+				}
+				d.tf[t]++
+				d.length++
+			}
+			idx.total += int64(d.length)
+			idx.docs = append(idx.docs, d)
+			texts = append(texts, DenseText(s))
+		}
+	}
+	if len(idx.docs) == 0 {
+		return nil, nil
+	}
+	vecs, err := k.emb.EmbedBatch(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("embed the rules' phrasings: %w", err)
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("embed the rules' phrasings: %d vectors for %d texts", len(vecs), len(texts))
+	}
+	for i := range idx.docs {
+		idx.docs[i].vec = vecs[i]
+	}
+	return idx, nil
+}
+
+// lift raises the candidates' lexical and trigger channels to the best of
+// their phrasings' (raw query terms, before typo repair: a phrasing holds
+// words the rules do not). The dense value is centred as the lesson's
+// content value is: by the difference of its centred and raw cosines.
+func (p *phrasings) lift(cands []Candidate, qterms []string, vec []float32) {
+	if p == nil {
+		return
+	}
+	q := bm25.NewQuery(qterms, p.df, int64(len(p.docs)), p.total)
+	lex := map[string]float64{}
+	cos := map[string]float64{}
+	tf := make([]int, len(qterms))
+	for _, d := range p.docs {
+		for i, t := range qterms {
+			tf[i] = d.tf[t]
+		}
+		if s := q.Score(tf, d.length); s > lex[d.lesson] {
+			lex[d.lesson] = s
+		}
+		if c, ok := cos[d.lesson]; !ok || vecindex.Cosine(vec, d.vec) > c {
+			cos[d.lesson] = vecindex.Cosine(vec, d.vec)
+		}
+	}
+	for i := range cands {
+		c := &cands[i]
+		if v := lex[c.Lesson.ID]; v > c.Lexical {
+			c.Lexical = v
+		}
+		raw, ok := cos[c.Lesson.ID]
+		if !ok {
+			continue
+		}
+		centred := raw - (c.RawContent - c.Content)
+		if !c.HasTrigger || centred > c.Trigger {
+			c.Trigger, c.RawTrigger, c.HasTrigger = centred, raw, true
+		}
+	}
+}
