@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/innate-mcp/innate-mcp/internal/mcptest"
 	"github.com/innate-mcp/innate-mcp/consult"
+	"github.com/innate-mcp/innate-mcp/internal/mcptest"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
