@@ -232,3 +232,28 @@ func FuzzMatch(f *testing.F) {
 		Glob(glob, line)
 	})
 }
+
+// TestGlobs: a list of patterns reads as .gitignore reads one, the last
+// match deciding and "!" excluding.
+func TestGlobs(t *testing.T) {
+	tests := []struct {
+		patterns []string
+		path     string
+		want     bool
+	}{
+		{[]string{"src/**/*.ts"}, "src/a/b.ts", true},
+		{[]string{"src/**/*.ts", "!*.test.ts"}, "src/a/b.test.ts", false},
+		{[]string{"src/**/*.ts", "!*.test.ts"}, "src/a/b.ts", true},
+		{[]string{"!*.test.ts"}, "src/a/b.ts", true},
+		{[]string{"!*.test.ts"}, "src/a/b.test.ts", false},
+		{[]string{"!docs/", "docs/api/"}, "docs/api/x.md", true},
+		{[]string{"docs/", "!docs/api/"}, "docs/api/x.md", false},
+		{[]string{"docs/", "!docs/api/"}, "docs/guide.md", true},
+		{nil, "a.go", false},
+	}
+	for _, tt := range tests {
+		if got := Globs(tt.patterns, tt.path); got != tt.want {
+			t.Errorf("Globs(%q, %q) = %v, want %v", tt.patterns, tt.path, got, tt.want)
+		}
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"strings"
 )
 
-// validGlob reports whether a glob is one Glob accepts.
+// validGlob reports whether a glob is one Glob accepts (a leading "!"
+// excludes, as in .gitignore; see Globs).
 func validGlob(g string) error {
+	g = strings.TrimPrefix(strings.TrimSpace(g), "!")
 	if strings.TrimSpace(g) == "" {
 		return errors.New("empty")
 	}
@@ -95,4 +97,31 @@ func matchSegs(pat, segs []string) bool {
 		pat, segs = pat[1:], segs[1:]
 	}
 	return len(segs) == 0
+}
+
+// Globs reports whether a path matches a list of patterns as .gitignore
+// reads one: the last pattern that matches decides, and a pattern opening
+// with "!" excludes what it matches ("src/**/*.ts", "!*.test.ts"). A list
+// of exclusions alone excludes from everything.
+func Globs(patterns []string, p string) bool {
+	in, onlyNot := false, true
+	for _, g := range patterns {
+		g = strings.TrimSpace(g)
+		neg := strings.HasPrefix(g, "!")
+		if !neg {
+			onlyNot = false
+		}
+		if Glob(strings.TrimPrefix(g, "!"), p) {
+			in = !neg
+		}
+	}
+	if onlyNot && len(patterns) > 0 {
+		for _, g := range patterns {
+			if Glob(strings.TrimPrefix(strings.TrimSpace(g), "!"), p) {
+				return false
+			}
+		}
+		return true
+	}
+	return in
 }

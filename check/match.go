@@ -166,7 +166,9 @@ func (p *CommandPattern) matches(c action.Command) bool {
 		}
 	}
 	for _, v := range p.NotVia {
-		if slices.Contains(c.Via, v) {
+		// A runner named by its program alone ("uv") covers its forms
+		// ("uv run").
+		if slices.ContainsFunc(c.Via, func(via string) bool { return via == v || strings.HasPrefix(via, v+" ") }) {
 			return false
 		}
 	}
@@ -194,7 +196,7 @@ func (w *WritePattern) scope(x action.Write) bool {
 	if len(w.Paths) == 0 {
 		return true
 	}
-	return slices.ContainsFunc(w.Paths, func(g string) bool { return Glob(g, x.Path) })
+	return Globs(w.Paths, x.Path)
 }
 
 // touched reports whether the action or its session wrote a path matching

@@ -81,7 +81,8 @@ func (c Call) Action() (action.Action, error) {
 		}
 		return a, nil
 	case c.Write != "":
-		return action.Action{Tool: "Write", Parsed: true, Writes: []action.Write{{Path: strings.TrimPrefix(c.Write, "./"), Text: c.Text, TextKnown: true, By: "Write"}}}, nil
+		// The Write tool: the whole new text of a file, which may be new.
+		return action.Action{Tool: "Write", Parsed: true, Writes: []action.Write{{Path: strings.TrimPrefix(c.Write, "./"), Text: c.Text, TextKnown: true, New: true, By: "Write"}}}, nil
 	}
 	a := action.Shell("git commit -m "+shellQuote(c.Commit), action.Env{})
 	return a, nil
@@ -312,7 +313,14 @@ func keepSay(r Rule, say []string, refused []Refusal) ([]string, []Refusal) {
 // validateCheck says why a check may not be kept, or "".
 func validateCheck(r Rule, ca CheckAnswer, recorded []action.Action, o Options) string {
 	ca.Check.From = check.Provenance{By: check.ByConsultant}
-	p, err := check.Prepare(ca.Check)
+	if _, err := check.Prepare(ca.Check); err != nil {
+		return err.Error()
+	}
+	// The examples show the breach itself: one call cannot show what the
+	// session touched before it, so the condition is left out of them.
+	bare := ca.Check
+	bare.When = nil
+	p, err := check.Prepare(bare)
 	if err != nil {
 		return err.Error()
 	}
@@ -334,6 +342,19 @@ func validateCheck(r Rule, ca CheckAnswer, recorded []action.Action, o Options) 
 				return fmt.Sprintf("it does not match its bad example %q", clipped(call.said()))
 			case i == 1 && hit:
 				return fmt.Sprintf("it matches its good example %q", clipped(call.said()))
+			}
+		}
+	}
+	if b := p.Check.Before; p.Check.Kind == check.RequireBefore && len(b.Programs) > 0 && b.Programs[0] != "*" {
+		// The step it asks for, run first, must satisfy it: else it would
+		// fire on every such command, the step run or not.
+		step := strings.Join(append(append([]string{b.Programs[0]}, b.Sub...), b.Flags...), " ")
+		h := check.History{Commands: action.Shell(step, action.Env{}).Commands}
+		for _, call := range ca.Bad {
+			if act, err := call.Action(); err == nil {
+				if _, hit := p.Match(act, h); hit {
+					return fmt.Sprintf("it still fires on %q after `%s` ran: its before does not recognise the step it asks for", clipped(call.said()), step)
+				}
 			}
 		}
 	}

@@ -26,7 +26,10 @@ type phrasingDoc struct {
 	lesson string
 	tf     map[string]int
 	length int
-	vec    []float32
+	// distinct are its distinct terms of two bytes or more, but stop
+	// words: what a situation must hold of it to be covered (covers).
+	distinct []string
+	vec      []float32
 }
 
 // phrasingCache keeps each project's index while the project's compiles
@@ -98,6 +101,9 @@ func (k *KB) buildPhrasings(ctx context.Context, project string) (*phrasings, er
 				d.tf[t]++
 				d.length++
 			}
+			for t := range terms.Distinct(s) {
+				d.distinct = append(d.distinct, t)
+			}
 			idx.total += int64(d.length)
 			idx.docs = append(idx.docs, d)
 			texts = append(texts, DenseText(s))
@@ -122,11 +128,19 @@ func (k *KB) buildPhrasings(ctx context.Context, project string) (*phrasings, er
 // lift raises the candidates' lexical and trigger channels to the best of
 // their phrasings' (raw query terms, before typo repair: a phrasing holds
 // words the rules do not). The dense value is centred as the lesson's
-// content value is: by the difference of its centred and raw cosines.
-func (p *phrasings) lift(cands []Candidate, qterms []string, vec []float32) {
+// content value is: by the difference of its centred and raw cosines. It
+// returns the lessons one of whose phrasings the situation covers (holds
+// coverShare of its terms, and at least coverTerms): recall returns them
+// as it returns a rule whose statement the situation covers.
+func (p *phrasings) lift(cands []Candidate, qterms []string, vec []float32) map[string]bool {
 	if p == nil {
-		return
+		return nil
 	}
+	held := make(map[string]bool, len(qterms))
+	for _, t := range qterms {
+		held[t] = true
+	}
+	covered := map[string]bool{}
 	q := bm25.NewQuery(qterms, p.df, int64(len(p.docs)), p.total)
 	lex := map[string]float64{}
 	cos := map[string]float64{}
@@ -140,6 +154,15 @@ func (p *phrasings) lift(cands []Candidate, qterms []string, vec []float32) {
 		}
 		if c, ok := cos[d.lesson]; !ok || vecindex.Cosine(vec, d.vec) > c {
 			cos[d.lesson] = vecindex.Cosine(vec, d.vec)
+		}
+		n := 0
+		for _, t := range d.distinct {
+			if held[t] {
+				n++
+			}
+		}
+		if n >= coverTerms && float64(n) >= coverShare*float64(len(d.distinct)) {
+			covered[d.lesson] = true
 		}
 	}
 	for i := range cands {
@@ -156,4 +179,5 @@ func (p *phrasings) lift(cands []Candidate, qterms []string, vec []float32) {
 			c.Trigger, c.RawTrigger, c.HasTrigger = centred, raw, true
 		}
 	}
+	return covered
 }

@@ -237,12 +237,13 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 	if err != nil {
 		return nil, nil, fmt.Errorf("search: %w", err)
 	}
+	var phrased map[string]bool
 	if phr, err := k.phrasingsFor(ctx, sit.Project); err != nil {
 		k.log.Warn("read the rules' phrasings", "project", sit.Project, "err", err)
 	} else {
-		phr.lift(cands, raw, vec)
+		phrased = phr.lift(cands, raw, vec)
 	}
-	info := &situationInfo{project: sit.Project, terms: make(map[string]struct{}, len(qterms)), hasTerms: len(qterms) > 0, repairs: repairs}
+	info := &situationInfo{project: sit.Project, terms: make(map[string]struct{}, len(qterms)), hasTerms: len(qterms) > 0, repairs: repairs, phrased: phrased}
 	for _, t := range qterms {
 		info.terms[t] = struct{}{}
 	}
@@ -365,6 +366,9 @@ const (
 // that needs validation is covered all the same.
 func covers(info *situationInfo, s Scored) bool {
 	l := s.Lesson
+	if l.Origin == OriginUserStated && !s.OtherProject && info.phrased[l.ID] {
+		return true
+	}
 	if l.Origin != OriginUserStated || s.OtherProject || l.Directive == nil || !l.Directive.Directs() {
 		return false
 	}

@@ -293,6 +293,9 @@ type situationInfo struct {
 	hoodContent, hoodTrigger float64
 	// repairs are the unknown query terms read as vocabulary terms.
 	repairs []Repair
+	// phrased are the lessons one of whose phrasings (a consultant's) the
+	// situation covers.
+	phrased map[string]bool
 }
 
 // neighbourhoodSize is how many nearest lessons define a situation's

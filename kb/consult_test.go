@@ -1,0 +1,156 @@
+package kb_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/innate-mcp/innate-mcp/action"
+	"github.com/innate-mcp/innate-mcp/check"
+	"github.com/innate-mcp/innate-mcp/consult"
+	"github.com/innate-mcp/innate-mcp/kb"
+)
+
+const webRules = "# Web\n\n- Template comments are HEEx comments, never HTML ones.\n- The web layer lives in lib/web.\n"
+
+// compileEnv is a knowledge base holding the web project's rule file, and
+// the rules a consultant is asked about.
+func compileEnv(t *testing.T) (*env, []consult.Rule) {
+	t.Helper()
+	e := newEnv(t)
+	ctx := context.Background()
+	if _, err := e.kb.ImportRuleFile(ctx, "/src/web/CLAUDE.md", "web", []byte(webRules)); err != nil {
+		t.Fatal(err)
+	}
+	files, err := e.kb.RulesToCompile(ctx, "web", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || files[0].File != "/src/web/CLAUDE.md" || len(files[0].Rules) != 2 {
+		t.Fatalf("rules to compile: %+v", files)
+	}
+	return e, files[0].Rules
+}
+
+var webSay = []string{"touch a page layout", "adjust the markup of a screen", "rework a view partial", "fix a broken page fragment", "restyle the account screen"}
+
+func webAnswer(rules []consult.Rule) consult.Answer {
+	return consult.Answer{Model: "test-model", Rules: []consult.RuleAnswer{
+		{ID: rules[0].ID, Is: consult.IsRule, Do: consult.Dont, Say: webSay, Checks: []consult.CheckAnswer{{
+			Check: check.Check{Kind: check.Forbid, Write: &check.WritePattern{Paths: []string{"*.heex"}, Text: "<!--"}},
+			Bad:   []consult.Call{{Write: "lib/web/a.html.heex", Text: "<!-- x -->"}}}}},
+		{ID: rules[1].ID, Is: consult.IsDescription},
+	}}
+}
+
+// TestApplyCompile: a consultant's checks are stored with its provenance
+// and only remind until a person approves them; a person's check replaces
+// them; a compiled rule is not asked about again, and an edited one is,
+// its old compile dropped.
+func TestApplyCompile(t *testing.T) {
+	e, rules := compileEnv(t)
+	ctx := context.Background()
+	rep, err := e.kb.ApplyCompile(ctx, "web", webAnswer(rules), kb.ApplyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Rules != 2 || rep.Checks != 1 || rep.Phrasing != 5 || len(rep.Refused) != 0 {
+		t.Fatalf("apply: %+v", rep)
+	}
+	bad := action.Action{Tool: "Write", Parsed: true, Writes: []action.Write{{Path: "lib/web/b.html.heex", Text: "<p><!-- todo --></p>", TextKnown: true}}}
+	got, err := e.kb.Enforce(ctx, "web", bad, check.History{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Ask) != 0 || len(got.Remind) != 1 || got.Remind[0].Stored.Check.From.By != check.ByConsultant || got.Remind[0].Stored.Check.From.Note != "test-model" {
+		t.Fatalf("a consultant's check before approval: asks %v, reminds %+v", got.Ask, got.Remind)
+	}
+	if _, err := e.kb.SetCheckState(ctx, got.Remind[0].Stored.ID, kb.CheckActive); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := e.kb.Enforce(ctx, "web", bad, check.History{}); len(got.Ask) != 1 {
+		t.Errorf("an approved consultant's check does not ask: %+v", got)
+	}
+	// A person's check of the rule replaces the consultant's.
+	lesson := got.Remind[0].Stored.LessonID
+	if _, err := e.kb.AddCheck(ctx, lesson, check.Check{Kind: check.Forbid, Write: &check.WritePattern{Paths: []string{"lib/legacy/"}}, From: check.Provenance{By: check.ByPerson}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := e.kb.Enforce(ctx, "web", bad, check.History{}); len(got.Ask)+len(got.Remind) != 0 {
+		t.Errorf("the consultant's check still speaks after a person's: %+v", got)
+	}
+	// Compiled: nothing is asked about again.
+	if files, _ := e.kb.RulesToCompile(ctx, "web", true); len(files) != 0 {
+		t.Errorf("compiled rules are asked about again: %+v", files)
+	}
+	// An edited rule alone is, and its old compile goes.
+	edited := strings.Replace(webRules, "lib/web.", "lib/shop_web.", 1)
+	if _, err := e.kb.ImportRuleFile(ctx, "/src/web/CLAUDE.md", "web", []byte(edited)); err != nil {
+		t.Fatal(err)
+	}
+	files, err := e.kb.RulesToCompile(ctx, "web", true)
+	if err != nil || len(files) != 1 || len(files[0].Rules) != 1 || !strings.Contains(files[0].Rules[0].Text, "shop_web") {
+		t.Fatalf("after an edit, rules to compile: %+v %v", files, err)
+	}
+	if _, err := e.kb.ApplyCompile(ctx, "web", consult.Answer{Rules: []consult.RuleAnswer{{ID: files[0].Rules[0].ID, Is: consult.IsDescription}}}, kb.ApplyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	compiles, err := e.kb.Compiles(ctx, "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, 0, len(compiles))
+	for id := range compiles {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	want := []string{rules[0].ID, files[0].Rules[0].ID}
+	slices.Sort(want)
+	if !slices.Equal(ids, want) {
+		t.Errorf("compiles after the edit: %v, want %v", ids, want)
+	}
+}
+
+// TestApplyCompile_refusesWholeAnswers: an answer to another project's
+// prompt writes nothing.
+func TestApplyCompile_refusesWholeAnswers(t *testing.T) {
+	e, _ := compileEnv(t)
+	ctx := context.Background()
+	_, err := e.kb.ApplyCompile(ctx, "web", consult.Answer{Rules: []consult.RuleAnswer{{ID: "r00000000", Is: consult.IsRule}}}, kb.ApplyOptions{})
+	if err == nil || !strings.Contains(err.Error(), "none of the rules") {
+		t.Fatalf("an answer to another prompt: %v", err)
+	}
+	if c, _ := e.kb.Compiles(ctx, "web"); len(c) != 0 {
+		t.Errorf("a refused answer wrote compiles: %v", c)
+	}
+}
+
+// TestRecall_phrasings: a situation said in other words than the rule's
+// finds it once a consultant's phrasings are stored, and not before.
+func TestRecall_phrasings(t *testing.T) {
+	e, rules := compileEnv(t)
+	ctx := context.Background()
+	req := kb.RecallRequest{Project: "web", Query: "I need to restyle the account screen and adjust its markup"}
+	found := func() bool {
+		res, err := e.kb.Recall(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range res.Lessons {
+			if strings.Contains(l.Content, "HEEx") {
+				return true
+			}
+		}
+		return false
+	}
+	if found() {
+		t.Fatal("the rule is found before any phrasing: the test says nothing")
+	}
+	if _, err := e.kb.ApplyCompile(ctx, "web", webAnswer(rules), kb.ApplyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !found() {
+		t.Error("the rule is not found from a situation its phrasings describe")
+	}
+}
