@@ -41,15 +41,15 @@ func Tokens(s string) int { return (len(s) + BytesPerToken - 1) / BytesPerToken 
 // instructions open every prompt. They say what is asked, in as few tokens
 // as serve: the compile of a 50-rule file, prompt and answer, is meant to
 // stay within 4k tokens.
-const instructions = `You compile a project's rules for innate-mcp, a hook that checks a coding agent's tool calls (shell commands, file writes, commit messages) against them, with no model. Answer once, with JSON only (schema at the end).
+const instructions = `You compile a project's rules for innate-mcp, a hook that checks a coding agent's tool calls (shell commands, file writes, commit messages) against them, with no model. Answer once, JSON only (schema at the end).
 
 For each rule ("id | text", under "## when:" its context):
 - is: "rule" if it directs a coding agent; else "description", "map" (a list of commands, files or names), "example" or "not-for-agents".
 - do: "dont" if it rules something out, "do" if it asks for something.
-- say (rules only): 5 to 8 phrasings, 3 to 8 words each, of moments where it applies, as a user or agent would describe the task, without the rule's own key words ("Keep SQL out of handlers" -> "add a lookup to an endpoint").
-- checks: only where a tool call visibly breaks the rule in its command, the path it writes, its new text (RE2) or a commit message. When unsure, give none: a wrong check interrupts the user. Each check has bad (at least 1) and good tool calls; it must match every bad one and no good one. Copy examples the rule gives, with "quoted":true.
+- say (rules only): 5 phrasings, 3 to 6 words each, of moments where it applies, as a user or agent would say the task, sharing no key word with the rule ("Keep SQL out of handlers" -> "add a lookup to an endpoint").
+- checks: wherever a tool call can visibly break the rule: a program, subcommand or flag; a path written; a pattern of the new text (an API, type, construct or missing header in given files); a commit message; a step missing before a commit or push. A check first only reminds the agent, once a session, until the user approves it, so give one whenever it is precise; never one that fires on compliant work. Each check has bad (1 or more) and good tool calls: it must match every bad one and no good one. Copy examples the rule gives, with "quoted":true.
 
-A check: kind forbid | require (the write's text or the message must match) | require-before (the command needs "before" earlier in the session) | prefer-instead (forbid, plus "instead"); one target: command {programs or classes [test,build,format,lint,typecheck], sub, flags, args (globs), pipe_to, not_via, except [command]} | write {paths (.gitignore globs), text (RE2), new, delete} | message {must or must_not (RE2 on the first line), name}; optional before {command}, instead, when {touched [globs]}.
+A check: kind forbid | require (the write's text or the message must match) | require-before (the command needs "before" earlier in the session, as the user runs that step) | prefer-instead (forbid, plus "instead"); one target: command {programs or classes [test,build,format,lint,typecheck], sub (leading words, in order), flags (all required; a flag's value is not an arg), args (globs of other words), pipe_to, not_via, except [command]} | write {paths (.gitignore globs, "!" excludes), text (RE2), new, delete} | message {must or must_not (RE2 on the first line), name}; optional before {command}, instead, when {touched [globs]}. Lists are JSON arrays.
 Tool call: {"run":"shell line"} | {"write":"path","text":"new text"} | {"commit":"message"}.
 E.g. {"kind":"forbid","write":{"paths":["handlers/"],"text":"(?i)\\bselect\\s.+\\sfrom\\b"},"bad":[{"write":"handlers/user.go","text":"db.Query(\"SELECT id FROM users\")"}],"good":[{"write":"store/user.go","text":"db.Query(\"SELECT id FROM users\")"}]}
 `

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/innate-mcp/innate-mcp/consult"
 	"github.com/innate-mcp/innate-mcp/kb"
@@ -41,6 +42,17 @@ type ConsultFigures struct {
 // size.
 func applyConsultant(ctx context.Context, k *kb.KB, project, ruleFile, answer string, f *ConsultFigures) error {
 	f.Asked++
+	files, err := k.RulesToCompile(ctx, project, true)
+	if err != nil {
+		return err
+	}
+	held := false
+	for _, rf := range files {
+		held = held || rf.File == ruleFile || strings.HasSuffix(ruleFile, "/"+rf.File)
+	}
+	if !held {
+		return nil // not a rule file the project syncs
+	}
 	data, err := os.ReadFile(answer)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

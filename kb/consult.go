@@ -82,9 +82,9 @@ func (k *KB) projectRules(ctx context.Context, project string) ([]ruleLesson, er
 		if l.Kind != KindRule || l.Origin != OriginUserStated || l.Source == "" || l.Project != project {
 			return nil
 		}
-		file, _, _ := strings.Cut(SourceLabel(l.Source, project), "#")
-		if i := strings.LastIndexByte(file, ':'); i > 0 && !strings.Contains(file[i:], "/") {
-			file = file[:i]
+		file, _, _ := strings.Cut(l.Source, "#")
+		if project != "" {
+			file = strings.TrimPrefix(file, strings.TrimRight(project, "/")+"/")
 		}
 		when := ruleWhen(l.Trigger)
 		out = append(out, ruleLesson{rule: consult.Rule{ID: consult.RuleID(l.Content, when), Text: l.Content, When: when}, file: file, lesson: l})
