@@ -2,6 +2,7 @@ package directive
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/innate-mcp/innate-mcp/check"
@@ -149,6 +150,38 @@ func TestPlanAction(t *testing.T) {
 		}
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("PlanAction(%q) runs %q, want %q", tt.plan, got, tt.want)
+		}
+	}
+}
+
+// TestPlanAction_writes: the code a plan shows is the new text of the
+// files it names; code in a negated clause, paths and command lines are
+// not.
+func TestPlanAction_writes(t *testing.T) {
+	tests := []struct {
+		plan      string
+		paths     []string
+		text, not string
+	}{
+		{"In lib/web/page.html.heex add `<!-- banner -->` above the header.", []string{"lib/web/page.html.heex"}, "<!-- banner -->", ""},
+		{"Change `def total(x: any)` in src/cart.ts.", []string{"src/cart.ts"}, "def total(x: any)", ""},
+		{"Edit `src/cart.ts` and run `npm test`.", nil, "", ""},
+		// The clause opened by "instead of" is negated to its end: nothing.
+		{"Instead of `<!-- x -->`, write `<%!-- x --%>` in page.heex.", nil, "", ""},
+		{"Write `<%!-- x --%>` in lib/page.heex; never `<!-- x -->`.", []string{"lib/page.heex"}, "<%!-- x --%>", "<!-- x -->"},
+		{"Add a `console.log` call.", nil, "", ""},
+	}
+	for _, tt := range tests {
+		a := PlanAction(tt.plan)
+		var paths []string
+		for _, w := range a.Writes {
+			paths = append(paths, w.Path)
+			if w.By != PlanWrite || !strings.Contains(w.Text, tt.text) || tt.not != "" && strings.Contains(w.Text, tt.not) {
+				t.Errorf("PlanAction(%q) writes %q by %s with %q", tt.plan, w.Path, w.By, w.Text)
+			}
+		}
+		if !slices.Equal(paths, tt.paths) {
+			t.Errorf("PlanAction(%q) writes %q, want %q", tt.plan, paths, tt.paths)
 		}
 	}
 }

@@ -36,6 +36,7 @@ func (l *lazyRegexp) get() *regexp.Regexp {
 
 func (l *lazyRegexp) MatchString(s string) bool            { return l.get().MatchString(s) }
 func (l *lazyRegexp) FindStringIndex(s string) []int       { return l.get().FindStringIndex(s) }
+func (l *lazyRegexp) FindString(s string) string           { return l.get().FindString(s) }
 func (l *lazyRegexp) FindStringSubmatch(s string) []string { return l.get().FindStringSubmatch(s) }
 func (l *lazyRegexp) FindStringSubmatchIndex(s string) []int {
 	return l.get().FindStringSubmatchIndex(s)

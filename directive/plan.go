@@ -10,8 +10,10 @@ import (
 // read an agent's tool call: its code spans and command lines ("$ npm i",
 // a fenced shell block) that parse as a known program's command line, and
 // not in a negated clause ("I won't run `npm install`", "instead of `npm`");
-// a plan that is nothing but one command line is that command. Safe for
-// concurrent use.
+// a plan that is nothing but one command line is that command. The code
+// a plan shows (the code spans and fenced blocks that are no command line,
+// outside negated clauses) is read as the new text of each file it names,
+// PlanWrite marking those writes. Safe for concurrent use.
 func PlanAction(plan string) action.Action {
 	if len(plan) > maxCandidateBytes {
 		plan = plan[:maxCandidateBytes]
@@ -49,8 +51,45 @@ func PlanAction(plan string) action.Action {
 			}
 		}
 	}
+	var code []string
+	for _, loc := range planCode.FindAllStringSubmatchIndex(plan, -1) {
+		for g := 2; g+1 < len(loc); g += 2 {
+			if loc[g] < 0 || c.negatedAt(loc[g]) {
+				continue
+			}
+			span := plan[loc[g]:loc[g+1]]
+			if strings.TrimSpace(span) == pathRE.FindString(span) {
+				continue // a path, not code
+			}
+			if a := action.Shell(strings.TrimSpace(span), action.Env{}); a.Parsed && len(a.Commands) > 0 && knownPrograms[a.Commands[0].Program] {
+				continue // a command line, read above
+			}
+			code = append(code, span)
+		}
+	}
+	if len(code) > 0 {
+		text := strings.Join(code, "\n")
+		seen := map[string]bool{}
+		for _, p := range pathRE.FindAllString(plan, -1) {
+			p = strings.Trim(p, "`'\"()")
+			if p == "" || seen[p] || strings.HasSuffix(p, "/") || strings.Contains(p, "://") {
+				continue
+			}
+			seen[p] = true
+			out.Writes = append(out.Writes, action.Write{Path: p, Text: text, TextKnown: true, By: PlanWrite})
+		}
+	}
 	return out
 }
+
+// PlanWrite is how a write PlanAction read from a plan's code is made
+// (action.Write.By): a check of the write's path alone does not read it,
+// since a plan names files it only reads.
+const PlanWrite = "plan"
+
+// planCode is code a plan shows: a fenced block's body (of any language)
+// or an inline code span.
+var planCode = lazyRE("(?s)```[\\w+-]*\\n(.*?)```|`([^`\\n]+)`")
 
 // planCommand is a command in a plan: a fenced shell block's body, an
 // inline code span, or a line opening with "$ ".

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/consult"
+	"github.com/innate-mcp/innate-mcp/internal/metric"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -92,4 +93,72 @@ func applyConsultant(ctx context.Context, k *kb.KB, project, ruleFile, answer st
 		f.Per50RuleFile = (f.PromptTokens + f.AnswerTokens) * 50 / f.totalRuleLines
 	}
 	return nil
+}
+
+// PooledFigures are figures over several rules sets, each weighted by its
+// scenarios of that kind: a set holds a violating and a complying plan for
+// each of its rules, and its other scenarios are unrelated.
+type PooledFigures struct {
+	Sets             int             `json:"sets"`
+	Rules            int             `json:"rules"`
+	Scenarios        int             `json:"scenarios"`
+	RecallHit3       float64         `json:"recall_hit_at_3"`
+	CautionViolates  float64         `json:"appraise_caution_on_violates"`
+	CautionComplies  float64         `json:"appraise_caution_on_complies"`
+	AffirmComplies   float64         `json:"appraise_affirm_on_complies"`
+	AbstainUnrelated float64         `json:"appraise_abstain_on_unrelated"`
+	AbstainRules     float64         `json:"appraise_abstain_on_rule_scenarios"`
+	Consultant       *ConsultFigures `json:"consultant,omitempty"`
+}
+
+// Pool pools the figures of several sets.
+func Pool(reps []RulesReport) PooledFigures {
+	var p PooledFigures
+	var unrelated float64
+	var sum PooledFigures
+	for _, r := range reps {
+		n, u := float64(r.Rules), float64(r.Scenarios-2*r.Rules)
+		p.Sets++
+		p.Rules += r.Rules
+		p.Scenarios += r.Scenarios
+		unrelated += u
+		sum.RecallHit3 += r.RecallHit3 * 2 * n
+		sum.CautionViolates += r.CautionViolates * n
+		sum.CautionComplies += r.CautionComplies * n
+		sum.AffirmComplies += r.AffirmComplies * n
+		sum.AbstainUnrelated += r.AbstainUnrelated * u
+		sum.AbstainRules += r.AbstainRules * 2 * n
+		if c := r.Consultant; c != nil {
+			if p.Consultant == nil {
+				p.Consultant = &ConsultFigures{}
+			}
+			pc := p.Consultant
+			pc.Files += c.Files
+			pc.Asked += c.Asked
+			pc.Rules += c.Rules
+			pc.Checks += c.Checks
+			pc.Phrasings += c.Phrasings
+			pc.Refused += c.Refused
+			pc.PromptTokens += c.PromptTokens
+			pc.AnswerTokens += c.AnswerTokens
+			pc.totalRuleLines += c.totalRuleLines
+			if c.MaxFileTokens > pc.MaxFileTokens {
+				pc.MaxFileTokens, pc.MaxFileRules = c.MaxFileTokens, c.MaxFileRules
+			}
+		}
+	}
+	if pc := p.Consultant; pc != nil && pc.totalRuleLines > 0 {
+		pc.Per50RuleFile = (pc.PromptTokens + pc.AnswerTokens) * 50 / pc.totalRuleLines
+	}
+	if n := float64(p.Rules); n > 0 {
+		p.RecallHit3 = metric.Round4(sum.RecallHit3 / (2 * n))
+		p.CautionViolates = metric.Round4(sum.CautionViolates / n)
+		p.CautionComplies = metric.Round4(sum.CautionComplies / n)
+		p.AffirmComplies = metric.Round4(sum.AffirmComplies / n)
+		p.AbstainRules = metric.Round4(sum.AbstainRules / (2 * n))
+	}
+	if unrelated > 0 {
+		p.AbstainUnrelated = metric.Round4(sum.AbstainUnrelated / unrelated)
+	}
+	return p
 }

@@ -154,3 +154,33 @@ func TestRecall_phrasings(t *testing.T) {
 		t.Error("the rule is not found from a situation its phrasings describe")
 	}
 }
+
+// TestAppraise_consultantWriteCheck: appraise cautions on a plan whose code
+// breaks a consultant's check of new text, while it only reminds the
+// hooks; a plan that names the file without such code is not cautioned by
+// it.
+func TestAppraise_consultantWriteCheck(t *testing.T) {
+	e, rules := compileEnv(t)
+	ctx := context.Background()
+	if _, err := e.kb.ApplyCompile(ctx, "web", webAnswer(rules), kb.ApplyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	flagged := func(plan string) bool {
+		res, err := e.kb.Appraise(ctx, kb.AppraiseRequest{Project: "web", Query: "add a note to the page template", Candidate: plan})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range res.FlaggedPoints {
+			if strings.Contains(p.Summary, "HEEx") {
+				return true
+			}
+		}
+		return false
+	}
+	if !flagged("In lib/web/page.html.heex add `<!-- banner -->` above the header.") {
+		t.Error("a plan writing an HTML comment into a template is not flagged")
+	}
+	if flagged("In lib/web/page.html.heex add `<%!-- banner --%>` above the header.") {
+		t.Error("a plan writing a HEEx comment is flagged")
+	}
+}

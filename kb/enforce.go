@@ -138,20 +138,39 @@ func (k *KB) planBreaches(ctx context.Context, project, plan string) map[string]
 	if act.Empty() {
 		return nil
 	}
-	e, err := k.Enforce(ctx, project, act, check.History{})
+	// The code a plan shows is read as the new text of the files it names
+	// (directive.PlanWrite): only a check of a write's text reads it, for
+	// a plan names files it only reads.
+	ran, shown := act, action.Action{Tool: "Write", Parsed: true}
+	ran.Writes = nil
+	for _, w := range act.Writes {
+		if w.By == directive.PlanWrite {
+			shown.Writes = append(shown.Writes, w)
+		} else {
+			ran.Writes = append(ran.Writes, w)
+		}
+	}
+	stored, err := k.Checks(ctx, CheckFilter{Project: project})
 	if err != nil {
 		k.log.Warn("read the checks for appraise", "err", err)
 		return nil
 	}
-	var out map[string]string
-	hits := e.Ask
+	cs := Enforced(stored)
+	var hits []CheckHit
 	// A consultant's check that only reminds still tells appraise that
 	// the plan breaks its rule: appraise cautions, it does not interrupt.
-	for _, h := range e.Remind {
-		if h.Stored.Check.From.By == check.ByConsultant {
-			hits = append(hits, h)
+	keep := func(e Enforcement, ok func(CheckHit) bool) {
+		for _, h := range append(e.Ask, e.Remind...) {
+			if (h.Stored.Asks() || h.Stored.Check.From.By == check.ByConsultant) && ok(h) {
+				hits = append(hits, h)
+			}
 		}
 	}
+	keep(k.enforce(cs, ran, check.History{}), func(CheckHit) bool { return true })
+	if len(shown.Writes) > 0 {
+		keep(k.enforce(cs, shown, check.History{}), func(h CheckHit) bool { return h.Hit.Check.Write != nil && h.Hit.Check.Write.Text != "" })
+	}
+	var out map[string]string
 	for _, h := range hits {
 		if out == nil {
 			out = map[string]string{}
