@@ -100,13 +100,9 @@ func (m *Main) consultOnSessionStart(a *app, cfg hook.ConsultantConfig) func(ctx
 		if err != nil || len(files) == 0 {
 			return ""
 		}
-		n := 0
 		h := sha256.New()
-		var names []string
 		for _, f := range files {
-			names = append(names, f.File)
 			for _, r := range f.Rules {
-				n++
 				h.Write([]byte(r.ID))
 			}
 		}
@@ -118,13 +114,26 @@ func (m *Main) consultOnSessionStart(a *app, cfg hook.ConsultantConfig) func(ctx
 		if v, ok, err := a.store.Meta(ctx, consultInvitedKey+project); err != nil || ok && v == sum {
 			return ""
 		}
+		// The files whose compile fits the budget, the answer taken to cost
+		// about what the prompt does.
+		var names []string
+		n, cost := 0, 0
+		for _, f := range files {
+			c := 2 * consult.Tokens(consult.Prompt(f.File, f.Rules))
+			if cost+c > cfg.BudgetTokens && len(names) > 0 {
+				break
+			}
+			names = append(names, f.File)
+			n += len(f.Rules)
+			cost += c
+		}
 		if err := a.store.SetMeta(ctx, consultInvitedKey+project, sum); err != nil {
 			return ""
 		}
 		return fmt.Sprintf("innate-mcp: %d rules of %s have no checks yet. When you have a moment, call the tool compile_rules "+
-			"(no arguments) and answer the prompt it returns, one file at a time; it costs about %d tokens or less for a 50-rule file, and lets the hooks "+
-			"enforce these rules without a model. (The user can switch this invitation off: consultant.invite false in hooks.json.)\n",
-			n, strings.Join(names, ", "), cfg.BudgetTokens/2)
+			"(no arguments) and answer the prompt it returns, one file at a time: about %d tokens in all, prompts and answers. "+
+			"It lets the hooks enforce these rules without a model. (The user can switch this off: consultant.invite false in hooks.json.)\n",
+			n, strings.Join(names, ", "), cost)
 	}
 }
 
