@@ -313,3 +313,51 @@ func (k *KB) pruneCompiles(ctx context.Context, m MetaStore, project string, cur
 	}
 	return nil
 }
+
+// CompileOf returns the compile of a rule lesson's current text, from a
+// project's compiles as Compiles read them; nil when it has none.
+func CompileOf(l Lesson, compiles map[string]Compile) *Compile {
+	if l.Kind != KindRule || l.Project == "" {
+		return nil
+	}
+	c, ok := compiles[consult.RuleID(l.Content, ruleWhen(l.Trigger))]
+	if !ok {
+		return nil
+	}
+	return &c
+}
+
+// RestoreCompiles stores again the compiles an export held (NewLesson.Compile),
+// so that an imported rule is not compiled a second time.
+func (k *KB) RestoreCompiles(ctx context.Context, cs []Compile) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	if k.readOnly {
+		return k.errReadOnly("restore compiles")
+	}
+	m, ok := k.meta()
+	if !ok {
+		return ErrNoMeta
+	}
+	projects := map[string]bool{}
+	for _, c := range cs {
+		if c.Rule == "" || c.Project == "" {
+			return inputErrorf("compile", "a compile needs its rule and project")
+		}
+		b, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		if err := m.SetMeta(ctx, consultKey(c.Project, c.Rule), string(b)); err != nil {
+			return fmt.Errorf("restore the compile of %s: %w", c.Rule, err)
+		}
+		projects[c.Project] = true
+	}
+	for p := range projects {
+		if err := m.SetMeta(ctx, consultRevKey+p, k.now().UTC().Format(time.RFC3339Nano)); err != nil {
+			return fmt.Errorf("store the compiles' revision: %w", err)
+		}
+	}
+	return nil
+}

@@ -145,6 +145,9 @@ type NewLesson struct {
 	// a consultant's are stored again, and every check the lesson has
 	// again keeps its state and record (a lossless import).
 	Restore []StoredCheck
+	// Compile is what a consultant said of the rule, as an export held it;
+	// RestoreCompiles stores it again after the import.
+	Compile *Compile
 	// Vectors are filled by the KB before the lesson reaches the store.
 	ContentVec []float32
 	TriggerVec []float32 // nil when the lesson has no trigger

@@ -40,13 +40,16 @@ type importLine struct {
 	// Checks are the lesson's checks: a person's and a consultant's are
 	// stored again, and every check keeps its state and record.
 	Checks []kb.StoredCheck `json:"checks"`
+	// Compile is what a consultant said of the rule; stored again after
+	// the import.
+	Compile *kb.Compile `json:"compile"`
 }
 
 func (l importLine) newLesson() kb.NewLesson {
 	return kb.NewLesson{ID: l.ID, Content: l.Content, Trigger: l.Trigger, AntiTrigger: l.AntiTrigger, Tags: l.Tags,
 		Project: l.Project, Origin: l.Origin, Kind: l.Kind, State: l.State, Confidence: l.Confidence,
 		Counters: l.Counters, Source: l.Source, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, LastUsedAt: l.LastUsedAt,
-		Conf: l.Conf, Restore: l.Checks}
+		Conf: l.Conf, Restore: l.Checks, Compile: l.Compile}
 }
 
 func (m *Main) runImport(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -113,6 +116,18 @@ func (m *Main) runImport(ctx context.Context, g *globals, args []string, stdin i
 			return err
 		}
 		mergeReport(&rep, r, done)
+		var compiles []kb.Compile
+		for _, l := range f.lessons {
+			if l.Compile != nil {
+				c := *l.Compile
+				c.Project = l.Project
+				compiles = append(compiles, c)
+			}
+		}
+		if err := a.kb.RestoreCompiles(ctx, compiles); err != nil {
+			prog.end()
+			return err
+		}
 		done += len(f.lessons)
 		stored = done
 		prog.report(done)
@@ -184,12 +199,20 @@ func (m *Main) runExport(ctx context.Context, g *globals, args []string, stdin i
 		bw := bufio.NewWriter(w)
 		enc := json.NewEncoder(bw)
 		enc.SetEscapeHTML(false)
+		compiles := map[string]map[string]kb.Compile{} // by project
 		err := a.store.Lessons(ctx, kb.LessonFilter{}, func(l kb.Lesson) error {
 			cs, err := a.store.Checks(ctx, kb.CheckFilter{Lesson: l.ID})
 			if err != nil {
 				return err
 			}
-			return enc.Encode(exportLine{Lesson: l, Checks: cs})
+			pc, ok := compiles[l.Project]
+			if !ok && l.Project != "" {
+				if pc, err = a.kb.Compiles(ctx, l.Project); err != nil {
+					return err
+				}
+				compiles[l.Project] = pc
+			}
+			return enc.Encode(exportLine{Lesson: l, Checks: cs, Compile: kb.CompileOf(l, pc)})
 		})
 		if err != nil {
 			return err
@@ -208,7 +231,8 @@ func (m *Main) runExport(ctx context.Context, g *globals, args []string, stdin i
 // exportLine is one lesson of an export, with its checks.
 type exportLine struct {
 	kb.Lesson
-	Checks []kb.StoredCheck `json:"checks,omitempty"`
+	Checks  []kb.StoredCheck `json:"checks,omitempty"`
+	Compile *kb.Compile      `json:"compile,omitempty"`
 }
 
 func (m *Main) runReembed(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

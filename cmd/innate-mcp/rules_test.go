@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"regexp"
 	"strconv"
 
 	"github.com/innate-mcp/innate-mcp/directive"
@@ -138,6 +139,23 @@ func TestRules_exportImportKeepsChecks(t *testing.T) {
 	if _, err := run(t, env, "", "rules", "add", rows[1].ID, "--project", proj, "--forbid-command", "ninja"); err != nil {
 		t.Fatal(err)
 	}
+	// A consultant compiles both rules.
+	planned, err := run(t, env, "", "rules", "compile", "--all", "--print-prompt", "--project", proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers []string
+	for _, id := range regexp.MustCompile(`(?m)^(r[0-9a-f]{8}) \| `).FindAllStringSubmatch(planned, -1) {
+		answers = append(answers, `{"id":"`+id[1]+`","is":"rule","say":["set up the front end","bring in a helper library","start a fresh checkout","prepare the web bundle","wire the dev server"]}`)
+	}
+	if len(answers) != 2 {
+		t.Fatalf("the prompt names %d rules:\n%s", len(answers), planned)
+	}
+	answer := filepath.Join(t.TempDir(), "answer.json")
+	os.WriteFile(answer, []byte(`{"model":"m","rules":[`+strings.Join(answers, ",")+`]}`), 0o600)
+	if out, err := run(t, env, "", "rules", "compile", "--apply", answer, "--project", proj); err != nil || !strings.Contains(out, "2 rules compiled") {
+		t.Fatalf("apply: %v %s", err, out)
+	}
 	exported, err := run(t, env, "", "export")
 	if err != nil {
 		t.Fatal(err)
@@ -167,5 +185,9 @@ func TestRules_exportImportKeepsChecks(t *testing.T) {
 	}
 	if got["forbids running `npm|yarn|bun` (use pnpm instead)"] != "disabled reader v"+strconv.Itoa(directive.Version) || got["forbids running `ninja`"] != "active person" {
 		t.Errorf("checks after import: %v", got)
+	}
+	// The compiles came with the export: nothing is compiled again.
+	if out, err := run(t, env2, "", "rules", "compile", "--all", "--project", proj); err != nil || !strings.Contains(out, "nothing to compile") {
+		t.Errorf("after import, rules compile: %v %s", err, out)
 	}
 }
