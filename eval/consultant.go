@@ -29,12 +29,22 @@ type ConsultFigures struct {
 	// Tokens of the prompts (what `rules compile --print-prompt` prints
 	// for each file) and of the answers, about 4 bytes a token; Max is the
 	// largest file's, with its rule count.
-	PromptTokens   int `json:"prompt_tokens"`
-	AnswerTokens   int `json:"answer_tokens"`
-	MaxFileTokens  int `json:"max_file_tokens"`
-	MaxFileRules   int `json:"max_file_rules"`
-	Per50RuleFile  int `json:"tokens_per_50_rules"` // total tokens scaled to a 50-rule file
+	PromptTokens  int `json:"prompt_tokens"`
+	AnswerTokens  int `json:"answer_tokens"`
+	MaxFileTokens int `json:"max_file_tokens"`
+	MaxFileRules  int `json:"max_file_rules"`
+	Per50RuleFile int `json:"tokens_per_50_rules"` // total tokens scaled to a 50-rule file
+	// PerFile is each compile's cost.
+	PerFile        []FileTokens `json:"per_file"`
 	totalRuleLines int
+}
+
+// FileTokens is the cost of one file's compile.
+type FileTokens struct {
+	File         string `json:"file"`
+	Rules        int    `json:"rules"`
+	PromptTokens int    `json:"prompt_tokens"`
+	AnswerTokens int    `json:"answer_tokens"`
 }
 
 // applyConsultant applies the recorded answer for one rule file (its path
@@ -86,6 +96,7 @@ func applyConsultant(ctx context.Context, k *kb.KB, project, ruleFile, answer st
 	f.PromptTokens += pt
 	f.AnswerTokens += at
 	f.totalRuleLines += len(rules)
+	f.PerFile = append(f.PerFile, FileTokens{File: filepath.Base(filepath.Dir(answer)) + "/" + filepath.Base(answer), Rules: len(rules), PromptTokens: pt, AnswerTokens: at})
 	if pt+at > f.MaxFileTokens {
 		f.MaxFileTokens, f.MaxFileRules = pt+at, len(rules)
 	}
@@ -142,6 +153,7 @@ func Pool(reps []RulesReport) PooledFigures {
 			pc.PromptTokens += c.PromptTokens
 			pc.AnswerTokens += c.AnswerTokens
 			pc.totalRuleLines += c.totalRuleLines
+			pc.PerFile = append(pc.PerFile, c.PerFile...)
 			if c.MaxFileTokens > pc.MaxFileTokens {
 				pc.MaxFileTokens, pc.MaxFileRules = c.MaxFileTokens, c.MaxFileRules
 			}
