@@ -341,3 +341,51 @@ func TestConsultant_background(t *testing.T) {
 		t.Errorf("the consultant was asked %d times", n)
 	}
 }
+
+// TestConsultant_agentThroughMCP: the agent's own path: compile_rules
+// without an answer gives the prompt of the project's rules, with one it
+// stores it (refusals named), a wrong answer is an isError result that
+// writes nothing, and PreToolUse then reminds of the compiled rule.
+func TestConsultant_agentThroughMCP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	e := newConsultEnv(t)
+	if err := os.WriteFile(filepath.Join(e.project, "CLAUDE.md"), []byte("# Web\n\n- Template comments are HEEx comments, never HTML ones.\n- The web layer lives in lib/web.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ids := e.ruleIDs(t, "HEEx", "web layer")
+	c := spawnProcessIn(t, e.project, e.db, e.env...)
+	c.initialize()
+	res := c.tool("compile_rules", map[string]any{})
+	sc, _ := res["structuredContent"].(map[string]any)
+	prompt, _ := sc["prompt"].(string)
+	if res["isError"] == true || !strings.Contains(prompt, ids[0]) || !strings.Contains(prompt, ids[1]) || sc["file"] != "CLAUDE.md" {
+		t.Fatalf("compile_rules without an answer: %v", res)
+	}
+	bad := c.tool("compile_rules", map[string]any{"answer": map[string]any{"rules": []any{map[string]any{"id": "r00000000", "is": "rule"}}}})
+	if bad["isError"] != true {
+		t.Errorf("an answer to another prompt was not refused: %v", bad)
+	}
+	res = c.tool("compile_rules", map[string]any{"answer": heexAnswer(ids)})
+	sc, _ = res["structuredContent"].(map[string]any)
+	stored, _ := sc["stored"].(map[string]any)
+	if res["isError"] == true || stored["checks"] != float64(1) || stored["rules"] != float64(2) {
+		t.Fatalf("compile_rules with an answer: %v", res)
+	}
+	if refused, _ := stored["refused"].([]any); len(refused) != 1 {
+		t.Errorf("the refused check is not named: %v", stored)
+	}
+	if again := c.tool("compile_rules", map[string]any{}); !strings.Contains(fmt.Sprint(again), "nothing to compile") {
+		t.Errorf("after the answer, compile_rules still asks: %v", again)
+	}
+	write := preToolUse(t, e.project, "Write", map[string]string{"file_path": filepath.Join(e.project, "lib", "web", "home.html.heex"), "content": "<div><!-- todo --></div>"})
+	b, code, _ := e.run(t, "PreToolUse", write, "INNATE_HOOK_SERVER=off")
+	var o hook.Output
+	if len(b) > 0 {
+		json.Unmarshal(b, &o)
+	}
+	if got := o.Specific.String(); code != 0 || !strings.Contains(got, "HEEx") || strings.HasPrefix(got, "ask|") {
+		t.Errorf("PreToolUse after the agent's compile: %q", got)
+	}
+}
