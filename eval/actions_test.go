@@ -26,6 +26,22 @@ func TestActions_realToolCalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 1,997 tool calls")
 	}
+	t.Parallel()
+	for _, v := range []struct{ name, consultant string }{
+		{"reader", ""},
+		// The recorded consultant's answers (testdata/actions/consultant).
+		{"with the consultant", filepath.Join("testdata", "actions", "consultant")},
+	} {
+		t.Run(v.name, func(t *testing.T) {
+			t.Parallel()
+			replayActions(t, v.consultant)
+		})
+	}
+}
+
+// replayActions replays the set, with a consultant's recorded answers when
+// consultant is set, and holds its figures.
+func replayActions(t *testing.T, consultant string) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	db, err := storage.Open(ctx, filepath.Join(dir, "eval.db"), storage.Options{})
@@ -41,13 +57,16 @@ func TestActions_realToolCalls(t *testing.T) {
 	sync := rulesync.New(k, db, rulesync.Options{})
 	state := &hook.StateDir{Dir: filepath.Join(dir, "state")}
 	rep, err := eval.Actions(ctx, filepath.Join("testdata", "actions"), eval.ActionsOptions{
-		Root: filepath.Join(dir, "repos"), Lesson: k.Lesson,
+		Root: filepath.Join(dir, "repos"), Lesson: k.Lesson, Consultant: consultant, KB: k,
 		Handler: func(root string) *hook.Handler {
 			return &hook.Handler{KB: k, Config: hook.DefaultConfig(), Project: func(string) string { return root }, State: state, SyncRules: sync.Seen}
 		},
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if consultant != "" && (rep.Consultant == nil || rep.Consultant.Files < 20 || rep.Consultant.Checks < 100) {
+		t.Errorf("recorded answers applied: %+v", rep.Consultant)
 	}
 	t.Logf("all: %+v", rep.ActionFigures)
 	t.Logf("tune: %+v", rep.Tune)

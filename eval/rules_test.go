@@ -20,44 +20,77 @@ func TestRules_devSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports the sets' rule files with the built-in encoder")
 	}
+	t.Parallel()
 	dir := evaldata.Path(t, "rules")
-	ctx := context.Background()
-	db, err := storage.Open(ctx, filepath.Join(t.TempDir(), "eval.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
+	type bound struct {
+		name   string
+		got    func(eval.RulesReport) float64
+		want   float64
+		atMost bool
 	}
-	defer db.Close()
-	k, err := kb.New(kb.Config{Store: db, Embedder: embed.Builtin(), Session: "eval"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := eval.Rules(ctx, k, dir, eval.RulesOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%+v", rep.RuleFigures)
-	if rep.Missing != 0 {
-		t.Errorf("%d rules of the set are in no imported lesson", rep.Missing)
-	}
-	for _, c := range []struct {
-		name      string
-		got, want float64
-		atMost    bool
+	caution := func(r eval.RulesReport) float64 { return r.CautionViolates }
+	alarms := func(r eval.RulesReport) float64 { return r.CautionComplies }
+	affirm := func(r eval.RulesReport) float64 { return r.AffirmComplies }
+	unrelated := func(r eval.RulesReport) float64 { return r.AbstainUnrelated }
+	abstains := func(r eval.RulesReport) float64 { return r.AbstainRules }
+	recall := func(r eval.RulesReport) float64 { return r.RecallHit3 }
+	paraphrased := func(r eval.RulesReport) float64 { return r.RecallHit3Paraphrased }
+	for _, v := range []struct {
+		name, consultant string
+		bounds           []bound
 	}{
-		{"appraise caution on complies (false alarms)", rep.CautionComplies, 0.10, true},
-		{"appraise affirm on complies", rep.AffirmComplies, 0.50, false},
-		{"appraise abstains on unrelated", rep.AbstainUnrelated, 0.80, false},
-		{"appraise caution on violates", rep.CautionViolates, 0.60, false},
-		{"appraise abstains on rule scenarios", rep.AbstainRules, 0.25, true},
-		{"recall hit@3", rep.RecallHit3, 0.46, false},
+		{"reader", "", []bound{
+			{"appraise caution on complies (false alarms)", alarms, 0.10, true},
+			{"appraise affirm on complies", affirm, 0.50, false},
+			{"appraise abstains on unrelated", unrelated, 0.80, false},
+			{"appraise caution on violates", caution, 0.60, false},
+			{"appraise abstains on rule scenarios", abstains, 0.25, true},
+			{"recall hit@3", recall, 0.46, false},
+		}},
+		// The recorded consultant's answers (testdata/consultant): the
+		// issue's goals for recall, and the caution measured, less a margin.
+		{"with the consultant", filepath.Join("testdata", "consultant", "rules"), []bound{
+			{"recall hit@3", recall, 0.70, false},
+			{"recall hit@3, paraphrased situations", paraphrased, 0.40, false},
+			{"appraise caution on complies (false alarms)", alarms, 0.08, true},
+			{"appraise caution on violates", caution, 0.60, false},
+			{"appraise abstains on unrelated", unrelated, 0.80, false},
+		}},
 	} {
-		if c.atMost && c.got > c.want || !c.atMost && c.got < c.want {
-			bound := "at least"
-			if c.atMost {
-				bound = "at most"
+		t.Run(v.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db, err := storage.Open(ctx, filepath.Join(t.TempDir(), "eval.db"), storage.Options{})
+			if err != nil {
+				t.Fatal(err)
 			}
-			t.Errorf("%s = %.3f, want %s %.2f", c.name, c.got, bound, c.want)
-		}
+			defer db.Close()
+			k, err := kb.New(kb.Config{Store: db, Embedder: embed.Builtin(), Session: "eval"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := eval.Rules(ctx, k, dir, eval.RulesOptions{Consultant: v.consultant})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%+v", rep.RuleFigures)
+			if rep.Missing != 0 {
+				t.Errorf("%d rules of the set are in no imported lesson", rep.Missing)
+			}
+			if v.consultant != "" && (rep.Consultant == nil || rep.Consultant.Files != rep.Consultant.Asked) {
+				t.Errorf("recorded answers applied: %+v", rep.Consultant)
+			}
+			for _, c := range v.bounds {
+				got := c.got(rep)
+				if c.atMost && got > c.want || !c.atMost && got < c.want {
+					bound := "at least"
+					if c.atMost {
+						bound = "at most"
+					}
+					t.Errorf("%s = %.3f, want %s %.2f", c.name, got, bound, c.want)
+				}
+			}
+		})
 	}
 }
 
@@ -70,6 +103,7 @@ func TestRules_independent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports the sets' rule files with the built-in encoder")
 	}
+	t.Parallel()
 	ctx := context.Background()
 	var violates, complies, unrelated, rules int
 	var caution, alarms, affirm, abstainUnrelated, abstainRules float64
