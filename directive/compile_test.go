@@ -185,3 +185,19 @@ func TestPlanAction_writes(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanActionIn: code a plan shows without naming a file is written to
+// the files its situation names; a plan that names its file keeps it.
+func TestPlanActionIn(t *testing.T) {
+	a := PlanActionIn("`async def test_turn_on(hass, entry):` followed by the body.", "I'm adding a test in tests/components/light/test_init.py")
+	if len(a.Writes) != 1 || a.Writes[0].Path != "tests/components/light/test_init.py" || !strings.Contains(a.Writes[0].Text, "def test_turn_on") {
+		t.Errorf("writes: %+v", a.Writes)
+	}
+	a = PlanActionIn("In lib/page.heex add `<!-- x -->`.", "editing tests/a_test.py")
+	if len(a.Writes) != 1 || a.Writes[0].Path != "lib/page.heex" {
+		t.Errorf("a plan naming its file: %+v", a.Writes)
+	}
+	if a := PlanActionIn("Run the tests.", "tests/a_test.py"); len(a.Writes) != 0 {
+		t.Errorf("a plan with no code writes %+v", a.Writes)
+	}
+}

@@ -14,7 +14,12 @@ import (
 // a plan shows (the code spans and fenced blocks that are no command line,
 // outside negated clauses) is read as the new text of each file it names,
 // PlanWrite marking those writes. Safe for concurrent use.
-func PlanAction(plan string) action.Action {
+func PlanAction(plan string) action.Action { return PlanActionIn(plan, "") }
+
+// PlanActionIn is PlanAction for a plan made in a situation (what the
+// agent is about to do, the files involved): when the plan shows code but
+// names no file, the files the situation names are the ones it writes.
+func PlanActionIn(plan, situation string) action.Action {
 	if len(plan) > maxCandidateBytes {
 		plan = plan[:maxCandidateBytes]
 	}
@@ -70,7 +75,11 @@ func PlanAction(plan string) action.Action {
 	if len(code) > 0 {
 		text := strings.Join(code, "\n")
 		seen := map[string]bool{}
-		for _, p := range pathRE.FindAllString(plan, -1) {
+		paths := pathRE.FindAllString(plan, -1)
+		if len(paths) == 0 && len(situation) <= maxCandidateBytes {
+			paths = pathRE.FindAllString(situation, -1)
+		}
+		for _, p := range paths {
 			p = strings.Trim(p, "`'\"()")
 			if p == "" || seen[p] || strings.HasSuffix(p, "/") || strings.Contains(p, "://") {
 				continue

@@ -133,8 +133,8 @@ func (pc *preparedCache) get(sc StoredCheck) (*check.Prepared, error) {
 // against the project's checks, as the hooks match a tool call: the
 // lessons whose checks it breaks, with the breaking command. A failure to
 // read the checks is logged: appraise goes on with the prose reading.
-func (k *KB) planBreaches(ctx context.Context, project, plan string) map[string]string {
-	act := directive.PlanAction(plan)
+func (k *KB) planBreaches(ctx context.Context, project, plan, situation string) map[string]string {
+	act := directive.PlanActionIn(plan, situation)
 	if act.Empty() {
 		return nil
 	}
