@@ -128,6 +128,34 @@ func (e *consultEnv) writeAnswer(t *testing.T, v any) {
 	}
 }
 
+// webRulesText is the project's CLAUDE.md in these tests.
+const webRulesText = "# Web\n\n- Template comments are HEEx comments, never HTML ones.\n- The web layer lives in lib/web.\n"
+
+// webRules writes webRulesText and returns its rules' ids (the comment
+// rule, then the description).
+func (e *consultEnv) webRules(t *testing.T) []string {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(e.project, "CLAUDE.md"), []byte(webRulesText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return e.ruleIDs(t, "HEEx", "web layer")
+}
+
+// preToolUse runs PreToolUse in-process and returns its answer, as
+// hook.Specific prints it.
+func (e *consultEnv) preToolUse(t *testing.T, payload []byte) string {
+	t.Helper()
+	b, code, _ := e.run(t, "PreToolUse", payload, "INNATE_HOOK_SERVER=off")
+	if code != 0 {
+		t.Fatalf("PreToolUse: exit %d", code)
+	}
+	var o hook.Output
+	if len(b) > 0 {
+		json.Unmarshal(b, &o)
+	}
+	return o.Specific.String()
+}
+
 // say are five phrasings that share no word with the test's rules.
 var say = []string{"touch a page layout", "adjust the markup of a screen", "rework a view partial", "fix a broken page fragment", "restyle the account screen"}
 
@@ -157,11 +185,8 @@ func TestConsultant_endToEnd(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	e := newConsultEnv(t)
-	claude := "# Web\n\n- Template comments are HEEx comments, never HTML ones.\n- The web layer lives in lib/web.\n"
-	if err := os.WriteFile(filepath.Join(e.project, "CLAUDE.md"), []byte(claude), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ids := e.ruleIDs(t, "HEEx", "web layer")
+	ids := e.webRules(t)
+	claude := webRulesText
 	start, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": e.project, "hook_event_name": "SessionStart", "source": "startup"})
 
 	// No consultant configured: the agent is invited, once.
@@ -191,17 +216,7 @@ func TestConsultant_endToEnd(t *testing.T) {
 	// PreToolUse enforces it: a reminder, then an ask once approved.
 	write := preToolUse(t, e.project, "Write", map[string]string{"file_path": filepath.Join(e.project, "lib", "web", "home.html.heex"), "content": "<div><!-- todo --></div>"})
 	ok := preToolUse(t, e.project, "Write", map[string]string{"file_path": filepath.Join(e.project, "lib", "web", "home.html.heex"), "content": "<div><%!-- todo --%></div>"})
-	answer := func(p []byte) string {
-		b, code, _ := e.run(t, "PreToolUse", p, "INNATE_HOOK_SERVER=off")
-		if code != 0 {
-			t.Fatalf("PreToolUse: exit %d", code)
-		}
-		var o hook.Output
-		if len(b) > 0 {
-			json.Unmarshal(b, &o)
-		}
-		return o.Specific.String()
-	}
+	answer := func(p []byte) string { return e.preToolUse(t, p) }
 	if got := answer(write); strings.HasPrefix(got, "ask|") || !strings.Contains(got, "HEEx") {
 		t.Errorf("a consultant's check before approval should remind, not ask: %q", got)
 	}
@@ -264,10 +279,7 @@ func TestConsultant_network(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	e := newConsultEnv(t)
-	if err := os.WriteFile(filepath.Join(e.project, "CLAUDE.md"), []byte("# Web\n\n- Template comments are HEEx comments, never HTML ones.\n- The web layer lives in lib/web.\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ids := e.ruleIDs(t, "HEEx", "web layer")
+	ids := e.webRules(t)
 	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
@@ -315,10 +327,7 @@ func TestConsultant_background(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	e := newConsultEnv(t)
-	if err := os.WriteFile(filepath.Join(e.project, "CLAUDE.md"), []byte("# Web\n\n- Template comments are HEEx comments, never HTML ones.\n- The web layer lives in lib/web.\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	e.writeAnswer(t, heexAnswer(e.ruleIDs(t, "HEEx", "web layer")))
+	e.writeAnswer(t, heexAnswer(e.webRules(t)))
 	e.userConfig(t, `{"consultant": {"command": ["fake-consultant"]}}`)
 	start, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": e.project, "hook_event_name": "SessionStart", "source": "startup"})
 	out, code, _ := e.run(t, "SessionStart", start, "INNATE_HOOK_SERVER=off")
@@ -351,10 +360,7 @@ func TestConsultant_agentThroughMCP(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	e := newConsultEnv(t)
-	if err := os.WriteFile(filepath.Join(e.project, "CLAUDE.md"), []byte("# Web\n\n- Template comments are HEEx comments, never HTML ones.\n- The web layer lives in lib/web.\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ids := e.ruleIDs(t, "HEEx", "web layer")
+	ids := e.webRules(t)
 	c := spawnProcessIn(t, e.project, e.db, e.env...)
 	c.initialize()
 	res := c.tool("compile_rules", map[string]any{})
@@ -380,12 +386,7 @@ func TestConsultant_agentThroughMCP(t *testing.T) {
 		t.Errorf("after the answer, compile_rules still asks: %v", again)
 	}
 	write := preToolUse(t, e.project, "Write", map[string]string{"file_path": filepath.Join(e.project, "lib", "web", "home.html.heex"), "content": "<div><!-- todo --></div>"})
-	b, code, _ := e.run(t, "PreToolUse", write, "INNATE_HOOK_SERVER=off")
-	var o hook.Output
-	if len(b) > 0 {
-		json.Unmarshal(b, &o)
-	}
-	if got := o.Specific.String(); code != 0 || !strings.Contains(got, "HEEx") || strings.HasPrefix(got, "ask|") {
+	if got := e.preToolUse(t, write); !strings.Contains(got, "HEEx") || strings.HasPrefix(got, "ask|") {
 		t.Errorf("PreToolUse after the agent's compile: %q", got)
 	}
 }
