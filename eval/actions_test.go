@@ -1,3 +1,9 @@
+//go:build !race
+
+// The quality tests replay whole evaluation sets: single-threaded work the
+// race detector slows some five times and learns nothing from. The README's
+// test command runs this package again without -race.
+
 package eval_test
 
 import (
