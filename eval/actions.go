@@ -396,12 +396,6 @@ func summariseActions(outs []actionOutcome, keep func(repo string) bool) ActionF
 		}
 	}
 	f.Repos = len(repos)
-	ratio := func(n, d int) float64 {
-		if d == 0 {
-			return 0
-		}
-		return metric.Round4(float64(n) / float64(d))
-	}
 	f.AsksPer100 = ratio(100*f.Asks, f.Calls)
 	f.AskPrecision = ratio(askRight, f.Asks)
 	f.AskPrecisionRule = ratio(askRule, f.Asks)
@@ -435,4 +429,12 @@ func readJSONL[T any](path string) ([]T, error) {
 		}
 		out = append(out, v)
 	}
+}
+
+// ratio is n/d rounded, 0 when d is 0.
+func ratio(n, d int) float64 {
+	if d == 0 {
+		return 0
+	}
+	return metric.Round4(float64(n) / float64(d))
 }

@@ -13,7 +13,7 @@ import (
 
 func (m *Main) runEval(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: eval needs a kind: retrieval, appraise, hedging, hesitation, rules, capture or actions", errUsage)
+		return fmt.Errorf("%w: eval needs a kind: retrieval, appraise, hedging, hesitation, rules, capture, actions or stop", errUsage)
 	}
 	switch args[0] {
 	case "retrieval":
@@ -30,8 +30,10 @@ func (m *Main) runEval(ctx context.Context, g *globals, args []string, stdin io.
 		return m.evalCapture(ctx, g, args[1:], stdout, stderr)
 	case "actions":
 		return m.evalActions(ctx, g, args[1:], stdout, stderr)
+	case "stop":
+		return m.evalStop(ctx, g, args[1:], stdout, stderr)
 	}
-	return fmt.Errorf("%w: unknown eval kind %q: use retrieval, appraise, hedging, hesitation, rules, capture or actions", errUsage, args[0])
+	return fmt.Errorf("%w: unknown eval kind %q: use retrieval, appraise, hedging, hesitation, rules, capture, actions or stop", errUsage, args[0])
 }
 
 // evalCapture measures how the UserPromptSubmit hook reads user messages
