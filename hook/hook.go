@@ -554,8 +554,13 @@ func turnEvidence(t Turn) evidence {
 		if c.Output == "" || c.Name != "Bash" && c.Name != "BashOutput" {
 			continue
 		}
+		if i < lastEdit {
+			// A run before the turn's last edit says nothing of the code
+			// the turn hands over: it is no evidence of the claim.
+			continue
+		}
 		r := runlog.Read(c.Output)
-		if i > lastEdit && r.Outcome == runlog.Passed && !r.Build {
+		if r.Outcome == runlog.Passed && !r.Build {
 			ev.testsPassedAfterEdit = true
 		}
 		if size+len(c.Output) > maxEvidenceBytes || len(ev.outputs) >= maxEvidenceItems {

@@ -417,3 +417,55 @@ func TestCursor_beforeShellExecution(t *testing.T) {
 		t.Error("another Cursor event accepted")
 	}
 }
+
+// TestStop_onlyARunAfterTheLastEditCounts: a passing test run before the
+// turn's last edit does not back "all tests pass"; the same run after it
+// does.
+func TestStop_onlyARunAfterTheLastEditCounts(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, lines ...map[string]any) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc := json.NewEncoder(f)
+		for _, l := range lines {
+			enc.Encode(l)
+		}
+		f.Close()
+		return p
+	}
+	msg := func(role string, content any) map[string]any {
+		return map[string]any{"type": role, "message": map[string]any{"role": role, "content": content}}
+	}
+	user := msg("user", "The cart total ignores the discount; fix it.")
+	test := []map[string]any{
+		msg("assistant", []any{map[string]any{"type": "tool_use", "id": "t1", "name": "Bash", "input": map[string]any{"command": "go test ./cart/..."}}}),
+		msg("user", []any{map[string]any{"type": "tool_result", "tool_use_id": "t1", "content": "ok  \tshop/cart\t0.012s"}}),
+	}
+	edit := []map[string]any{
+		msg("assistant", []any{map[string]any{"type": "tool_use", "id": "t2", "name": "Edit", "input": map[string]any{"file_path": "/home/dev/shop/cart/total.go", "old_string": "a", "new_string": "b"}}}),
+		msg("user", []any{map[string]any{"type": "tool_result", "tool_use_id": "t2", "content": "edited"}}),
+	}
+	final := msg("assistant", []any{map[string]any{"type": "text", "text": "Fixed, all tests pass."}})
+	for _, c := range []struct {
+		name  string
+		lines []map[string]any
+		block bool
+	}{
+		{"test, then edit", append(append(append([]map[string]any{user}, test...), edit...), final), true},
+		{"edit, then test", append(append(append([]map[string]any{user}, edit...), test...), final), false},
+	} {
+		h, _ := testHandler(t)
+		p := write(strings.ReplaceAll(c.name, " ", "")+".jsonl", c.lines...)
+		out, err := h.Handle(context.Background(), Input{Event: Stop, SessionID: c.name, TranscriptPath: p, Cwd: "/home/dev/shop"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.Decision == "block"; got != c.block {
+			t.Errorf("%s: blocked %v, want %v (%s)", c.name, got, c.block, out.Reason)
+		}
+	}
+}
