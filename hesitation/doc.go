@@ -24,7 +24,8 @@
 // data.
 //
 // Term lists for English, Chinese (Traditional and Simplified) and
-// Japanese are embedded JSON files under terms/, compiled once into a
+// Japanese, and success claims with their negations in Spanish,
+// Portuguese, German and French, are embedded JSON files under terms/, compiled once into a
 // single Aho-Corasick automaton, so a check is one linear pass over the
 // draft plus a token pass. Everything here is a pure function of its
 // arguments: no I/O (the eval functions read only the io.Reader they are

@@ -17,7 +17,7 @@ var termFS embed.FS
 
 // termFiles lists the embedded term lists in a fixed order so that the
 // automaton, and therefore every result, is deterministic.
-var termFiles = []string{"terms/en.json", "terms/zh.json", "terms/ja.json"}
+var termFiles = []string{"terms/en.json", "terms/zh.json", "terms/ja.json", "terms/es.json", "terms/pt.json", "terms/de.json", "terms/fr.json"}
 
 // category says what a matched term means to the detectors.
 type category uint8
