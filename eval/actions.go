@@ -137,7 +137,7 @@ type actionOutcome struct {
 // breach is taken as refused (no PostToolUse); one it asked about wrongly
 // is let through, as a user would, which counts as an override.
 func Actions(ctx context.Context, dir string, opts ActionsOptions) (ActionsReport, error) {
-	sources, err := readJSONL[ActionSource](filepath.Join(dir, "sources.jsonl"))
+	sources, err := readSources(dir)
 	if err != nil {
 		return ActionsReport{}, err
 	}
@@ -156,9 +156,6 @@ func Actions(ctx context.Context, dir string, opts ActionsOptions) (ActionsRepor
 	}
 	half := map[string]string{}
 	for _, s := range sources {
-		if s.Half != split.Tune && s.Half != split.Check {
-			return ActionsReport{}, fmt.Errorf("%s: half is %q: say tune or check", s.Repo, s.Half)
-		}
 		half[s.Repo] = s.Half
 	}
 	var outs []actionOutcome
@@ -437,4 +434,19 @@ func ratio(n, d int) float64 {
 		return 0
 	}
 	return metric.Round4(float64(n) / float64(d))
+}
+
+// readSources reads a set's DIR/sources.jsonl, each repository's half
+// checked.
+func readSources(dir string) ([]ActionSource, error) {
+	sources, err := readJSONL[ActionSource](filepath.Join(dir, "sources.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range sources {
+		if s.Half != split.Tune && s.Half != split.Check {
+			return nil, fmt.Errorf("%s: half is %q: say tune or check", s.Repo, s.Half)
+		}
+	}
+	return sources, nil
 }

@@ -85,7 +85,7 @@ type StopOptions struct {
 // DIR/repos/<owner>__<name>/turns.jsonl) through the Stop hook, as Claude
 // Code sends it: the turn written as a transcript, then the Stop event.
 func Stop(ctx context.Context, dir string, opts StopOptions) (StopReport, error) {
-	sources, err := readJSONL[ActionSource](filepath.Join(dir, "sources.jsonl"))
+	sources, err := readSources(dir)
 	if err != nil {
 		return StopReport{}, err
 	}
@@ -96,9 +96,6 @@ func Stop(ctx context.Context, dir string, opts StopOptions) (StopReport, error)
 	}
 	var outs []outcome
 	for _, s := range sources {
-		if s.Half != split.Tune && s.Half != split.Check {
-			return StopReport{}, fmt.Errorf("%s: half is %q: say tune or check", s.Repo, s.Half)
-		}
 		turns, err := readJSONL[StopTurn](filepath.Join(dir, "repos", s.Slug(), "turns.jsonl"))
 		if err != nil {
 			return StopReport{}, err

@@ -67,6 +67,13 @@ func ruleWhen(trigger string) string {
 	return strings.TrimSpace(trigger)
 }
 
+// ruleOf is a rule lesson's text as a consultant is asked about it: the one
+// place a rule's id is made of its content and trigger.
+func ruleOf(content, trigger string) consult.Rule {
+	when := ruleWhen(trigger)
+	return consult.Rule{ID: consult.RuleID(content, when), Text: content, When: when}
+}
+
 // ruleLesson is a rule of a project's rule files with its lesson.
 type ruleLesson struct {
 	rule   consult.Rule
@@ -86,8 +93,7 @@ func (k *KB) projectRules(ctx context.Context, project string) ([]ruleLesson, er
 		if project != "" {
 			file = strings.TrimPrefix(file, strings.TrimRight(project, "/")+"/")
 		}
-		when := ruleWhen(l.Trigger)
-		out = append(out, ruleLesson{rule: consult.Rule{ID: consult.RuleID(l.Content, when), Text: l.Content, When: when}, file: file, lesson: l})
+		out = append(out, ruleLesson{rule: ruleOf(l.Content, l.Trigger), file: file, lesson: l})
 		return nil
 	})
 	if err != nil {
@@ -180,11 +186,9 @@ func FileRules(path string, data []byte) ([]consult.Rule, error) {
 	for _, nl := range ls {
 		content, _ := sanitize.Redact(strings.TrimSpace(nl.Content))
 		trigger, _ := sanitize.Redact(strings.TrimSpace(nl.Trigger))
-		when := ruleWhen(trigger)
-		id := consult.RuleID(content, when)
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, consult.Rule{ID: id, Text: content, When: when})
+		if r := ruleOf(content, trigger); !seen[r.ID] {
+			seen[r.ID] = true
+			out = append(out, r)
 		}
 	}
 	return out, nil
@@ -320,7 +324,7 @@ func CompileOf(l Lesson, compiles map[string]Compile) *Compile {
 	if l.Kind != KindRule || l.Project == "" {
 		return nil
 	}
-	c, ok := compiles[consult.RuleID(l.Content, ruleWhen(l.Trigger))]
+	c, ok := compiles[ruleOf(l.Content, l.Trigger).ID]
 	if !ok {
 		return nil
 	}
