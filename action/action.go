@@ -45,6 +45,13 @@ type Command struct {
 	// Text is the command as written (for evidence), at most a few hundred
 	// bytes.
 	Text string `json:"text"`
+	// Dir is the directory an earlier `cd` of the line moved to, relative
+	// to the root ("" for the root; absolute outside it; "?" unknown).
+	Dir string `json:"dir,omitempty"`
+	// DirFixed: Dir is known, because the line moved there by an absolute
+	// path or Env.Dir says where the shell stood; otherwise Dir assumes
+	// the shell started at the root.
+	DirFixed bool `json:"dir_fixed,omitempty"`
 }
 
 // Arg is one argument of a command.
@@ -94,9 +101,12 @@ type Message struct {
 }
 
 // Env is what a tool call is read against: the project root (absolute,
-// "" when unknown) and, optionally, whether a file exists (for New).
+// "" when unknown), optionally the directory the shell stands in
+// (absolute; "" for the root, as assumed), and whether a file exists (for
+// New).
 type Env struct {
 	Root   string
+	Dir    string
 	Exists func(path string) bool
 }
 

@@ -9,13 +9,15 @@ import "strings"
 // here makes its value read as a positional word, which a check's glob or
 // subcommand then has to match exactly, so it errs towards silence.
 var valuedOptions = map[string][]string{
-	"git":      {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"},
-	"npm":      {"--prefix", "-w", "--workspace"},
-	"pnpm":     {"-C", "--dir", "-F", "--filter"},
-	"yarn":     {"--cwd"},
-	"make":     {"-C", "-f", "--file", "--directory", "-I", "-o", "-W", "-l"},
-	"gmake":    {"-C", "-f", "--file", "--directory"},
-	"go":       {"-C"},
+	"git":   {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"},
+	"npm":   {"--prefix", "-w", "--workspace"},
+	"pnpm":  {"-C", "--dir", "-F", "--filter"},
+	"yarn":  {"--cwd"},
+	"make":  {"-C", "-f", "--file", "--directory", "-I", "-o", "-W", "-l"},
+	"gmake": {"-C", "-f", "--file", "--directory"},
+	"go": {"-C", "-run", "-skip", "-bench", "-benchtime", "-count", "-cpu", "-timeout", "-tags", "-p", "-parallel",
+		"-coverprofile", "-covermode", "-coverpkg", "-o", "-exec", "-ldflags", "-gcflags", "-asmflags", "-mod", "-modfile",
+		"-shuffle", "-list", "-outputdir", "-memprofile", "-cpuprofile", "-blockprofile", "-mutexprofile", "-trace"},
 	"cargo":    {"--manifest-path", "-Z", "--config", "-C", "-p", "--package", "--target", "--features", "-F", "-j", "--jobs", "--bin", "--example", "--test", "--bench", "--target-dir"},
 	"docker":   {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"},
 	"kubectl":  {"-n", "--namespace", "--context", "--kubeconfig", "-l", "--selector", "-o", "--output", "-c", "--container"},

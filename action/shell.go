@@ -34,6 +34,12 @@ func Shell(line string, env Env) Action {
 	}
 	a := Action{Tool: "Bash"}
 	r := &reader{env: env, a: &a}
+	if env.Dir != "" {
+		r.dir, r.fixed = env.rel(env.Dir, ""), true
+		if r.dir == "." {
+			r.dir = ""
+		}
+	}
 	if !r.parse(line, 0) {
 		return Action{Tool: "Bash"}
 	}
@@ -56,6 +62,9 @@ type reader struct {
 	// dir is the directory `cd` moved to, relative to the root (or
 	// absolute when outside it); "" for the root.
 	dir string
+	// fixed: dir is known, from Env.Dir or a `cd` to an absolute path,
+	// rather than assumed to start at the root.
+	fixed bool
 }
 
 // parse reads src (the whole line, or a `bash -c` script at depth > 0)
@@ -88,9 +97,9 @@ func (r *reader) stmt(src string, st *syntax.Stmt, pipeTo []string, depth int) {
 		r.stmt(src, c.X, nil, depth)
 		r.stmt(src, c.Y, pipeTo, depth)
 	case *syntax.Subshell:
-		saved := r.dir
+		saved, fixed := r.dir, r.fixed
 		r.stmts(src, c.Stmts, depth)
-		r.dir = saved
+		r.dir, r.fixed = saved, fixed
 	case *syntax.Block:
 		r.stmts(src, c.Stmts, depth)
 	case *syntax.IfClause:
@@ -144,7 +153,7 @@ func (r *reader) pipeline(src string, b *syntax.BinaryCmd, depth int) {
 	writes := make([][]Write, len(stages))
 	msgs := make([][]Message, len(stages))
 	for i, st := range stages {
-		sub := &reader{env: r.env, a: &Action{}, dir: r.dir}
+		sub := &reader{env: r.env, a: &Action{}, dir: r.dir, fixed: r.fixed}
 		sub.stmt(src, st, nil, depth)
 		read[i], writes[i], msgs[i] = sub.a.Commands, sub.a.Writes, sub.a.Messages
 	}
@@ -211,7 +220,7 @@ func (r *reader) command(src string, args []Arg, via []string, text string, pipe
 		prog := programName(args[0].Value)
 		if script, ok := shellScript(prog, args[1:]); ok {
 			if depth < maxDepth {
-				sub := &reader{env: r.env, a: r.a, dir: r.dir}
+				sub := &reader{env: r.env, a: r.a, dir: r.dir, fixed: r.fixed}
 				n := len(r.a.Commands)
 				sub.parse(script, depth+1)
 				for i := n; i < len(r.a.Commands); i++ {
@@ -233,7 +242,7 @@ func (r *reader) command(src string, args []Arg, via []string, text string, pipe
 	if len(args) == 0 || !args[0].Known || programName(args[0].Value) == "" {
 		return
 	}
-	cmd := Command{Program: programName(args[0].Value), Args: args[1:], Via: via, PipeTo: pipeTo, Text: text}
+	cmd := Command{Program: programName(args[0].Value), Args: args[1:], Via: via, PipeTo: pipeTo, Text: text, Dir: r.dir, DirFixed: r.fixed && r.dir != "?"}
 	r.a.Commands = append(r.a.Commands, cmd)
 	r.commandWrites(cmd, st)
 }
@@ -257,6 +266,7 @@ func (r *reader) cd(args []Arg) {
 				d = ""
 			}
 			r.dir = d
+			r.fixed = r.fixed || isAbs(a.Value)
 		}
 		return
 	}
@@ -271,14 +281,14 @@ func (r *reader) substitutions(src string, w *syntax.Word, depth int) {
 			if _, ok := catHeredoc(s); ok {
 				return false
 			}
-			saved := r.dir
+			saved, fixed := r.dir, r.fixed
 			r.stmts(src, s.Stmts, depth)
-			r.dir = saved
+			r.dir, r.fixed = saved, fixed
 			return false
 		case *syntax.ProcSubst:
-			saved := r.dir
+			saved, fixed := r.dir, r.fixed
 			r.stmts(src, s.Stmts, depth)
-			r.dir = saved
+			r.dir, r.fixed = saved, fixed
 			return false
 		}
 		return true
@@ -442,7 +452,7 @@ func (r *reader) redirects(st *syntax.Stmt, text string, known *bool) {
 			continue
 		}
 		p, ok := wordValue(rd.Word)
-		if !ok || p == "" || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "&") {
+		if !ok || p == "" || nullDevice(p) || strings.HasPrefix(p, "&") {
 			continue
 		}
 		w := Write{Path: r.path(p), By: by}

@@ -54,8 +54,10 @@ func (r *reader) commandWrites(c Command, st *syntax.Stmt) {
 		}
 	case "cp", "install", "mv":
 		dst, srcs := "", pos
-		if t := c.Value("-t", "--target-directory"); t != "" {
+		if t, ok := c.ValueOK("-t", "--target-directory"); ok || t != "" {
 			dst = t
+		} else if n := len(c.Args); n > 0 && !c.Args[n-1].Known {
+			return // the destination is known only when the shell runs
 		} else if len(pos) >= 2 {
 			dst, srcs = pos[len(pos)-1], pos[:len(pos)-1]
 		}
@@ -193,9 +195,15 @@ func (r *reader) git(c Command, in string, inKnown bool) {
 	}
 }
 
+// nullDevice reports whether a path is a device rather than a file:
+// /dev/null and its kin, or Windows' NUL.
+func nullDevice(p string) bool {
+	return strings.HasPrefix(p, "/dev/") || strings.EqualFold(p, "nul") || strings.EqualFold(p, "$null")
+}
+
 // write records a write, its path made relative to the root.
 func (r *reader) write(w Write) {
-	if w.Path == "" || strings.HasPrefix(w.Path, "/dev/") {
+	if w.Path == "" || nullDevice(w.Path) {
 		return
 	}
 	if w.Path = r.path(w.Path); w.Path == "" {

@@ -169,7 +169,9 @@ func Stop(ctx context.Context, dir string, opts StopOptions) (StopReport, error)
 
 // writeTranscript writes a turn as Claude Code's transcript: the user's
 // message, each tool call and its result, and the final text; file paths
-// under root.
+// under root. The lines carry no "cwd": the chats do not record where the
+// agent's shell stood (often a subdirectory), and a made-up one would give
+// the Stop hook a scope it could not know.
 func writeTranscript(path, root string, t StopTurn) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -177,7 +179,7 @@ func writeTranscript(path, root string, t StopTurn) error {
 	}
 	enc := json.NewEncoder(f)
 	line := func(typ string, content any) error {
-		return enc.Encode(map[string]any{"type": typ, "sessionId": t.ID, "cwd": root,
+		return enc.Encode(map[string]any{"type": typ, "sessionId": t.ID,
 			"message": map[string]any{"role": typ, "content": content}})
 	}
 	err = line("user", t.User)

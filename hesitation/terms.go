@@ -41,6 +41,9 @@ const (
 	catReference
 	catCreative
 	catCorrection
+	catUntested
+	catNextStep
+	catClosing
 	numCategories
 )
 
@@ -99,6 +102,9 @@ type langFile struct {
 	Reference   []string         `json:"reference"`
 	Creative    []string         `json:"creative"`
 	Correction  strongWeak       `json:"correction"`
+	Untested    []string         `json:"untested"`
+	NextStep    []string         `json:"next_step"`
+	Closing     []string         `json:"closing"`
 	Stopwords   []string         `json:"stopwords"`
 }
 
@@ -199,6 +205,9 @@ func buildLexicon() (*lexicon, error) {
 		add(lg, catCreative, true, f.Creative)
 		add(lg, catCorrection, true, f.Correction.Strong)
 		add(lg, catCorrection, false, f.Correction.Weak)
+		add(lg, catUntested, true, f.Untested)
+		add(lg, catNextStep, true, f.NextStep)
+		add(lg, catClosing, true, f.Closing)
 		setOf(l.quantNotAfter, f.Quantifier.NotAfter)
 		setOf(l.quantNotBefore, f.Quantifier.NotBefore)
 		for q, ws := range f.Quantifier.NotAfterOnly {

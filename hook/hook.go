@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -449,12 +450,12 @@ func toolResponseText(raw json.RawMessage) string {
 	return strings.Join([]string{r.Stdout, r.Stderr, r.Output}, "\n")
 }
 
-// maxEvidenceBytes bounds the tool output Stop gives hesitate.
-const maxEvidenceBytes = 256 << 10
-
-// stop checks the agent's final reply with hesitate, the turn's tool calls
-// and their output as its evidence, and blocks the stop once per turn when
-// the reply claims success that nothing in the turn backs.
+// stop blocks the agent's stop once per turn when the turn changed code
+// and its final text hands the change over as done, but nothing verified
+// it: no test, build, type check or run of the program after the turn's
+// last edit of code passed and covered the edited files. A turn that
+// changed no code, or only docs, is never blocked, and neither is a reply
+// that says plainly what was not run, announces a next step, or only asks.
 func (h *Handler) stop(ctx context.Context, in Input, project string) (Output, error) {
 	if in.StopHookActive {
 		return Output{}, nil
@@ -473,108 +474,169 @@ func (h *Handler) stop(ctx context.Context, in Input, project string) (Output, e
 	if strings.TrimSpace(final) == "" {
 		return Output{}, nil
 	}
-	turnKey := hashKey(t.Prompt + "\x00" + final)
-	if h.State != nil {
-		if s, err := h.State.Read(in.SessionID); err == nil && s.BlockedTurn == turnKey {
-			return Output{}, nil
-		}
-	}
-	ev := turnEvidence(t)
-	// A turn that changed files hands them over as done: that is an
-	// action on the world, which hesitate holds from its lower threshold
-	// (a reply alone is only hedged there).
-	actions := []string{string(hesitation.ActionReply)}
-	if ev.edited {
-		actions = append(actions, string(hesitation.ActionOther))
-	}
-	res, err := h.KB.Hesitate(ctx, kb.HesitateRequest{
-		Draft:       clip.Bytes(final, maxDraftBytes*8),
-		Actions:     actions,
-		Query:       clip.Bytes(t.Prompt, maxQueryBytes),
-		ToolOutputs: ev.outputs,
-		TestsRun:    ev.testsPassedAfterEdit,
-	})
-	if err != nil {
-		return Output{}, err
-	}
-	if !holdsUnverifiedSuccess(res.Result) {
+	ev := turnEvidence(t, action.Env{Root: project})
+	if len(ev.codeEdits) == 0 || ev.verified {
 		return Output{}, nil
 	}
+	ho := hesitation.ReadHandover(clip.Bytes(final, maxDraftBytes*8))
+	if ho.Kind != hesitation.HandoverDone {
+		return Output{}, nil
+	}
+	turnKey := hashKey(t.Prompt + "\x00" + final)
 	if h.State != nil {
+		s, err := h.State.Read(in.SessionID)
+		if err == nil && s.BlockedTurn == turnKey {
+			return Output{}, nil
+		}
 		if err := h.State.Update(in.SessionID, func(s *SessionState) { s.BlockedTurn = turnKey }); err != nil {
 			return Output{}, err
 		}
 	}
-	reason := "innate-mcp hesitates: " + res.Reflection
-	for _, s := range res.Signals {
-		if s.Type == hesitation.SignalUnverifiedSuccess {
-			reason += " (" + s.Detail + ")"
-			break
-		}
-	}
-	return Output{Decision: "block", Reason: reason + " Run the tests (or say plainly that you did not) before you finish."}, nil
+	return Output{Decision: "block", Reason: stopReason(ho, ev)}, nil
 }
 
-// holdsUnverifiedSuccess reports whether hesitate holds the reply or the
-// hand-over of the turn's edits, and a success claim without evidence is
-// among its reasons.
-func holdsUnverifiedSuccess(r hesitation.Result) bool {
-	hold := false
-	for _, s := range r.Plan {
-		if s.Behaviour == hesitation.Hold {
-			hold = true
-		}
+// stopReason says why Stop blocks and what to do.
+func stopReason(ho hesitation.Handover, ev evidence) string {
+	var b strings.Builder
+	b.WriteString("innate-mcp: you hand over ")
+	b.WriteString(editedFiles(ev.codeEdits))
+	if ho.Claim != "" {
+		fmt.Fprintf(&b, " as done (%q)", clip.Line(ho.Claim, 60))
+	} else {
+		b.WriteString(" as done")
 	}
-	return hold && slices.ContainsFunc(r.Signals, func(s hesitation.Signal) bool { return s.Type == hesitation.SignalUnverifiedSuccess })
+	b.WriteString(", but ")
+	b.WriteString(ev.why)
+	b.WriteString(". Run the tests, the build or the program on what you changed and read the output, or say plainly what you did not run, before you finish.")
+	return b.String()
 }
 
-// evidence is what a turn's tool calls show.
+// editedFiles names up to three edited files.
+func editedFiles(files []string) string {
+	var named []string
+	for _, f := range files {
+		if f != "" && !slices.Contains(named, f) {
+			named = append(named, f)
+		}
+	}
+	switch {
+	case len(named) == 0:
+		return "your edits"
+	case len(named) > 3:
+		return fmt.Sprintf("your edits of %s and %d more files", strings.Join(named[:3], ", "), len(named)-3)
+	}
+	return "your edits of " + strings.Join(named, ", ")
+}
+
+// evidence is what a turn's tool calls show of its changes and their
+// verification.
 type evidence struct {
-	outputs []string
-	// testsPassedAfterEdit: a test run passed after the turn's last edit.
-	testsPassedAfterEdit bool
-	// edited: the turn changed files.
-	edited bool
+	// codeEdits are the code files the turn changed, relative to the root
+	// where it is known ("" for a file tool that did not say).
+	codeEdits []string
+	// verified: passing runs after the last edit of code cover every file
+	// the turn changed.
+	verified bool
+	// why says what is missing when not verified.
+	why string
 }
 
-// turnEvidence collects the turn's tool outputs (the newest first, within
-// maxEvidenceBytes) and whether tests passed after the last edit.
-func turnEvidence(t Turn) evidence {
+// turnEvidence reads a turn's edits and the verifying runs after its last
+// edit of code. The last verifying run must have passed; the passing runs
+// after the last failed one must cover every edited file.
+func turnEvidence(t Turn, env action.Env) evidence {
 	var ev evidence
 	lastEdit := -1
 	for i, c := range t.Tools {
-		if c.IsEdit() {
+		files := codeFiles(c, env)
+		if len(files) > 0 {
+			ev.codeEdits = append(ev.codeEdits, files...)
 			lastEdit = i
 		}
 	}
-	ev.edited = lastEdit >= 0
-	size := 0
-	for i := len(t.Tools) - 1; i >= 0; i-- {
-		c := t.Tools[i]
-		if c.Output == "" || c.Name != "Bash" && c.Name != "BashOutput" {
-			continue
-		}
-		if i < lastEdit {
-			// A run before the turn's last edit says nothing of the code
-			// the turn hands over: it is no evidence of the claim.
-			continue
-		}
-		r := runlog.Read(c.Output)
-		if r.Outcome == runlog.Passed && !r.Build {
-			ev.testsPassedAfterEdit = true
-		}
-		if size+len(c.Output) > maxEvidenceBytes || len(ev.outputs) >= maxEvidenceItems {
-			continue
-		}
-		size += len(c.Output)
-		ev.outputs = append(ev.outputs, "$ "+c.Command()+"\n"+c.Output)
+	if lastEdit < 0 {
+		return ev
 	}
+	var passing []verifyingRun
+	var last *verifyingRun
+	for _, c := range t.Tools[lastEdit+1:] {
+		for _, r := range readRuns(c, env) {
+			if r.failed {
+				passing = passing[:0]
+			} else {
+				passing = append(passing, r)
+			}
+			last = &r
+		}
+	}
+	switch {
+	case last == nil:
+		ev.why = "nothing tested, built or ran it after your last edit"
+		return ev
+	case last.failed:
+		ev.why = fmt.Sprintf("`%s` failed after your last edit (%s)", clip.Line(last.command, 80), clip.Line(last.failure, 120))
+		return ev
+	}
+	for _, f := range ev.codeEdits {
+		if !slices.ContainsFunc(passing, func(r verifyingRun) bool { return covers(r.scope, f) }) {
+			ev.why = fmt.Sprintf("what ran after your last edit does not cover %s", f)
+			return ev
+		}
+	}
+	ev.verified = true
 	return ev
 }
 
-// maxEvidenceItems bounds the tool outputs Stop gives hesitate (its limit
-// is 64).
-const maxEvidenceItems = 32
+// codeFiles are the files of code a tool call changes: a file tool's
+// path, or what a shell line writes by a relative path, docs left out.
+func codeFiles(c ToolCall, env action.Env) []string {
+	var a action.Action
+	switch c.Name {
+	case "Edit", "Write", "MultiEdit", "NotebookEdit":
+		var err error
+		if a, err = action.FromTool(c.Name, c.Input, env); err != nil || len(a.Writes) == 0 {
+			return []string{""}
+		}
+	case "Bash":
+		env.Dir = c.Cwd
+		a = action.Shell(c.Command(), env)
+	default:
+		return nil
+	}
+	var out []string
+	for _, w := range a.Writes {
+		if w.Dir || c.Name == "Bash" && outside(w.Path) {
+			continue // a directory, or a scratch file outside the project
+		}
+		if !isDoc(w.Path) {
+			out = append(out, w.Path)
+		}
+	}
+	return out
+}
+
+// docExts and docNames are the files that document rather than run, and
+// agentDirs hold coding agents' and editors' own state and instructions:
+// an edit of them alone needs no test.
+var (
+	docExts   = []string{".md", ".mdx", ".markdown", ".rst", ".adoc", ".org"}
+	docNames  = []string{"LICENSE", "LICENCE", "CHANGELOG", "AUTHORS", "NOTICE", "CONTRIBUTORS"}
+	agentDirs = []string{".claude", ".cursor", ".specstory", ".taskmaster", ".windsurf", ".kiro", ".codex", ".gemini", ".aider", ".vscode", ".idea", ".innate-mcp"}
+)
+
+// isDoc reports whether a file of the root is documentation or an agent's
+// own state rather than code.
+func isDoc(p string) bool {
+	if p == "" {
+		return false
+	}
+	if first, _, _ := strings.Cut(p, "/"); slices.Contains(agentDirs, first) {
+		return true
+	}
+	base := path.Base(p)
+	ext := strings.ToLower(path.Ext(base))
+	return slices.Contains(docExts, ext) || slices.Contains(docNames, strings.ToUpper(strings.TrimSuffix(base, path.Ext(base))))
+}
 
 // String is the decision and its texts, for logs and tests; "" for nil.
 func (s *Specific) String() string {

@@ -39,6 +39,9 @@ type ToolCall struct {
 	Input   json.RawMessage
 	Output  string
 	IsError bool
+	// Cwd is the directory the agent's session stood in when it made the
+	// call, as the transcript records it ("" when it does not).
+	Cwd string
 }
 
 // Command returns a Bash call's command, or "".
@@ -106,6 +109,7 @@ func ReadTurn(path string) (Turn, error) {
 type entry struct {
 	Type    string `json:"type"`
 	IsMeta  bool   `json:"isMeta"`
+	Cwd     string `json:"cwd"`
 	Message struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
@@ -179,7 +183,7 @@ func parseTurn(r io.Reader) (Turn, error) {
 					}
 					reply += b.Text
 				case "tool_use":
-					t.Tools = append(t.Tools, ToolCall{ID: b.ID, Name: b.Name, Input: b.Input})
+					t.Tools = append(t.Tools, ToolCall{ID: b.ID, Name: b.Name, Input: b.Input, Cwd: e.Cwd})
 				}
 			}
 			if strings.TrimSpace(reply) != "" {
