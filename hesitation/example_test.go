@@ -22,10 +22,9 @@ func ExampleCheck() {
 		fmt.Println(st.Action, st.Behaviour)
 	}
 	// Output:
-	// 55
+	// 50
 	// unverified_success 30
 	// absolute_claim 20
-	// unsupported_specific 5
 	// reply hold
 	// commit hold
 }

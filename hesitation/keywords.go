@@ -44,6 +44,40 @@ func informative(l *lexicon, tok string) bool {
 	return true
 }
 
+// rejectedTokens are the tokens a correction rejects: those after a
+// rejection word ("not", "instead of", "不要", "ではなく") up to the end of
+// its clause.
+func rejectedTokens(correction string) map[string]bool {
+	sc := scanText(correction)
+	out := map[string]bool{}
+	for _, m := range sc.byCat[catRejection] {
+		end := clauseEnd(sc.folded, m.end)
+		eachToken(sc.folded[m.end:end], false, func(b []byte) { out[string(b)] = true })
+	}
+	return out
+}
+
+// clauseEnd is the offset of the end of the clause holding i: the next
+// comma, semicolon, sentence mark or line break, ASCII or CJK.
+func clauseEnd(s []byte, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case ',', ';', '!', '?', '\n':
+			return i
+		case '.', ':': // not inside a path or a version ("cart.go", "a:b")
+			if i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n' {
+				return i
+			}
+		}
+		r, n := utf8.DecodeRune(s[i:])
+		if strings.ContainsRune("，、。！？；：", r) {
+			return i
+		}
+		i += n
+	}
+	return i
+}
+
 // codeish reports tokens that look like code, commands or versions.
 func codeish(tok string) bool {
 	return strings.ContainsAny(tok, "0123456789_-./:=()$@#")
@@ -52,8 +86,13 @@ func codeish(tok string) bool {
 // ExtractKeywords returns up to MaxKeywords keywords that characterise the
 // mistake a correction points at: tokens that occur in both the correction
 // and the draft it corrected come first, then code-like tokens of the draft
-// and content words of the correction, then other draft words; ties keep
-// first-occurrence order. Tokens are folded Latin words or code tokens and,
+// and the words the correction rejects, then other draft words; ties keep
+// first-occurrence order. A word only the correction holds is kept only
+// when the correction rejects it ("not npm", "instead of X", "不要用X"):
+// the rest of the correction names what the user asks for instead ("use
+// pnpm", "the handler is in cmd/api"), and a pattern holding that would
+// flag the corrected behaviour. Without a draft and without a rejected
+// word, the correction's words are all there is to go on. Tokens are folded Latin words or code tokens and,
 // for Chinese and Japanese, character bigrams without stop characters or
 // kana-only pairs. The result is deterministic, never nil-vs-empty
 // sensitive, and the function is safe for concurrent use.
@@ -89,6 +128,7 @@ func ExtractKeywords(correction, correctedDraft string) []string {
 	}
 	collect(correction, true)
 	collect(correctedDraft, false)
+	rejected := rejectedTokens(correction)
 	// Drop tokens that are part of a correction cue ("told", "為何還是").
 	cues := map[string]bool{}
 	sc := scanText(correction)
@@ -104,11 +144,13 @@ func ExtractKeywords(correction, correctedDraft string) []string {
 		}
 		return 1
 	}
+	onlyRejected := len(rejected) > 0 || strings.TrimSpace(correctedDraft) != ""
 	kept := cs[:0]
 	for _, c := range cs {
-		if !cues[c.tok] {
-			kept = append(kept, c)
+		if cues[c.tok] || onlyRejected && c.inC && !c.inD && !rejected[c.tok] {
+			continue
 		}
+		kept = append(kept, c)
 	}
 	sort.SliceStable(kept, func(i, j int) bool {
 		si, sj := score(kept[i]), score(kept[j])

@@ -276,6 +276,24 @@ func rankWeight(i int) float64 {
 	return 1 / float64(i+1)
 }
 
+// identityHit reports whether the draft holds one of the pattern's
+// code-like keywords (a path, a command with flags, a version), when it
+// has any: they are what identifies the mistake ("internal/cart/handler.go"
+// of "wrong file"), while its plain words describe the task, which the
+// corrected draft shares ("apply the discount").
+func identityHit(draftTokens *tokenSet, keywords []string) bool {
+	found := false
+	for _, k := range keywords {
+		if codeish(k) {
+			if draftTokens.has(k) {
+				return true
+			}
+			found = true
+		}
+	}
+	return !found
+}
+
 // patternHit is one pattern that matched a draft.
 type patternHit struct {
 	id       string
@@ -286,8 +304,9 @@ type patternHit struct {
 
 // matchPatterns returns the patterns that match the draft, strongest first
 // (then by ID). A pattern matches when the draft holds at least two of its
-// keywords (one if it has only one) and those carry at least
-// cfg.PatternCoverage of the keyword weight (see coverage).
+// keywords (one if it has only one), those carry at least
+// cfg.PatternCoverage of the keyword weight (see coverage), and one of its
+// code-like keywords is among them if it has any (see identityHit).
 func matchPatterns(draftTokens *tokenSet, patterns []Pattern, now time.Time, cfg Config) []patternHit {
 	var out []patternHit
 	for i := range patterns {
@@ -297,7 +316,7 @@ func matchPatterns(draftTokens *tokenSet, patterns []Pattern, now time.Time, cfg
 		}
 		// Keywords first: most patterns fail here, before any decay math.
 		cov, hits := coverage(draftTokens, p.Keywords, cfg.PatternCoverage)
-		if hits < min(2, len(p.Keywords)) || cov < cfg.PatternCoverage {
+		if hits < min(2, len(p.Keywords)) || cov < cfg.PatternCoverage || !identityHit(draftTokens, p.Keywords) {
 			continue
 		}
 		st := Decayed(*p, now, cfg.PatternHalfLife)

@@ -216,3 +216,52 @@ func TestExtractKeywords(t *testing.T) {
 		}
 	}
 }
+
+// TestLearning_CorrectedBehaviourIsNotARepeat: the pattern a correction
+// leaves keeps what the user rejected, never what the user asked for, so
+// a draft that does what the correction asked is not a repeat, while one
+// that repeats the mistake still is.
+func TestLearning_CorrectedBehaviourIsNotARepeat(t *testing.T) {
+	tests := []struct {
+		name, mistake, correction, repeat, corrected string
+	}{
+		{"package manager",
+			"I ran npm install lodash and added it to the cart module.",
+			"No, I told you to use pnpm, not npm!",
+			"I ran npm install lodash again to refresh the lockfile.",
+			"I ran pnpm add lodash and the lockfile is updated."},
+		{"wrong file",
+			"I edited internal/cart/handler.go to apply the discount before tax.",
+			"Wrong file, the handler is in cmd/api/cart.go",
+			"I edited internal/cart/handler.go again to round the discount.",
+			"I edited cmd/api/cart.go to apply the discount before tax."},
+		{"instead of",
+			"I'll format the code with go fmt ./... before committing.",
+			"Use gofumpt instead of go fmt.",
+			"Running go fmt ./... on the tree now.",
+			"Running gofumpt -l -w . on the tree now."},
+		{"zh",
+			"我用 npm install 安装了 lodash。",
+			"不要用 npm，用 pnpm",
+			"我再用 npm install 安装一次 lodash。",
+			"我用 pnpm add 安装了 lodash。"},
+	}
+	cfg := DefaultConfig()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := NewPattern(tt.correction, tt.mistake, SourceUserCorrection, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sit := Situation{Now: t0.Add(time.Hour)}
+			rep := mustCheck(t, tt.repeat, []Action{ActionReply}, sit, []Pattern{p}, cfg)
+			if len(rep.MatchedPatterns) == 0 {
+				t.Errorf("repeat %q not matched (keywords %q)", tt.repeat, p.Keywords)
+			}
+			fixed := mustCheck(t, tt.corrected, []Action{ActionReply}, sit, []Pattern{p}, cfg)
+			if len(fixed.MatchedPatterns) != 0 {
+				t.Errorf("corrected draft %q matched as a repeat (keywords %q)", tt.corrected, p.Keywords)
+			}
+		})
+	}
+}

@@ -97,6 +97,7 @@ func absoluteClaims(in *detectInput) *Signal {
 // first few as examples.
 type specTally struct {
 	n     int
+	facts int // those that are not identifiers
 	first []specific
 }
 
@@ -118,6 +119,9 @@ func specTallier(in *detectInput, t *specTally) func(specific) {
 			return
 		}
 		t.n++
+		if sp.kind != specIdentifier {
+			t.facts++
+		}
 		if len(t.first) < 3 {
 			t.first = append(t.first, sp)
 		}
@@ -125,10 +129,12 @@ func specTallier(in *detectInput, t *specTally) func(specific) {
 }
 
 // unsupportedSpecifics: numbers, versions, dates, identifiers and flags not
-// found in the situation and not in a sentence with a citation.
+// found in the situation and not in a sentence with a citation. Naming a
+// function or a type ("math.Round") is not a checkable fact by itself: the
+// signal needs a number, version, date or flag among them.
 func unsupportedSpecifics(in *detectInput) *Signal {
 	t := in.specs
-	if t.n == 0 {
+	if t.facts == 0 {
 		return nil
 	}
 	share := float64(t.n) / float64(in.cfg.SpecificSaturation)
@@ -171,7 +177,13 @@ func overconfidence(in *detectInput) *Signal {
 
 // unverifiedSuccess: a claim of success with no test run behind it, or
 // with test output that reports failures.
+//
+// A draft that also says plainly what was not run or tested has qualified
+// its claim: that is the honest hand-over, not an unverified one.
 func unverifiedSuccess(in *detectInput) *Signal {
+	if in.sc.has(catUntested) {
+		return nil
+	}
 	var claims []match
 	for _, m := range in.sc.byCat[catSuccess] {
 		sent := in.sentenceOf(m.start)
@@ -198,6 +210,17 @@ func unverifiedSuccess(in *detectInput) *Signal {
 	return nil
 }
 
+// disclosed reports whether a match lies within a disclosure of what was
+// not run or tested.
+func (in *detectInput) disclosed(m match) bool {
+	for _, u := range in.sc.byCat[catUntested] {
+		if m.start < u.end && u.start < m.end {
+			return true
+		}
+	}
+	return false
+}
+
 // negationReach is how many bytes before a success claim a negation of the
 // same sentence may start and still negate it.
 const negationReach = 32
@@ -221,8 +244,18 @@ func negatedBefore(sc *scanned, sent Span, m match) bool {
 }
 
 // capabilityGap: the draft admits it could not access, run or verify.
+//
+// In a reply, saying plainly what was not run or tested ("I have not run
+// the tests") is disclosure, not a gap: it is the honest hand-over, and
+// never adds to the score. Before a lesson is written or another action
+// taken, the same words still say the content is unverified.
 func capabilityGap(in *detectInput) *Signal {
-	ms := in.sc.byCat[catDisclaimer]
+	var ms []match
+	for _, m := range in.sc.byCat[catDisclaimer] {
+		if !in.reply || !in.disclosed(m) {
+			ms = append(ms, m)
+		}
+	}
 	if len(ms) == 0 {
 		return nil
 	}

@@ -109,7 +109,8 @@ func TestCheck_Signals(t *testing.T) {
 		{"success fr", SignalUnverifiedSuccess, "Le bug est corrigé, ça marche.", nil, Situation{}, true},
 		{"success fr plan", SignalUnverifiedSuccess, "Je vais corriger le calcul puis lancer les tests.", nil, Situation{}, false},
 		// capability_gap
-		{"gap en", SignalCapabilityGap, "I couldn't run the tests, but it should be fine.", nil, Situation{}, true},
+		{"gap en", SignalCapabilityGap, "I can't access the server logs, but it should be fine.", nil, Situation{}, true},
+		{"disclosure is not a gap", SignalCapabilityGap, "I couldn't run the tests, but it should be fine.", nil, Situation{}, false},
 		{"gap zh-Hant", SignalCapabilityGap, "我無法存取該檔案，但應該沒問題。", nil, Situation{}, true},
 		{"gap zh-Hans", SignalCapabilityGap, "我无法访问该文件，但应该没问题。", nil, Situation{}, true},
 		{"gap ja", SignalCapabilityGap, "ファイルにアクセスできませんが、問題ないはずです。", nil, Situation{}, true},
@@ -170,13 +171,16 @@ func TestCheck_SpecificKinds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		draft := "Use " + tt.tok + " here."
+		if tt.kind == "identifier" {
+			draft = "Use " + tt.tok + " here within 30ms." // a name counts only beside a fact
+		}
 		res := mustCheck(t, draft, nil, Situation{}, nil, DefaultConfig())
 		s, ok := signalOf(res, SignalUnsupportedSpecific)
 		if !ok || !strings.Contains(s.Detail, tt.kind+" ") {
 			t.Errorf("%q: signal=%v detail=%q, want kind %s", tt.tok, ok, s.Detail, tt.kind)
 		}
 	}
-	for _, plain := range []string{"Use iPhone here.", "Use 5 here.", "Use e.g. this here.", "1. Use it here.", "See www.example.com here.", "See https://example.com/a_b here."} {
+	for _, plain := range []string{"Use os.ReadFile() here.", "Round it with math.Round in readConfig.", "Use iPhone here.", "Use 5 here.", "Use e.g. this here.", "1. Use it here.", "See www.example.com here.", "See https://example.com/a_b here."} {
 		if _, ok := signalOf(mustCheck(t, plain, nil, Situation{}, nil, DefaultConfig()), SignalUnsupportedSpecific); ok {
 			t.Errorf("%q: unexpected unsupported_specific", plain)
 		}

@@ -44,6 +44,7 @@ const (
 	catUntested
 	catNextStep
 	catClosing
+	catRejection
 	numCategories
 )
 
@@ -105,6 +106,7 @@ type langFile struct {
 	Untested    []string         `json:"untested"`
 	NextStep    []string         `json:"next_step"`
 	Closing     []string         `json:"closing"`
+	Rejection   []string         `json:"rejection"`
 	Stopwords   []string         `json:"stopwords"`
 }
 
@@ -208,6 +210,7 @@ func buildLexicon() (*lexicon, error) {
 		add(lg, catUntested, true, f.Untested)
 		add(lg, catNextStep, true, f.NextStep)
 		add(lg, catClosing, true, f.Closing)
+		add(lg, catRejection, true, f.Rejection)
 		setOf(l.quantNotAfter, f.Quantifier.NotAfter)
 		setOf(l.quantNotBefore, f.Quantifier.NotBefore)
 		for q, ws := range f.Quantifier.NotAfterOnly {

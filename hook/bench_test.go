@@ -2,6 +2,7 @@ package hook
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -95,4 +96,60 @@ func letters(n int) string {
 			return s
 		}
 	}
+}
+
+// BenchmarkStop times the Stop handler in-process on a long turn: 300 tool
+// calls (edits, test runs with 4 KB of output each, and reads) in a
+// transcript with 2 MB of earlier session before the turn, ending in a
+// claim. It reports p50 and p95 in milliseconds.
+func BenchmarkStop(b *testing.B) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	root := filepath.Join(dir, "proj")
+	var lines []turnLine
+	filler := strings.Repeat("earlier output line\n", 200)
+	for i := 0; len(lines) < 500; i++ {
+		lines = append(lines, msgLine("user", fmt.Sprintf("earlier request %d", i), ""),
+			msgLine("assistant", []any{turnLine{"type": "text", "text": filler}}, ""))
+	}
+	lines = append(lines, msgLine("user", "Fix the discount rounding in the cart.", ""))
+	out := strings.Repeat("=== RUN   TestTotal\n--- PASS: TestTotal (0.00s)\n", 80) + "ok  \tshop/cart\t0.2s\n"
+	for i := range 300 {
+		id := fmt.Sprintf("t%d", i)
+		var c turnCall
+		switch i % 3 {
+		case 0:
+			c = turnCall{"Edit", map[string]any{"file_path": root + fmt.Sprintf("/cart/f%d.go", i), "old_string": "a", "new_string": "b"}, "edited"}
+		case 1:
+			c = turnCall{"Bash", map[string]any{"command": "cd " + root + " && go test ./cart/... 2>&1 | tail -80"}, out}
+		default:
+			c = turnCall{"Read", map[string]any{"file_path": root + "/cart/total.go"}, filler}
+		}
+		lines = append(lines, msgLine("assistant", []any{turnLine{"type": "tool_use", "id": id, "name": c.name, "input": c.input}}, root),
+			msgLine("user", []any{turnLine{"type": "tool_result", "tool_use_id": id, "content": c.output}}, root))
+	}
+	lines = append(lines, msgLine("assistant", []any{turnLine{"type": "text", "text": "Fixed: the discount is rounded to cents and all tests pass."}}, root))
+	p := filepath.Join(dir, "t.jsonl")
+	f, err := os.Create(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	enc := json.NewEncoder(f)
+	for _, l := range lines {
+		enc.Encode(l)
+	}
+	f.Close()
+	h := &Handler{Config: DefaultConfig(), Project: func(string) string { return root }, Now: time.Now}
+	var took []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := h.Handle(ctx, Input{SessionID: "s", Cwd: root, Event: Stop, TranscriptPath: p}); err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	ms := func(q float64) float64 { return float64(took[int(q*float64(len(took)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(ms(0.5), "p50-ms")
+	b.ReportMetric(ms(0.95), "p95-ms")
 }

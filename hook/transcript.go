@@ -133,10 +133,8 @@ type block struct {
 func parseTurn(r io.Reader) (Turn, error) {
 	var t Turn
 	lastReply := ""
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxEntryBytes)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
+	lines, err := readLines(r)
+	for _, line := range lines[turnStart(lines):] {
 		if len(line) == 0 || line[0] != '{' {
 			continue
 		}
@@ -192,10 +190,76 @@ func parseTurn(r io.Reader) (Turn, error) {
 			}
 		}
 	}
-	if err := sc.Err(); err != nil && err != bufio.ErrTooLong {
-		return t, err
+	return t, err
+}
+
+// readLines reads the transcript's lines, trimmed; a line longer than
+// maxEntryBytes ends the reading without an error.
+func readLines(r io.Reader) ([][]byte, error) {
+	var lines [][]byte
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxEntryBytes)
+	for sc.Scan() {
+		if line := bytes.TrimSpace(sc.Bytes()); len(line) > 0 && line[0] == '{' {
+			lines = append(lines, bytes.Clone(line))
+		}
 	}
-	return t, nil
+	if err := sc.Err(); err != nil && err != bufio.ErrTooLong {
+		return lines, err
+	}
+	return lines, nil
+}
+
+// turnStart is the index of the line from which parseTurn needs to read:
+// the agent's last reply before the latest prompt, or the prompt. Lines
+// before it are an earlier turn's, and decoding them (a long session's
+// tool outputs) is most of a Stop's time. It decodes only the lines that
+// may be a prompt or a reply, from the end.
+func turnStart(lines [][]byte) int {
+	prompt := -1
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := lines[i]
+		if prompt < 0 {
+			if bytes.Contains(l, []byte(`"user"`)) && !bytes.Contains(l, []byte(`"tool_result"`)) && isPrompt(l) {
+				prompt = i
+			}
+			continue
+		}
+		if bytes.Contains(l, []byte(`"assistant"`)) && bytes.Contains(l, []byte(`"text"`)) && isReply(l) {
+			return i
+		}
+	}
+	return max(prompt, 0)
+}
+
+// isPrompt reports whether a line is a user's prompt, as parseTurn reads it.
+func isPrompt(line []byte) bool {
+	var e entry
+	if json.Unmarshal(line, &e) != nil || e.IsMeta || e.Type != "user" {
+		return false
+	}
+	blocks, text := contentOf(e.Message.Content)
+	for _, b := range blocks {
+		if b.Type == "text" {
+			text += b.Text
+		}
+	}
+	return strings.TrimSpace(text) != ""
+}
+
+// isReply reports whether a line is an assistant's message with text.
+func isReply(line []byte) bool {
+	var e entry
+	if json.Unmarshal(line, &e) != nil || e.IsMeta || e.Type != "assistant" {
+		return false
+	}
+	blocks, text := contentOf(e.Message.Content)
+	for _, b := range blocks {
+		if b.Type == "text" {
+			text += b.Text
+		}
+	}
+	return strings.TrimSpace(text) != ""
 }
 
 // contentOf reads a message's content: a plain string, or blocks.
