@@ -68,6 +68,10 @@ type Check struct {
 	// use npm to publish"), so a match reminds of the rule and never asks,
 	// until a person approves the check.
 	RemindOnly bool `json:"remind_only,omitempty"`
+	// Escalate: the check was learned from a user's correction. It
+	// reminds the first time an action repeats the corrected mistake, and
+	// asks from then on.
+	Escalate bool `json:"escalate,omitempty"`
 	// Rule is the id of the lesson the check enforces; Quote its verbatim
 	// text (the rule a user is shown).
 	Rule  string     `json:"rule,omitempty"`

@@ -98,6 +98,8 @@ func Describe(c Check) string {
 	}
 	if c.RemindOnly {
 		s += "; reminds only"
+	} else if c.Escalate {
+		s += "; learned from a correction: reminds once, then asks"
 	}
 	return s
 }

@@ -123,6 +123,7 @@ type Knowledge interface {
 	Enforce(ctx context.Context, project string, act action.Action, h check.History) (kb.Enforcement, error)
 	CheckFired(ctx context.Context, id string) (kb.StoredCheck, error)
 	CheckOverridden(ctx context.Context, id string) (kb.StoredCheck, error)
+	Checks(ctx context.Context, f kb.CheckFilter) ([]kb.StoredCheck, error)
 }
 
 // Capture is what a user's message says of the agent's work: a
@@ -132,6 +133,9 @@ type Capture struct {
 	Correction bool
 	Rule       bool
 	RuleText   string
+	// Directive is, for a correction, what it tells the agent to do or
+	// avoid, verbatim ("use pnpm, not npm"); "" when it directs nothing.
+	Directive string
 }
 
 // Handler answers hook events.
@@ -338,21 +342,18 @@ func (h *Handler) capture(ctx context.Context, in Input, project string) (string
 	case c.Rule && strings.TrimSpace(c.RuleText) != "":
 		res, err := h.KB.Record(ctx, kb.RecordRequest{
 			Lesson:  &kb.LessonInput{Content: c.RuleText, Origin: kb.OriginUserStated},
-			Message: in.Prompt, Project: project,
+			Message: in.Prompt, Project: project, Author: kb.AuthorHook,
 		})
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("innate-mcp recorded the user's rule %q%s.", clip.Line(c.RuleText, 200), changedIDs(res)), nil
+		line := fmt.Sprintf("innate-mcp recorded the user's rule %q%s.", clip.Line(c.RuleText, 200), changedIDs(res))
+		if id := lessonOf(res); id != "" {
+			line += " Undo: innate-mcp lessons reject " + id + "."
+		}
+		return line, nil
 	case c.Correction:
-		res, err := h.KB.Record(ctx, kb.RecordRequest{
-			Correction: &kb.CorrectionInput{Text: in.Prompt, Draft: clip.Bytes(prev, maxDraftBytes), Source: "user_correction"},
-			Project:    project,
-		})
-		if err != nil {
-			return "", err
-		}
-		return fmt.Sprintf("innate-mcp recorded this message as a correction of the previous reply%s.", changedIDs(res)), nil
+		return h.recordCorrection(ctx, in.Prompt, prev, c.Directive, project)
 	}
 	return "", nil
 }

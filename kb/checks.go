@@ -72,13 +72,33 @@ const overridesToDemote = 2
 // deriveChecks compiles a rule lesson's checks with the built-in reader
 // (package directive); a caution learned from a failure has none of its
 // own.
+//
+// A lesson tagged TagCorrection was learned from a user's correction: its
+// checks escalate (check.Check.Escalate), reminding once before they ask.
 func (nl *NewLesson) deriveChecks() {
 	nl.Checks = nil
 	if nl.Kind == KindCaution {
 		return
 	}
 	nl.Checks = directive.Compile(nl.Content, nl.Trigger)
+	if slices.Contains(nl.Tags, TagCorrection) {
+		for i := range nl.Checks {
+			nl.Checks[i].Escalate = true
+		}
+	}
 }
+
+// CompileChecks returns the checks the built-in reader compiles of a new
+// lesson, as they would be stored.
+func CompileChecks(nl NewLesson) []check.Check {
+	nl.deriveChecks()
+	return nl.Checks
+}
+
+// TagCorrection marks a lesson learned from a user's correction of the
+// agent (the hooks' capture): what the correction told the agent to do or
+// avoid, in the user's words.
+const TagCorrection = "correction"
 
 // Checks returns the checks filter selects.
 func (k *KB) Checks(ctx context.Context, f CheckFilter) ([]StoredCheck, error) {

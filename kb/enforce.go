@@ -29,9 +29,21 @@ type Enforcement struct {
 }
 
 // Asks reports whether a check asks of a breach: it is active and either
-// the reader was sure of it or a person approved it.
+// a person approved it, or the reader was sure of it and, for a check
+// learned from a correction, the agent has already been reminded of it
+// once (it repeats the corrected mistake).
 func (c StoredCheck) Asks() bool {
-	return c.State == CheckActive && (!c.Check.RemindOnly || c.Approved)
+	switch {
+	case c.State != CheckActive:
+		return false
+	case c.Approved:
+		return true
+	case c.Check.RemindOnly:
+		return false
+	case c.Check.Escalate:
+		return c.Fired > 0
+	}
+	return true
 }
 
 // Enforce matches an action, and the session before it, against the

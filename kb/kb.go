@@ -288,7 +288,7 @@ func (k *KB) checkDirectives(ctx context.Context) error {
 	}
 	err = k.store.Lessons(ctx, LessonFilter{}, func(l Lesson) error {
 		ds[l.ID] = directive.Parse(l.Content, l.Trigger)
-		nl := NewLesson{Content: l.Content, Trigger: l.Trigger, Kind: l.Kind}
+		nl := NewLesson{Content: l.Content, Trigger: l.Trigger, Kind: l.Kind, Tags: l.Tags}
 		nl.deriveChecks()
 		cs[l.ID] = nl.Checks
 		n++

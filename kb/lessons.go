@@ -21,8 +21,11 @@ const (
 
 // ApplyAction applies a person's action (approve, reject, archive,
 // restore) to a lesson in one transaction, with its confidence event and
-// history, and returns the lesson as it now stands and what changed. ErrNotFound when the lesson does not
-// exist; an InputError for an unknown action.
+// history, and returns the lesson as it now stands and what changed. A
+// lesson the hooks read out of a user's message (a captured correction's
+// directive) is archived when rejected: the person says the reading was
+// wrong. ErrNotFound when the lesson does not exist; an InputError for an
+// unknown action.
 func (k *KB) ApplyAction(ctx context.Context, id string, action LessonAction, reason string) (Lesson, string, error) {
 	kinds := map[LessonAction]confidence.Kind{
 		ActionApprove: confidence.KindStrongApproved, ActionReject: confidence.KindStrongRejected,
@@ -50,6 +53,14 @@ func (k *KB) ApplyAction(ctx context.Context, id string, action LessonAction, re
 		n, err := k.apply(ctx, tx, &l, confidence.Event{Kind: kind, At: now, Session: k.session, Note: reason})
 		if err != nil {
 			return err
+		}
+		if action == ActionReject && l.Source == SourceRecordHook && l.State != StateArchived {
+			// The hooks read this lesson out of a message; a person who
+			// rejects it says the reading was wrong: it is undone.
+			if n, err = k.apply(ctx, tx, &l, confidence.Event{Kind: confidence.KindArchived, At: now, Session: k.session,
+				Note: "a captured lesson the user rejected"}); err != nil {
+				return err
+			}
 		}
 		if err := tx.UpdateLesson(ctx, l); err != nil {
 			return err

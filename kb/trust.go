@@ -37,15 +37,22 @@ const (
 	// AuthorPerson is a person at the command line (innate-mcp record):
 	// a lesson's origin is taken as given.
 	AuthorPerson
+	// AuthorHook is the agent hooks, reading the user's message as the
+	// client sent it: a lesson that claims user_stated is taken as the
+	// user's when its content is a verbatim part of that message (the
+	// directive of a correction: "use pnpm, not npm" of "No, I told you to
+	// use pnpm, not npm!").
+	AuthorHook
 )
 
 // The sources Record gives the lessons it stores; ProvenanceOf reads them.
 // Lessons recorded before authors were told apart have the source
 // "record".
 const (
-	SourceRecordCLI     = "record:cli"         // a person, innate-mcp record
-	SourceRecordMessage = "record:mcp:message" // the agent, quoting the user's message
-	SourceRecordAgent   = "record:mcp"         // the agent, on its own word
+	SourceRecordCLI     = "record:cli"          // a person, innate-mcp record
+	SourceRecordMessage = "record:mcp:message"  // the agent, quoting the user's message
+	SourceRecordHook    = "record:hook:message" // the hooks, quoting the user's message
+	SourceRecordAgent   = "record:mcp"          // the agent, on its own word
 	// SourceRecordClaimed is the agent's lesson that claimed user_stated
 	// without the user's words to show for it.
 	SourceRecordClaimed = "record:mcp:claimed-user_stated"
@@ -84,7 +91,7 @@ func ProvenanceOf(l Lesson) Provenance {
 	switch {
 	case l.Source == SourceRecordCLI:
 		p.Kind = ProvenanceUserCLI
-	case l.Source == SourceRecordMessage:
+	case l.Source == SourceRecordMessage || l.Source == SourceRecordHook:
 		p.Kind = ProvenanceUserMessage
 	case l.Source == SourceRecordAgent || strings.HasPrefix(l.Source, SourceRecordAgent+":"):
 		p.Kind = ProvenanceAgent
@@ -119,6 +126,9 @@ func trustLesson(req RecordRequest) recordTrust {
 	switch {
 	case req.Author == AuthorPerson:
 		return recordTrust{origin: claim, source: SourceRecordCLI, person: true}
+	case req.Author == AuthorHook && claim == OriginUserStated && !in.Global &&
+		strings.TrimSpace(in.Content) != "" && strings.Contains(req.Message, strings.TrimSpace(in.Content)):
+		return recordTrust{origin: OriginUserStated, source: SourceRecordHook}
 	case claim != OriginUserStated:
 		return recordTrust{origin: OriginAgentInferred, source: SourceRecordAgent}
 	case in.Global:

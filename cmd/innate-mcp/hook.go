@@ -146,7 +146,11 @@ func (m *Main) hookHandler(a *app, in hook.Input) (*hook.Handler, error) {
 		Project: mcpserver.GitRoot,
 		Capture: func(msg, prev string) hook.Capture {
 			r := capture.Read(msg, prev)
-			return hook.Capture{Correction: r.Correction, Rule: r.Rule, RuleText: r.RuleText}
+			c := hook.Capture{Correction: r.Correction, Rule: r.Rule, RuleText: r.RuleText}
+			if r.Correction {
+				c.Directive = capture.Directive(msg)
+			}
+			return c
 		},
 		State:     &hook.StateDir{Dir: stateDir},
 		SyncRules: syncRules,
