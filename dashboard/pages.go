@@ -120,6 +120,10 @@ func (srv *Server) overview(w http.ResponseWriter, r *http.Request) {
 		srv.fail(w, r, fmt.Errorf("build the health report: %w", err))
 		return
 	}
+	if srv.cfg.HookSessions != nil {
+		hc := stats.HookContext(srv.cfg.HookSessions())
+		rep.HookContext = &hc
+	}
 	d := overviewData{Report: rep, Contradictions: rep.Contradictions.Pairs, CensusAt: at}
 	for _, c := range rep.Health {
 		d.Health = append(d.Health, healthRow{c, statusLabel(c.Status)})

@@ -18,6 +18,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/innate-mcp/innate-mcp/hook"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -51,6 +52,9 @@ type Config struct {
 	Now func() time.Time
 	// Log receives errors; slog.Default() when nil.
 	Log *slog.Logger
+	// HookSessions returns the hooks' kept session states, for the context
+	// they added (stats.HookContext); nil shows none.
+	HookSessions func() []hook.SessionState
 }
 
 // Server is a dashboard: its pages, actions and session. Safe for

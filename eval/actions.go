@@ -117,6 +117,8 @@ type ActionsReport struct {
 	Check ActionFigures `json:"check"`
 	// Consultant counts the recorded consultant answers applied.
 	Consultant *ConsultFigures `json:"consultant,omitempty"`
+	// Context is the tokens the hooks added to each session's context.
+	Context ContextFigures `json:"context"`
 }
 
 // actionOutcome is one call's replay.
@@ -126,6 +128,7 @@ type actionOutcome struct {
 	remind   bool
 	quotes   bool // the answer quotes the rule the label names
 	text     string
+	tokens   int // the context the answer added
 	duration time.Duration
 }
 
@@ -160,6 +163,7 @@ func Actions(ctx context.Context, dir string, opts ActionsOptions) (ActionsRepor
 	}
 	var outs []actionOutcome
 	var cf *ConsultFigures
+	tokens := &sessionTokens{}
 	done := 0
 	for _, s := range sources {
 		root := filepath.Join(opts.Root, s.Slug())
@@ -184,9 +188,22 @@ func Actions(ctx context.Context, dir string, opts ActionsOptions) (ActionsRepor
 			session := s.Slug() + "/" + c.Session
 			if !started[session] {
 				started[session] = true
-				if _, err := h.Handle(ctx, hook.Input{SessionID: session, Cwd: root, Event: hook.SessionStart, Source: "startup"}); err != nil {
+				in := hook.Input{SessionID: session, Cwd: root, Event: hook.SessionStart, Source: "startup"}
+				out, err := h.Handle(ctx, in)
+				if err != nil {
 					return ActionsReport{}, fmt.Errorf("%s: SessionStart: %w", c.ID, err)
 				}
+				// What SessionStart gave before it left out the files
+				// Claude Code loads itself, on a session of its own.
+				before := *h
+				before.Config.SessionStart.RepeatLoadedFiles = true
+				before.Config.SessionBudgetTokens = 0
+				in.SessionID += "#before"
+				outBefore, err := before.Handle(ctx, in)
+				if err != nil {
+					return ActionsReport{}, fmt.Errorf("%s: SessionStart: %w", c.ID, err)
+				}
+				tokens.start(session, hook.Tokens(out), hook.Tokens(outBefore))
 				if len(started) == 1 && opts.Consultant != "" {
 					if cf == nil {
 						cf = &ConsultFigures{}
@@ -200,6 +217,7 @@ func Actions(ctx context.Context, dir string, opts ActionsOptions) (ActionsRepor
 			if err != nil {
 				return ActionsReport{}, fmt.Errorf("%s: %w", c.ID, err)
 			}
+			tokens.add(session, o.tokens)
 			outs = append(outs, o)
 			if opts.Dump != nil {
 				if err := json.NewEncoder(opts.Dump).Encode(o.dump()); err != nil {
@@ -217,6 +235,7 @@ func Actions(ctx context.Context, dir string, opts ActionsOptions) (ActionsRepor
 		Tune:          summariseActions(outs, func(r string) bool { return half[r] == split.Tune }),
 		Check:         summariseActions(outs, func(r string) bool { return half[r] == split.Check }),
 		Consultant:    cf,
+		Context:       tokens.figures(),
 	}, nil
 }
 
@@ -243,6 +262,7 @@ func replay(ctx context.Context, h *hook.Handler, root, session string, c Action
 		text = sp.PermissionDecisionReason + sp.AdditionalContext
 	}
 	o.text = text
+	o.tokens = hook.Tokens(out)
 	if m := lessonRef.FindStringSubmatch(text); m != nil && c.Label.Rule != "" && opts.Lesson != nil {
 		if l, err := opts.Lesson(ctx, m[1]); err == nil {
 			o.quotes = sameRule(l.Content, c.Label.Rule)

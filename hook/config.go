@@ -28,6 +28,10 @@ type Config struct {
 	// Consultant is who compiles the rules the built-in reader cannot
 	// (docs/consultant.md).
 	Consultant ConsultantConfig `json:"consultant"`
+	// SessionBudgetTokens caps the context all hooks together add to one
+	// session (about 4 characters a token); past it they add none, while
+	// their decisions (an ask, a block) still come. 0: no cap.
+	SessionBudgetTokens int `json:"session_budget_tokens"`
 }
 
 // ConsultantConfig says how rules are compiled by a consultant. Command,
@@ -74,8 +78,14 @@ type SessionStartConfig struct {
 	Enabled bool `json:"enabled"`
 	// BudgetTokens caps the context it adds (about 4 characters a token).
 	BudgetTokens int `json:"budget_tokens"`
-	// CorrectionDays is how far back corrections are shown.
+	// CorrectionDays is how far back a correction that became no lesson
+	// is shown when a session resumes or is compacted (a new session is
+	// another task: such a correction is out of its context).
 	CorrectionDays int `json:"correction_days"`
+	// RepeatLoadedFiles also lists the rules of the files Claude Code
+	// loads itself (CLAUDE.md, CLAUDE.local.md, ~/.claude/CLAUDE.md). Off
+	// by default: the agent has them already.
+	RepeatLoadedFiles bool `json:"repeat_loaded_files"`
 }
 
 // UserPromptSubmitConfig configures the UserPromptSubmit hook.
@@ -105,13 +115,14 @@ type PreToolUseConfig struct {
 // DefaultConfig has every hook on.
 func DefaultConfig() Config {
 	return Config{
-		SessionStart:     SessionStartConfig{Enabled: true, BudgetTokens: 400, CorrectionDays: 21},
-		UserPromptSubmit: UserPromptSubmitConfig{Enabled: true, Recall: true, MaxLessons: 3, Capture: true},
-		PreToolUse:       PreToolUseConfig{Enabled: true, BashDecision: "ask"},
-		PostToolUse:      Switch{Enabled: true},
-		Stop:             Switch{Enabled: true},
-		RuleSync:         Switch{Enabled: true},
-		Consultant:       ConsultantConfig{Invite: true, BudgetTokens: 8000, Checks: "remind", TimeoutSeconds: 300},
+		SessionStart:        SessionStartConfig{Enabled: true, BudgetTokens: 400, CorrectionDays: 2},
+		UserPromptSubmit:    UserPromptSubmitConfig{Enabled: true, Recall: true, MaxLessons: 3, Capture: true},
+		PreToolUse:          PreToolUseConfig{Enabled: true, BashDecision: "ask"},
+		PostToolUse:         Switch{Enabled: true},
+		Stop:                Switch{Enabled: true},
+		RuleSync:            Switch{Enabled: true},
+		Consultant:          ConsultantConfig{Invite: true, BudgetTokens: 8000, Checks: "remind", TimeoutSeconds: 300},
+		SessionBudgetTokens: 3000,
 	}
 }
 
@@ -124,6 +135,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("session_start.budget_tokens is %d: use 0 to 4000", c.SessionStart.BudgetTokens)
 	case c.UserPromptSubmit.MaxLessons < 0 || c.UserPromptSubmit.MaxLessons > 10:
 		return fmt.Errorf("user_prompt_submit.max_lessons is %d: use 0 to 10", c.UserPromptSubmit.MaxLessons)
+	case c.SessionBudgetTokens < 0:
+		return fmt.Errorf("session_budget_tokens is %d: use 0 (no cap) or more", c.SessionBudgetTokens)
 	case c.SessionStart.CorrectionDays < 0:
 		return fmt.Errorf("session_start.correction_days is %d: use 0 or more", c.SessionStart.CorrectionDays)
 	case c.PreToolUse.MinConfidence < 0 || c.PreToolUse.MinConfidence > 1:

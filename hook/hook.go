@@ -2,7 +2,6 @@ package hook
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -180,8 +179,19 @@ func (h *Handler) log() *slog.Logger {
 }
 
 // Handle answers one event. An error is ours, never the agent's: the
-// caller logs it and prints nothing (every hook fails open).
+// caller logs it and prints nothing (every hook fails open). What an
+// answer adds to the agent's context counts against the session's budget
+// (Config.SessionBudgetTokens): past it, context alone is left out, while
+// a decision (an ask, a block) still comes.
 func (h *Handler) Handle(ctx context.Context, in Input) (Output, error) {
+	out, err := h.handle(ctx, in)
+	if err != nil || out.Empty() {
+		return out, err
+	}
+	return h.budget(in, out)
+}
+
+func (h *Handler) handle(ctx context.Context, in Input) (Output, error) {
 	project := ""
 	if h.Project != nil && in.Cwd != "" {
 		project = h.Project(in.Cwd)
@@ -195,7 +205,7 @@ func (h *Handler) Handle(ctx context.Context, in Input) (Output, error) {
 	switch in.Event {
 	case SessionStart:
 		if h.Config.SessionStart.Enabled {
-			return h.sessionStart(ctx, project)
+			return h.sessionStart(ctx, in, project)
 		}
 	case UserPromptSubmit:
 		if h.Config.UserPromptSubmit.Enabled {
@@ -222,76 +232,6 @@ func contextOutput(event, text string) Output {
 		return Output{}
 	}
 	return Output{Specific: &Specific{HookEventName: event, AdditionalContext: text}}
-}
-
-// maxCorrections is the most corrections SessionStart reads.
-const maxCorrections = 20
-
-// sessionStart gives the project's core rules and the corrections of the
-// last weeks, within the token budget.
-func (h *Handler) sessionStart(ctx context.Context, project string) (Output, error) {
-	invite := ""
-	if h.Consult != nil {
-		invite = h.Consult(ctx, project)
-	}
-	budget := h.Config.SessionStart.BudgetTokens * kb.BytesPerToken
-	if budget == 0 {
-		if invite != "" {
-			return contextOutput(SessionStart, invite), nil
-		}
-		return Output{}, nil
-	}
-	// The user's own rules (rule files, the user's messages, the CLI):
-	// the lessons of origin user_stated that direct something.
-	var rules []kb.Lesson
-	collect := func(l kb.Lesson) error {
-		if l.Kind == kb.KindRule && l.Directive != nil && l.Directive.Directs() {
-			rules = append(rules, l)
-		}
-		return nil
-	}
-	filter := kb.LessonFilter{States: []kb.State{kb.StateActive}, Origin: kb.OriginUserStated}
-	if project != "" {
-		filter.Project = project
-		if err := h.KB.Lessons(ctx, filter, collect); err != nil {
-			return Output{}, err
-		}
-	}
-	filter.Project, filter.Global = "", true
-	if err := h.KB.Lessons(ctx, filter, collect); err != nil {
-		return Output{}, err
-	}
-	since := h.now().AddDate(0, 0, -h.Config.SessionStart.CorrectionDays)
-	corrections, err := h.KB.RecentCorrections(ctx, project, since, maxCorrections)
-	if err != nil {
-		return Output{}, err
-	}
-	// Most confident first.
-	slices.SortStableFunc(rules, func(a, b kb.Lesson) int { return cmp.Compare(b.Confidence, a.Confidence) })
-	var out strings.Builder
-	add := func(header string, lines []string) {
-		for i, line := range lines {
-			if i == 0 {
-				line = header + "\n" + line
-			}
-			if out.Len()+len(line) > budget {
-				return
-			}
-			out.WriteString(line)
-		}
-	}
-	var lines []string
-	for _, l := range rules {
-		lines = append(lines, fmt.Sprintf("- %s [%s]\n", clip.Line(l.Content, 240), l.ID))
-	}
-	add("innate-mcp: this project's rules, in the user's own words (the whole lesson is at innate://lesson/ID):", lines)
-	lines = lines[:0]
-	for _, c := range corrections {
-		lines = append(lines, fmt.Sprintf("- %s: %q\n", c.CreatedAt.Format("Jan 2"), clip.Line(c.Text, 200)))
-	}
-	add("innate-mcp: the user corrected the agent recently:", lines)
-	out.WriteString(invite)
-	return contextOutput(SessionStart, out.String()), nil
 }
 
 // userPromptSubmit recalls lessons for the prompt and captures

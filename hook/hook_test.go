@@ -68,55 +68,6 @@ func payload(t *testing.T, name, transcript string) Input {
 	return in
 }
 
-func TestSessionStart_givesTheProjectsRules(t *testing.T) {
-	h, k := testHandler(t)
-	out, err := h.Handle(context.Background(), payload(t, "session-start.json", "transcript-untested.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Specific == nil || out.Specific.HookEventName != SessionStart {
-		t.Fatalf("output %+v", out)
-	}
-	ctxText := out.Specific.AdditionalContext
-	for _, want := range []string{"Use pnpm, not npm or yarn.", "Never push directly to main"} {
-		if !strings.Contains(ctxText, want) {
-			t.Errorf("context lacks %q:\n%s", want, ctxText)
-		}
-	}
-	if strings.Contains(ctxText, "corrected") {
-		t.Errorf("corrections shown although there are none:\n%s", ctxText)
-	}
-	if len(ctxText) > h.Config.SessionStart.BudgetTokens*kb.BytesPerToken {
-		t.Errorf("context is %d bytes, over the budget", len(ctxText))
-	}
-	// A correction made in the project is shown; one of another project is not.
-	for _, c := range []struct{ project, text string }{{project, "No, the discount applies before tax."}, {"/home/dev/other", "Wrong branch again."}} {
-		if _, err := k.Record(context.Background(), kb.RecordRequest{Project: c.project, Correction: &kb.CorrectionInput{Text: c.text}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out, _ = h.Handle(context.Background(), payload(t, "session-start.json", "transcript-untested.jsonl"))
-	if got := out.Specific.AdditionalContext; !strings.Contains(got, "the discount applies before tax") || strings.Contains(got, "Wrong branch") {
-		t.Errorf("corrections in the context:\n%s", got)
-	}
-	// Another project has no rules: nothing is said but its correction.
-	in := payload(t, "session-start.json", "transcript-untested.jsonl")
-	in.Cwd = "/home/dev/other"
-	if out, err := h.Handle(context.Background(), in); err != nil || out.Empty() || strings.Contains(out.Specific.AdditionalContext, "rules") {
-		t.Errorf("project without rules: %+v, %v", out.Specific, err)
-	}
-	in.Cwd = "/home/dev/third"
-	if out, err := h.Handle(context.Background(), in); err != nil || !out.Empty() {
-		t.Errorf("project without rules or corrections: %+v, %v", out.Specific, err)
-	}
-	// A small budget keeps to it.
-	h.Config.SessionStart.BudgetTokens = 20
-	out, _ = h.Handle(context.Background(), payload(t, "session-start.json", "transcript-untested.jsonl"))
-	if !out.Empty() && len(out.Specific.AdditionalContext) > 80 {
-		t.Errorf("budget 20 tokens: %d bytes", len(out.Specific.AdditionalContext))
-	}
-}
-
 func TestPreToolUse_askWhenACommandBreaksARule(t *testing.T) {
 	h, _ := testHandler(t)
 	ctx := context.Background()

@@ -37,6 +37,11 @@ type SessionState struct {
 	// Reminded are the lessons a reminder quoted in this session (once a
 	// session each).
 	Reminded []string `json:"reminded,omitempty"`
+	// Injected are the tokens the hooks added to the agent's context in
+	// this session, by event; Withheld those left out past the session's
+	// budget.
+	Injected map[string]int `json:"injected,omitempty"`
+	Withheld int            `json:"withheld,omitempty"`
 }
 
 // Run is one test run or build PostToolUse read.
@@ -126,11 +131,21 @@ func (d *StateDir) expire() {
 // stored (consult.Options.Recorded). A session's unreadable state is
 // skipped.
 func (d *StateDir) Recorded() []string {
+	var out []string
+	for _, s := range d.Sessions() {
+		out = append(out, s.Commands...)
+	}
+	return out
+}
+
+// Sessions returns the state of every kept session (those changed within
+// StateTTL); an unreadable one is skipped.
+func (d *StateDir) Sessions() []SessionState {
 	entries, err := os.ReadDir(d.Dir)
 	if err != nil {
 		return nil
 	}
-	var out []string
+	var out []SessionState
 	for _, e := range entries {
 		if e.IsDir() || filepath.Ext(e.Name()) != ".json" {
 			continue
@@ -141,7 +156,7 @@ func (d *StateDir) Recorded() []string {
 		}
 		var s SessionState
 		if json.Unmarshal(b, &s) == nil {
-			out = append(out, s.Commands...)
+			out = append(out, s)
 		}
 	}
 	return out

@@ -31,7 +31,10 @@ type Report struct {
 	// RuleFiles are the agent rule files synced into the knowledge base
 	// (package rulesync), by project, the global ones first.
 	RuleFiles []rulesync.State `json:"rule_files"`
-	Health    []Check          `json:"health"`
+	// HookContext is what the hooks added to agents' context, when the
+	// caller read the hooks' session states (HookContext).
+	HookContext *HookContextSection `json:"hook_context,omitempty"`
+	Health      []Check             `json:"health"`
 }
 
 // RoutingSection is the engagement router's mode distribution against the

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"path/filepath"
+
 	"context"
 	"fmt"
+	"github.com/innate-mcp/innate-mcp/hook"
 	"io"
 	"sort"
 	"strings"
@@ -31,6 +34,8 @@ func (m *Main) runStats(ctx context.Context, g *globals, args []string, stdin io
 	if err != nil {
 		return err
 	}
+	hc := stats.HookContext(m.hookSessions())
+	r.HookContext = &hc
 	if asJSON {
 		return writeJSON(stdout, r)
 	}
@@ -83,6 +88,18 @@ func writeReport(w io.Writer, r stats.Report) error {
 		p("  %s ↔ %s\n", pair[0], pair[1])
 	}
 	writeRuleFiles(p, r.RuleFiles)
+	if hc := r.HookContext; hc != nil {
+		p("\nHOOK CONTEXT\t%d sessions kept, tokens per session: mean %.0f, p50 %d, p95 %d, max %d; %d withheld past the budget\n",
+			hc.Sessions, hc.TokensMean, hc.TokensP50, hc.TokensP95, hc.TokensMax, hc.Withheld)
+		events := make([]string, 0, len(hc.ByEvent))
+		for ev := range hc.ByEvent {
+			events = append(events, ev)
+		}
+		sort.Strings(events)
+		for _, ev := range events {
+			p("  %s\t%.0f tokens per session\n", ev, hc.ByEvent[ev])
+		}
+	}
 	p("\nHEALTH\tvalue\thealthy\tstatus\n")
 	for _, c := range r.Health {
 		flag := ""
@@ -151,4 +168,14 @@ func writeRuleFiles(p func(string, ...any), states []rulesync.State) {
 			p("  %s\tsynced %s, %d rules (+%d ~%d -%d)\t%s\n", f.Path, f.SyncedAt.Local().Format(time.DateTime), f.Rules, f.Added, f.Changed, f.Removed, project)
 		}
 	}
+}
+
+// hookSessions are the hooks' kept session states (none when the data
+// directory cannot be found).
+func (m *Main) hookSessions() []hook.SessionState {
+	dir, err := dataDir(m.Getenv)
+	if err != nil {
+		return nil
+	}
+	return (&hook.StateDir{Dir: filepath.Join(dir, "innate-mcp", "hooks", "state")}).Sessions()
 }

@@ -40,7 +40,8 @@ func (m *Main) runUI(ctx context.Context, g *globals, args []string, stdin io.Re
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !isLoopback(host) {
 		fmt.Fprintf(stderr, "innate-mcp ui: warning: %s is not a loopback address: anyone who can reach it and holds the URL's token can act on the knowledge base, over plain HTTP\n", ln.Addr())
 	}
-	srv, err := dashboard.New(dashboard.Config{Store: a.store, KB: a.kb, Addr: ln.Addr().String(), Where: a.where, Log: a.log})
+	srv, err := dashboard.New(dashboard.Config{Store: a.store, KB: a.kb, Addr: ln.Addr().String(), Where: a.where, Log: a.log,
+		HookSessions: m.hookSessions})
 	if err != nil {
 		return err
 	}
