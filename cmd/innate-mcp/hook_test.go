@@ -119,9 +119,16 @@ func TestHook_endToEnd(t *testing.T) {
 	if code != 0 || json.Unmarshal(out, &ca) != nil || ca.Permission != "ask" || !strings.Contains(ca.AgentMessage, "Use pnpm") {
 		t.Errorf("Cursor beforeShellExecution: exit %d, %s", code, out)
 	}
+	// SessionStart does not repeat CLAUDE.md, which Claude Code loads; after
+	// a compaction it gives what the checks forbid.
 	out, code, _ = e.run(t, "SessionStart", e.payload(t, "session-start.json", "transcript-untested.jsonl"))
-	if code != 0 || !bytes.Contains(out, []byte("Never push directly to main")) {
+	if code != 0 || bytes.Contains(out, []byte("Never push directly to main")) {
 		t.Errorf("SessionStart: exit %d, %s", code, out)
+	}
+	compact := bytes.Replace(e.payload(t, "session-start.json", "transcript-untested.jsonl"), []byte(`"startup"`), []byte(`"compact"`), 1)
+	out, code, _ = e.run(t, "SessionStart", compact)
+	if code != 0 || !bytes.Contains(out, []byte("after the compaction")) || !bytes.Contains(out, []byte("forbids running `npm")) {
+		t.Errorf("SessionStart after a compaction: exit %d, %s", code, out)
 	}
 	out, code, _ = e.run(t, "Stop", e.payload(t, "stop.json", "transcript-untested.jsonl"))
 	if code != 0 || !bytes.Contains(out, []byte(`"decision":"block"`)) {
