@@ -48,6 +48,12 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 	var ev evidence
 	sent := sentenceOf(toks)
 	stillIn := map[int]match{}
+	damageIn := map[int]bool{}
+	for _, m := range ms {
+		if m.cue.class == clsDamage {
+			damageIn[sent[m.from]] = true
+		}
+	}
 	failIn := map[int]match{}
 	var agentTerms map[string]struct{}
 	agent := func() map[string]struct{} {
@@ -67,6 +73,9 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 		text := span(message, toks, m.from, m.to)
 		if w, ok := plainWeight[m.cue.class]; ok {
 			ev.add(m.cue.class, w, text)
+			if m.cue.class == clsBlame && damageIn[sent[m.from]] {
+				ev.add("blames-damage", w, text)
+			}
 			continue
 		}
 		switch m.cue.class {
@@ -129,7 +138,12 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 	if praise && !outright {
 		score *= praiseFactor
 	}
-	if !outright && allQuestions(toks) {
+	// A question is not a correction unless it rejects what was done:
+	// "why did you use npm there?" asks; "why did you use npm? I said
+	// pnpm" and "why did you remove the tests?" reject. A reproach of a
+	// choice alone does not; one of an act that destroyed work does.
+	rejects := ev.has(clsReject, clsSame, clsReverse, clsRepeat, "still-failing", "instead-of-agent", "negates-agent", "blames-damage")
+	if !rejects && allQuestions(toks) {
 		score *= questionFactor
 	}
 	return round3(score), ev.cues

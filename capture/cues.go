@@ -33,6 +33,7 @@ const (
 	clsOpener  = "opener"  // a bare refusal that opens a sentence: "no,", "nope", "non"
 	clsPraise  = "praise"  // approval, which makes a correction less likely: "great", "thanks"
 	clsNeutral = "neutral" // phrases whose words are not cues: "no problem", "not sure"
+	clsDamage  = "damage"  // an act that destroys work: "remove", "delete", "overwrite"
 	clsGeneric = "generic" // words too common to tie a negation to the agent's act
 
 	// Cues in the agent's previous turn.
@@ -55,7 +56,7 @@ const (
 var classes = map[string]bool{
 	clsReject: true, clsReverse: true, clsBlame: true, clsRepeat: true, clsSame: true,
 	clsStill: true, clsFailure: true, clsDislike: true, clsInstead: true, clsNegate: true, clsFiller: true,
-	clsClarify: true, clsOpener: true, clsPraise: true, clsNeutral: true, clsGeneric: true,
+	clsClarify: true, clsOpener: true, clsPraise: true, clsNeutral: true, clsGeneric: true, clsDamage: true,
 	clsClaim: true, clsScope: true, clsAdverb: true, clsAgain: true, clsConvention: true,
 	clsDirective: true, clsVerb: true, clsRemember: true, clsTransient: true, clsDescriber: true,
 }
@@ -74,10 +75,25 @@ type cue struct {
 	toks  []string
 }
 
+// directs reports whether a cue holds a verb of the agent's work ("we
+// use", "we prefer").
+func (c *cue) directs() bool {
+	l := lex()
+	for _, t := range c.toks {
+		if l.verbs[t] {
+			return true
+		}
+	}
+	return false
+}
+
 // lexicon is every cue of every language, indexed by its first token.
 type lexicon struct {
 	byFirst map[string][]*cue
 	generic map[string]bool
+	// verbs are the one-word verb cues of every language: a convention
+	// that holds one ("we use", "we prefer") directs by itself.
+	verbs map[string]bool
 }
 
 // lex returns the lexicon built from the embedded files, on first use (a
@@ -99,7 +115,7 @@ func load() (*lexicon, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read cues: %w", err)
 	}
-	l := &lexicon{byFirst: make(map[string][]*cue), generic: make(map[string]bool)}
+	l := &lexicon{byFirst: make(map[string][]*cue), generic: make(map[string]bool), verbs: make(map[string]bool)}
 	for _, e := range entries {
 		name := path.Join("cues", e.Name())
 		b, err := cueFiles.ReadFile(name)
@@ -124,6 +140,9 @@ func load() (*lexicon, error) {
 						l.generic[t] = true
 					}
 					continue
+				}
+				if cls == clsVerb && len(toks) == 1 {
+					l.verbs[toks[0]] = true
 				}
 				c := &cue{class: cls, lang: f.Lang, toks: toks}
 				l.byFirst[toks[0]] = append(l.byFirst[toks[0]], c)

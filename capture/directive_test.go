@@ -33,3 +33,25 @@ func FuzzDirective(f *testing.F) {
 		}
 	})
 }
+
+// TestRead_questionsAndConventions: a question is no correction unless it
+// rejects what was done, and a convention's own verb directs.
+func TestRead_questionsAndConventions(t *testing.T) {
+	prev := "I ran npm install lodash and added tests with assert."
+	for _, c := range []struct {
+		msg              string
+		correction, rule bool
+	}{
+		{"Why did you use npm there?", false, false},
+		{"why did you use npm? I said pnpm", true, false},
+		{"In this repo we use testify's require, never assert.", false, true},
+		{"We prefer table tests in this project.", false, true},
+		{"We use Redis for the cache, and the bug is in the loader.", false, false},
+		{"We use Go 1.26.", false, false},
+	} {
+		r := Read(c.msg, prev)
+		if r.Correction != c.correction || r.Rule != c.rule {
+			t.Errorf("Read(%q): correction %v (%.2f), rule %v (%.2f); want %v, %v", c.msg, r.Correction, r.CorrectionScore, r.Rule, r.RuleScore, c.correction, c.rule)
+		}
+	}
+}

@@ -31,6 +31,12 @@ type ruleSentence struct {
 	directive string   // a directive anywhere in the sentence
 	transient bool
 	question  bool
+	// conventionVerb: a convention holds a verb of the agent's work ("we
+	// use"), which directs once another anchor stands with it ("in this
+	// repo we use …", "we use … never …"); alone it may describe the
+	// stack ("we use Go 1.26").
+	conventionVerb bool
+	anchors        int
 }
 
 func (s *ruleSentence) anchored() bool {
@@ -81,15 +87,19 @@ func rule(message string, toks []token, ms []match) (float64, string, []string) 
 		case clsAgain:
 			s.ev.add(clsAgain, wAgain, text)
 			anchors = append(anchors, m)
+			s.anchors++
 		case clsScope:
 			if describes(toks, described, m.from, m.to) {
 				continue
 			}
 			s.ev.add(clsScope, wScope, text)
 			anchors = append(anchors, m)
+			s.anchors++
 		case clsConvention:
 			s.ev.add(clsConvention, wConvention, text)
 			anchors = append(anchors, m)
+			s.anchors++
+			s.conventionVerb = s.conventionVerb || m.cue.directs()
 		case clsAdverb:
 			if anchor[m.from] || describes(toks, described, m.from, m.to) || overlapsClass(ms, m, clsStill, clsSame, clsReject) {
 				continue
@@ -97,6 +107,7 @@ func rule(message string, toks []token, ms []match) (float64, string, []string) 
 			mark(anchor, m.from, m.to)
 			s.ev.add(clsAdverb, wAdverb, text)
 			anchors = append(anchors, m)
+			s.anchors++
 		case clsTransient:
 			if !anchor[m.from] {
 				s.transient = true
@@ -124,6 +135,11 @@ func rule(message string, toks []token, ms []match) (float64, string, []string) 
 			}
 		case clsRemember:
 			s.ev.add(clsRemember, wRemember, text)
+		}
+	}
+	for i := range rs {
+		if rs[i].conventionVerb && rs[i].anchors >= 2 && !rs[i].ev.has(clsDirective) {
+			rs[i].ev.add(clsDirective, wDirective, "the convention's verb")
 		}
 	}
 	best, bestScore, pair := -1, 0.0, false
