@@ -303,20 +303,21 @@ func BenchmarkHooks(b *testing.B) {
 }
 
 // TestHook_sessionStartSyncsTheRuleFiles: with nothing imported, the
-// SessionStart hook reads the project's CLAUDE.md into the knowledge base
-// and gives its rules.
+// SessionStart hook reads the project's AGENTS.md into the knowledge base
+// and gives its rules (CLAUDE.md's it leaves to Claude Code, which loads
+// them itself).
 func TestHook_sessionStartSyncsTheRuleFiles(t *testing.T) {
 	e := newHookEnv(t)
-	if err := os.WriteFile(filepath.Join(e.project, "CLAUDE.md"), []byte(shopRules), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(e.project, "AGENTS.md"), []byte(shopRules), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	out, code, _ := e.run(t, "SessionStart", e.payload(t, "session-start.json", "transcript-untested.jsonl"), "INNATE_HOOK_SERVER=off")
 	if code != 0 || !bytes.Contains(out, []byte("Never push directly to main")) {
-		t.Errorf("SessionStart with a CLAUDE.md never imported: exit %d, %s", code, out)
+		t.Errorf("SessionStart with an AGENTS.md never imported: exit %d, %s", code, out)
 	}
 	// With the sync off, a new user's session gets nothing of the file.
 	e2 := newHookEnv(t)
-	if err := os.WriteFile(filepath.Join(e2.project, "CLAUDE.md"), []byte(shopRules), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(e2.project, "AGENTS.md"), []byte(shopRules), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	out, _, _ = e2.run(t, "SessionStart", e2.payload(t, "session-start.json", "transcript-untested.jsonl"), "INNATE_HOOK_SERVER=off", "INNATE_RULE_SYNC=off")
