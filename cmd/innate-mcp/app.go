@@ -88,7 +88,7 @@ func commands() []command {
 		{"stats", "the system's health: lessons, recall, hesitation, contradictions", (*Main).runStats},
 		{"prune", "prune traces beyond the retention now and reclaim the space (SQLite)", (*Main).runPrune},
 		{"migrate", "copy a SQLite knowledge base into an empty PostgreSQL one, then verify it: --from PATH.db --to postgres://...", (*Main).runMigrate},
-		{"eval", "measure quality on a dataset: eval retrieval|appraise|hedging|hesitation|rules|capture|actions", (*Main).runEval},
+		{"eval", "measure quality on a dataset: eval retrieval|appraise|hedging|hesitation|rules|capture|actions|stop", (*Main).runEval},
 		{"embed", "print embeddings of texts as JSON", (*Main).runEmbed},
 		{"reembed", "re-embed every lesson with the configured embedder", (*Main).runReembed},
 		{"setup", "register innate-mcp (and its hooks) with Claude Code, Cursor, Codex, Gemini CLI, VS Code, Windsurf", (*Main).runSetup},
@@ -205,6 +205,16 @@ func newFlagSet(name string, g *globals, stderr io.Writer, usage string) *flag.F
 		fs.SetOutput(stderr)
 	}
 	return fs
+}
+
+// helpFirst answers `innate-mcp NAME -h` for a command whose first word
+// is a subcommand (eval, token): when args start with -h, -help or
+// --help, it prints the usage and returns flag.ErrHelp (exit 0), and ok.
+func helpFirst(name, usage string, g *globals, stderr io.Writer, args []string) (bool, error) {
+	if len(args) == 0 || args[0] != "-h" && args[0] != "-help" && args[0] != "--help" {
+		return false, nil
+	}
+	return true, newFlagSet(name, g, stderr, usage).Parse(args[:1])
 }
 
 // dbPath resolves the database path: flag, INNATE_DB, or the default in the

@@ -245,6 +245,10 @@ func (m *Main) runEmbed(ctx context.Context, g *globals, args []string, stdin io
 }
 
 func (m *Main) runVersion(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("version", g, stderr, "")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
 	_, err := fmt.Fprintf(stdout, "innate-mcp %s\n", version)
 	return err
 }

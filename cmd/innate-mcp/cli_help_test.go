@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"strings"
 	"testing"
 )
@@ -89,6 +90,40 @@ func TestCLI_nothingGivenSaysWhatIsNeeded(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not mention %q", err, w)
 				}
+			}
+		})
+	}
+}
+
+// TestMain_helpEverywhere: -h after every command, and after each of its
+// subcommands, prints a usage on stdout, exits 0 and touches no database.
+func TestMain_helpEverywhere(t *testing.T) {
+	subs := map[string][]string{
+		"eval":     {"retrieval", "appraise", "hedging", "hesitation", "rules", "capture", "actions", "stop"},
+		"token":    {"create", "list", "revoke"},
+		"patterns": {"list", "remove"},
+		"lessons":  {"list", "show", "approve", "reject", "archive", "restore"},
+		"rules":    {"list", "explain", "add", "approve", "remind", "disable", "compile"},
+	}
+	var cases [][]string
+	for _, c := range commands() {
+		cases = append(cases, []string{c.name, "-h"})
+		for _, s := range subs[c.name] {
+			cases = append(cases, []string{c.name, s, "-h"}, []string{c.name, s, "--help"})
+		}
+	}
+	for _, args := range cases {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			env := testEnv(t)
+			stdout, _, err := runIO(t, env, "", args...)
+			if err != nil {
+				t.Fatalf("exit %d: %v", exitCode(err), err)
+			}
+			if !strings.Contains(stdout, "Usage: innate-mcp "+args[0]) {
+				t.Errorf("stdout = %q, want the usage", stdout)
+			}
+			if _, err := os.Stat(env["INNATE_DB"]); err == nil {
+				t.Errorf("asking for help created the database %s", env["INNATE_DB"])
 			}
 		})
 	}

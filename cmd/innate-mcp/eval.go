@@ -12,6 +12,9 @@ import (
 )
 
 func (m *Main) runEval(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if ok, err := helpFirst("eval", "retrieval|appraise|hedging|hesitation|rules|capture|actions|stop [flags]   (innate-mcp eval KIND -h lists a kind's flags)", g, stderr, args); ok {
+		return err
+	}
 	if len(args) == 0 {
 		return fmt.Errorf("%w: eval needs a kind: retrieval, appraise, hedging, hesitation, rules, capture, actions or stop", errUsage)
 	}

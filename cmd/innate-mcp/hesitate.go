@@ -64,7 +64,7 @@ func (m *Main) runHesitate(ctx context.Context, g *globals, args []string, stdin
 
 func (m *Main) runPatterns(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("patterns", g, stderr, "list | remove ID...")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(reorderFlags(fs, args)); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -17,6 +17,9 @@ import (
 // runToken manages the team server's bearer tokens: create (the secret is
 // printed once, on stdout, and only its hash is stored), list, revoke.
 func (m *Main) runToken(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if ok, err := helpFirst("token", "create --name NAME [--project P]... [--scope read|write|admin] | list | revoke ID   (innate-mcp token SUB -h lists its flags)", g, stderr, args); ok {
+		return err
+	}
 	if len(args) == 0 {
 		return fmt.Errorf("%w: token needs create, list or revoke", errUsage)
 	}
