@@ -82,8 +82,13 @@ func (m *Main) runHook(ctx context.Context, g *globals, args []string, stdin io.
 }
 
 // askHook asks the hook server; without one it starts one for the next
-// events and answers this one in-process.
+// events and answers this one in-process. With INNATE_HOOK_SERVER=off every
+// event is answered in-process: no server is asked, even a running one,
+// and none is started.
 func (m *Main) askHook(ctx context.Context, g *globals, in hook.Input, stderr io.Writer, log *slog.Logger) (hook.Output, error) {
+	if m.Getenv("INNATE_HOOK_SERVER") == "off" {
+		return m.handleHookHere(ctx, g, in, stderr)
+	}
 	socket, err := m.hookSocket(g)
 	if err != nil {
 		return hook.Output{}, err
@@ -100,10 +105,8 @@ func (m *Main) askHook(ctx context.Context, g *globals, in hook.Input, stderr io
 	if !errors.Is(err, hook.ErrNoServer) {
 		return out, err
 	}
-	if m.Getenv("INNATE_HOOK_SERVER") != "off" {
-		if err := m.startHookServer(g); err != nil {
-			log.Warn("hook: start the hook server", "err", err)
-		}
+	if err := m.startHookServer(g); err != nil {
+		log.Warn("hook: start the hook server", "err", err)
 	}
 	return m.handleHookHere(ctx, g, in, stderr)
 }
