@@ -45,6 +45,7 @@ func (m *Main) runAppraise(ctx context.Context, g *globals, args []string, stdin
 		return err
 	}
 	defer a.close()
+	m.syncProject(ctx, a, req.Project)
 	res, err := a.kb.Appraise(ctx, req)
 	if err != nil {
 		return err

@@ -127,6 +127,7 @@ func (m *Main) runRecall(ctx context.Context, g *globals, args []string, stdin i
 		return err
 	}
 	defer a.close()
+	m.syncProject(ctx, a, req.Project)
 	res, err := a.kb.Recall(ctx, req)
 	if err != nil {
 		return err

@@ -55,6 +55,7 @@ func (m *Main) runHesitate(ctx context.Context, g *globals, args []string, stdin
 		return err
 	}
 	defer a.close()
+	m.syncProject(ctx, a, m.currentProject())
 	res, err := a.kb.Hesitate(ctx, req)
 	if err != nil {
 		return err

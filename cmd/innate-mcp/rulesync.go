@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 
 	"github.com/innate-mcp/innate-mcp/hook"
@@ -41,4 +42,18 @@ func (m *Main) userConfigDir() string {
 	}
 	d, _ := os.UserConfigDir()
 	return d
+}
+
+// syncProject brings a project's agent rule files into the knowledge base
+// before a command reads it, as the MCP server and the hooks do: the first
+// recall, appraise or hesitate in a project sees its CLAUDE.md. Nothing
+// happens on a read-only store, without a project, or with the sync off;
+// a failure is logged and the command goes on with the lessons held.
+func (m *Main) syncProject(ctx context.Context, a *app, project string) {
+	if project == "" || a.kb.ReadOnly() {
+		return
+	}
+	if s := m.ruleSyncer(a); s != nil {
+		s.Seen(ctx, project)
+	}
 }
