@@ -32,6 +32,7 @@ const (
 
 // funcs are the templates' helpers.
 var funcs = template.FuncMap{
+	"source": kb.SourceLabel,
 	"pct": func(v float64) string {
 		if v < 0 {
 			return "n/a"

@@ -38,6 +38,11 @@ func TestSession_tokenOnceCookieCSRFAndHost(t *testing.T) {
 	if rec := e.do(httptest.NewRequest("GET", login.RequestURI(), nil), nil); rec.Code != http.StatusForbidden {
 		t.Errorf("token reused: %d, want 403", rec.Code)
 	}
+	// The printed link opened again in the browser that holds the session:
+	// the page, not a refusal.
+	if rec := e.do(httptest.NewRequest("GET", login.RequestURI(), nil), c); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/" {
+		t.Errorf("token reused with a valid session: %d to %q, want 303 to /", rec.Code, rec.Header().Get("Location"))
+	}
 	if rec := e.do(httptest.NewRequest("GET", "/", nil), c); rec.Code != http.StatusOK {
 		t.Errorf("with the session: %d", rec.Code)
 	}

@@ -125,7 +125,8 @@ func (srv *Server) guard(next http.Handler) http.Handler {
 const maxFormBytes = 256 << 10
 
 // login exchanges the one-time token for a session cookie and redirects to
-// the URL without the token; a used or wrong token is refused.
+// the URL without the token; a used or wrong token is refused, unless the
+// request already holds a valid session (the printed link opened again).
 func (srv *Server) login(w http.ResponseWriter, r *http.Request, tok string) {
 	if r.Method != http.MethodGet {
 		srv.refuse(w, r, http.StatusMethodNotAllowed, "The token is exchanged by a GET of the printed URL.")
@@ -137,10 +138,15 @@ func (srv *Server) login(w http.ResponseWriter, r *http.Request, tok string) {
 		return
 	}
 	if !ok {
-		srv.refuse(w, r, http.StatusForbidden, "This token was used already or is wrong: each URL innate-mcp ui prints works once. Run innate-mcp ui again for a new one.")
-		return
+		if _, live := srv.sessions.csrfOf(r); !live {
+			srv.refuse(w, r, http.StatusForbidden, "This token was used already or is wrong: each URL innate-mcp ui prints works once. Run innate-mcp ui again for a new one.")
+			return
+		}
+		// The printed link opened again in the browser that redeemed it:
+		// its session is valid, so the page is shown.
+	} else {
+		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	u := *r.URL
 	q := u.Query()
 	q.Del("token")

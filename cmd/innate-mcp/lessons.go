@@ -213,7 +213,7 @@ func (m *Main) showLesson(ctx context.Context, a *app, id string, asJSON bool, s
 		p("project\t%s\n", l.Project)
 	}
 	if l.Source != "" {
-		p("source\t%s\n", l.Source)
+		p("source\t%s\n", kb.SourceLabel(l.Source, l.Project))
 	}
 	if d := l.Directive; d != nil {
 		writeDirective(p, *d)
