@@ -92,6 +92,7 @@ func commands() []command {
 		{"embed", "print embeddings of texts as JSON", (*Main).runEmbed},
 		{"reembed", "re-embed every lesson with the configured embedder", (*Main).runReembed},
 		{"setup", "register innate-mcp (and its hooks) with Claude Code, Cursor, Codex, Gemini CLI, VS Code, Windsurf", (*Main).runSetup},
+		{"doctor", "what is registered where, the hook server, the hooks' configuration, the rule files found and what became of them, the hooks' last errors", (*Main).runDoctor},
 		{"hook", "answer a Claude Code hook event (JSON on stdin): SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop", (*Main).runHook},
 		{"token", "team server tokens: create (printed once), list, revoke", (*Main).runToken},
 		{"hook-server", "serve hook events for the database (the hooks start it; exits when idle)", (*Main).runHookServer},

@@ -56,6 +56,7 @@ func (m *Main) runHook(ctx context.Context, g *globals, args []string, stdin io.
 	}
 	if err != nil {
 		log.Warn("hook: read the event", "err", err)
+		m.noteHookError(event, fmt.Errorf("read the event: %w", err))
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, hookTimeout)
@@ -63,6 +64,7 @@ func (m *Main) runHook(ctx context.Context, g *globals, args []string, stdin io.
 	out, err := m.askHook(ctx, g, in, stderr, log)
 	if err != nil {
 		log.Warn("hook", "event", event, "err", err)
+		m.noteHookError(event, err)
 		return nil
 	}
 	var answer any = out
@@ -107,6 +109,7 @@ func (m *Main) askHook(ctx context.Context, g *globals, in hook.Input, stderr io
 	}
 	if err := m.startHookServer(g); err != nil {
 		log.Warn("hook: start the hook server", "err", err)
+		m.noteHookError(in.Event, fmt.Errorf("start the hook server: %w", err))
 	}
 	return m.handleHookHere(ctx, g, in, stderr)
 }

@@ -233,28 +233,39 @@ func checkRow(sc kb.StoredCheck) checkOut {
 // listRules prints each rule of the project (and the global ones) with
 // what it compiled to.
 func listRules(ctx context.Context, k *kb.KB, o rulesOpts, stdout io.Writer) error {
+	rows, err := ruleRows(ctx, k, o.project)
+	if err != nil {
+		return err
+	}
+	return printRules(rows, o, stdout)
+}
+
+// ruleRows reads the user's active rules of a project and the global ones,
+// each with its checks and what it became (compiled, remind-only, no
+// check, not a rule).
+func ruleRows(ctx context.Context, k *kb.KB, project string) ([]ruleRow, error) {
 	var rows []ruleRow
-	for _, f := range []kb.LessonFilter{{Project: o.project, States: []kb.State{kb.StateActive}}, {Global: true, States: []kb.State{kb.StateActive}}} {
+	for _, f := range []kb.LessonFilter{{Project: project, States: []kb.State{kb.StateActive}}, {Global: true, States: []kb.State{kb.StateActive}}} {
 		err := k.Lessons(ctx, f, func(l kb.Lesson) error {
 			if l.Kind != kb.KindRule || l.Origin != kb.OriginUserStated {
 				return nil
 			}
-			row := ruleRow{ID: l.ID, Source: kb.SourceLabel(l.Source, o.project), Rule: l.Content, Project: l.Project}
+			row := ruleRow{ID: l.ID, Source: kb.SourceLabel(l.Source, project), Rule: l.Content, Project: l.Project}
 			rows = append(rows, row)
 			return nil
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for i := range rows {
 		cs, err := k.Checks(ctx, kb.CheckFilter{Lesson: rows[i].ID})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		l, err := k.Lesson(ctx, rows[i].ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		enforced := kb.Enforced(cs)
 		asks := false
@@ -275,6 +286,11 @@ func listRules(ctx context.Context, k *kb.KB, o rulesOpts, stdout io.Writer) err
 			rows[i].Status = statusNotARule
 		}
 	}
+	return rows, nil
+}
+
+// printRules prints rule rows, as a table or JSON.
+func printRules(rows []ruleRow, o rulesOpts, stdout io.Writer) error {
 	if o.json {
 		if rows == nil {
 			rows = []ruleRow{}
