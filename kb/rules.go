@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/rulefile"
@@ -85,7 +87,17 @@ func SourceLabel(source, project string) string {
 	}
 	out := path + ":" + line
 	if section != "" {
-		out += " (" + section + ")"
+		out += " (" + sectionTitle(section) + ")"
 	}
 	return out
+}
+
+// sectionTitle turns a heading's slug back into words: "code-style" →
+// "Code style".
+func sectionTitle(slug string) string {
+	t := strings.ReplaceAll(slug, "-", " ")
+	if r, n := utf8.DecodeRuneInString(t); n > 0 {
+		t = string(unicode.ToUpper(r)) + t[n:]
+	}
+	return t
 }

@@ -185,3 +185,16 @@ func TestRecall_globalCorpusDoesNotCrowdProjectRules(t *testing.T) {
 		t.Fatalf("first recalled = %+v, want the project's pnpm rule first", res.Lessons)
 	}
 }
+
+func TestSourceLabel(t *testing.T) {
+	for _, c := range []struct{ source, project, want string }{
+		{"/src/shop/CLAUDE.md#CLAUDE.md#tooling:7", "/src/shop", "CLAUDE.md:7 (Tooling)"},
+		{"/src/shop/docs/AGENTS.md#AGENTS.md#code-style:12", "/src/shop", "docs/AGENTS.md:12 (Code style)"},
+		{"/src/shop/.cursorrules#.cursorrules:3", "/src/shop", ".cursorrules:3"},
+		{"record:cli", "/src/shop", "record:cli"},
+	} {
+		if got := kb.SourceLabel(c.source, c.project); got != c.want {
+			t.Errorf("SourceLabel(%q) = %q, want %q", c.source, got, c.want)
+		}
+	}
+}
