@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -16,139 +18,159 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/hook"
 	"github.com/innate-mcp/innate-mcp/kb"
+	"github.com/innate-mcp/innate-mcp/pgstore"
 	"github.com/innate-mcp/innate-mcp/rulesync"
 	"github.com/innate-mcp/innate-mcp/setup"
+	"github.com/innate-mcp/innate-mcp/storage"
 )
+
+// errDoctor is returned when doctor found something broken: exit 1.
+var errDoctor = errors.New("doctor found something to fix")
+
+// doctorReport is what doctor finds; --json prints it.
+type doctorReport struct {
+	Binary     string         `json:"binary"`
+	Version    string         `json:"version"`
+	Project    string         `json:"project"`
+	Database   doctorDB       `json:"database"`
+	Embedder   string         `json:"embedder,omitempty"`
+	Clients    []doctorClient `json:"clients"`
+	NotFound   []string       `json:"clients_not_installed,omitempty"`
+	HookServer doctorServer   `json:"hook_server"`
+	HookConfig doctorConfig   `json:"hook_config"`
+	RuleFiles  []doctorFile   `json:"rule_files"`
+	Rules      map[string]int `json:"rules,omitempty"`
+	HookErrors []string       `json:"hook_errors"`
+	Problems   []doctorIssue  `json:"problems"`
+}
+
+type doctorDB struct {
+	Where         string `json:"where"`
+	Kind          string `json:"kind"` // sqlite, postgres
+	SizeBytes     int64  `json:"size_bytes,omitempty"`
+	SchemaVersion int    `json:"schema_version,omitempty"`
+	ActiveLessons int    `json:"active_lessons"`
+	Error         string `json:"error,omitempty"`
+}
+
+type doctorClient struct {
+	Client string `json:"client"`
+	File   string `json:"file"`
+	What   string `json:"what"`
+	State  string `json:"state"` // registered, not registered, differs
+}
+
+type doctorServer struct {
+	Socket  string `json:"socket"`
+	Running bool   `json:"running"`
+	// Stale: a socket file no server answers on (a server that died).
+	Stale bool `json:"stale,omitempty"`
+	// Others counts the sockets of other builds (older binaries).
+	Others int `json:"other_builds,omitempty"`
+}
+
+type doctorConfig struct {
+	Files []string `json:"files"`
+	Off   []string `json:"off,omitempty"`
+	Error string   `json:"error,omitempty"`
+}
+
+type doctorFile struct {
+	Path     string    `json:"path"`
+	Rules    int       `json:"rules"`
+	SyncedAt time.Time `json:"synced_at,omitzero"`
+	Error    string    `json:"error,omitempty"`
+}
+
+type doctorIssue struct {
+	Problem string `json:"problem"`
+	Fix     string `json:"fix"`
+}
 
 // runDoctor says, for a user whose hooks seem silent, what is registered
 // where, whether the hook server runs, which hook configuration applies,
 // which rule files were found for the project and what became of their
-// rules, and the hooks' last errors. It changes nothing.
+// rules, and the hooks' last errors; every problem with the command that
+// fixes it. It brings the project's rule files in first, as any call
+// does, and changes nothing else. It exits 1 when something is broken.
 func (m *Main) runDoctor(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("doctor", g, stderr, "[--project DIR]")
+	fs := newFlagSet("doctor", g, stderr, "[--project DIR] [--json]")
 	projectFlag := fs.String("project", "", "the project to look at (default: the git root of the current directory)")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	var problems []string
-	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
-	p := func(format string, a ...any) { fmt.Fprintf(tw, format, a...) }
+	r := doctorReport{Version: version, HookErrors: []string{}, Problems: []doctorIssue{}, RuleFiles: []doctorFile{}}
+	r.Binary, _ = os.Executable()
+	if p, err := filepath.EvalSymlinks(r.Binary); err == nil {
+		r.Binary = p
+	}
+	r.Project = *projectFlag
+	if r.Project == "" {
+		r.Project = m.currentProject()
+	}
+	problem := func(p, fix string) { r.Problems = append(r.Problems, doctorIssue{p, fix}) }
 
-	exe, _ := os.Executable()
-	if r, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = r
-	}
-	p("innate-mcp doctor\t%s (%s)\n", exe, version)
-	project := *projectFlag
-	if project == "" {
-		project = m.currentProject()
-	}
-	if project == "" {
-		project = "(none: not in a git repository; pass --project DIR)"
-	}
-	p("project\t%s\n", project)
-
-	// The database.
-	a, err := m.open(ctx, g, io.Discard, m.cliSession(), readAccess)
+	a, err := m.open(ctx, g, io.Discard, m.cliSession(), logAccess)
 	if err != nil {
-		p("database\tcannot be opened: %v\n", err)
-		problems = append(problems, "the database cannot be opened: every tool and hook fails (fix the path in --db or INNATE_DB)")
+		r.Database.Error = err.Error()
+		problem("the database cannot be opened: every tool and hook fails", "fix the path given by --db or INNATE_DB, or its permissions")
 	} else {
 		defer a.close()
-		n := 0
-		a.kb.Lessons(ctx, kb.LessonFilter{States: []kb.State{kb.StateActive}}, func(kb.Lesson) error { n++; return nil })
-		p("database\t%s: %d active lessons\n", a.where, n)
+		m.doctorDatabase(ctx, a, &r)
 	}
-
-	// The clients: a dry run of setup says what is registered.
-	p("\nCLIENTS\t(what `innate-mcp setup` would change; nothing changed means registered with this binary)\n")
-	problems = append(problems, m.doctorClients(ctx, g, exe, p)...)
-
-	// The hook server.
-	if socket, err := m.hookSocket(g); err == nil {
-		if c, err := net.DialTimeout("unix", socket, 500*time.Millisecond); err == nil {
-			c.Close()
-			p("\nHOOK SERVER\trunning (%s)\n", socket)
-		} else {
-			p("\nHOOK SERVER\tnot running: the next hook answers in its own process and starts one (%s)\n", socket)
-		}
+	m.doctorClients(ctx, g, &r, problem)
+	m.doctorServer(g, &r, problem)
+	m.doctorConfig(&r, problem)
+	if a != nil && filepath.IsAbs(r.Project) {
+		m.doctorRules(ctx, a, &r, problem)
 	}
-
-	// The hooks' configuration.
-	root := ""
-	if strings.HasPrefix(project, "/") {
-		root = project
-	}
-	paths := hook.ConfigPaths(m.userConfigDir(), root)
-	if cfg, err := hook.LoadConfig(paths...); err != nil {
-		p("HOOK CONFIG\terror: %v\n", err)
-		problems = append(problems, "the hooks' configuration has an error: every hook answers nothing until it is fixed")
-	} else {
-		var found []string
-		for _, c := range paths {
-			if _, err := os.Stat(c); err == nil {
-				found = append(found, c)
-			}
-		}
-		where := "defaults (no hooks.json)"
-		if len(found) > 0 {
-			where = strings.Join(found, ", ")
-		}
-		off := []string{}
-		for name, on := range map[string]bool{"session_start": cfg.SessionStart.Enabled, "user_prompt_submit": cfg.UserPromptSubmit.Enabled,
-			"pre_tool_use": cfg.PreToolUse.Enabled, "post_tool_use": cfg.PostToolUse.Enabled, "stop": cfg.Stop.Enabled, "rule_sync": cfg.RuleSync.Enabled} {
-			if !on {
-				off = append(off, name)
-			}
-		}
-		state := "every hook on"
-		if len(off) > 0 {
-			slices.Sort(off)
-			state = "off: " + strings.Join(off, ", ")
-		}
-		p("HOOK CONFIG\t%s; %s\n", where, state)
-	}
-
-	// The project's rule files.
-	if a != nil && root != "" {
-		problems = append(problems, m.doctorRules(ctx, a, root, p)...)
-	}
-
-	// The hooks' last errors.
 	if log, err := m.hookErrorLog(); err == nil {
-		lines := lastLines(log, 10)
-		if len(lines) == 0 {
-			p("\nHOOK ERRORS\tnone (%s)\n", log)
-		} else {
-			p("\nHOOK ERRORS\tthe last %d (%s):\n", len(lines), log)
-			for _, l := range lines {
-				p("  %s\n", l)
-			}
-		}
+		r.HookErrors = append(r.HookErrors, lastLines(log, 10)...)
 	}
-	if len(problems) == 0 {
-		p("\nOK\tnothing to fix\n")
-	} else {
-		p("\nTO FIX\n")
-		for _, pr := range problems {
-			p("  - %s\n", pr)
+	if *asJSON {
+		if err := writeJSON(stdout, r); err != nil {
+			return err
 		}
+	} else if err := printDoctor(stdout, r); err != nil {
+		return err
 	}
-	return tw.Flush()
+	if len(r.Problems) > 0 {
+		return errDoctor
+	}
+	return nil
 }
 
-// doctorClients prints, client by client, what setup would change, and
-// returns the problems: a client found but not set up.
-func (m *Main) doctorClients(ctx context.Context, g *globals, exe string, p func(string, ...any)) []string {
+func (m *Main) doctorDatabase(ctx context.Context, a *app, r *doctorReport) {
+	r.Database.Where = a.where
+	r.Database.Kind = "postgres"
+	r.Database.SchemaVersion = pgstore.SchemaVersion()
+	if a.file != "" {
+		r.Database.Kind = "sqlite"
+		r.Database.SchemaVersion = storage.SchemaVersion()
+		if fi, err := os.Stat(a.file); err == nil {
+			r.Database.SizeBytes = fi.Size()
+		}
+	}
+	a.kb.Lessons(ctx, kb.LessonFilter{States: []kb.State{kb.StateActive}}, func(kb.Lesson) error { r.Database.ActiveLessons++; return nil })
+	if a.emb != nil {
+		r.Embedder = a.emb.Name()
+	}
+}
+
+// doctorClients reads what setup's dry run would change: a client found
+// but not set up, or set up with another binary, is a problem; so are
+// Claude Code's hooks or server when they point at a binary that is gone.
+func (m *Main) doctorClients(ctx context.Context, g *globals, r *doctorReport, problem func(string, string)) {
 	home := m.Getenv("HOME")
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	o := setup.Options{Hooks: true, DryRun: true, Binary: exe}
+	o := setup.Options{Hooks: true, DryRun: true, Binary: r.Binary}
 	if dir, err := dataDir(m.Getenv); err == nil {
 		o.StateFile = filepath.Join(dir, "innate-mcp", "setup.json")
-		if inNpxCache(exe) {
-			o.Binary = filepath.Join(dir, "innate-mcp", "bin", filepath.Base(exe))
+		if inNpxCache(r.Binary) {
+			o.Binary = filepath.Join(dir, "innate-mcp", "bin", filepath.Base(r.Binary))
 		}
 	}
 	if db := firstNonEmpty(g.db, m.Getenv("INNATE_DB")); db != "" {
@@ -159,65 +181,241 @@ func (m *Main) doctorClients(ctx context.Context, g *globals, exe string, p func
 	}
 	rep, err := setup.Run(ctx, &setup.Env{Home: home, GOOS: runtime.GOOS, Getenv: m.Getenv, LookPath: exec.LookPath}, o)
 	if err != nil {
-		p("  %v\n", err)
 		if strings.Contains(err.Error(), "no supported client") {
-			return []string{"no agent client found: install one, or name it: innate-mcp setup claude-code"}
+			problem("no agent client found for this user", "install one, or name it: innate-mcp setup claude-code")
+		} else {
+			problem("setup cannot read a client's file: "+err.Error(), "fix or move the file, then run innate-mcp setup")
 		}
-		return []string{"setup cannot read a client's file: " + err.Error()}
+		return
 	}
-	var problems []string
+	r.NotFound = rep.Skipped
 	for _, c := range rep.Changes {
-		state := "registered with this binary"
+		state := "registered"
 		switch c.Action {
 		case "added":
 			state = "not registered"
-			problems = append(problems, fmt.Sprintf("%s: %s not registered: innate-mcp setup %s", c.Client, c.What, c.Client))
+			problem(fmt.Sprintf("%s: %s is not registered in %s", c.Client, c.What, c.File), "innate-mcp setup "+c.Client)
 		case "updated":
-			state = "registered, but not as setup would now (another binary or options)"
-			problems = append(problems, fmt.Sprintf("%s: %s differs from this binary's: innate-mcp setup %s", c.Client, c.What, c.Client))
+			state = "differs"
+			problem(fmt.Sprintf("%s: %s in %s is not this binary's (another binary or options)", c.Client, c.What, c.File), "innate-mcp setup "+c.Client)
 		}
-		p("  %s\t%s\t%s\t%s\n", c.Client, c.File, c.What, state)
+		r.Clients = append(r.Clients, doctorClient{c.Client, c.File, c.What, state})
 	}
-	for _, s := range rep.Skipped {
-		p("  %s\tnot installed\n", s)
+	for _, f := range []string{filepath.Join(home, ".claude", "settings.json"), filepath.Join(home, ".claude.json")} {
+		for _, bin := range innateCommands(f) {
+			if _, err := os.Stat(bin); err != nil {
+				problem(fmt.Sprintf("%s runs %s, which is gone (moved or deleted): Claude Code's hooks or server fail", f, bin), "innate-mcp setup claude-code")
+			}
+		}
 	}
-	return problems
 }
 
-// doctorRules prints the project's rule files as last synced and what
-// became of their rules, and returns the problems.
-func (m *Main) doctorRules(ctx context.Context, a *app, root string, p func(string, ...any)) []string {
-	states, err := rulesync.States(ctx, a.store)
+// innateCommands returns the programs of the commands in a client's JSON
+// file that run innate-mcp (a hook "BIN hook EVENT", a server "BIN serve").
+func innateCommands(path string) []string {
+	b, err := os.ReadFile(path)
 	if err != nil {
-		p("\nRULE FILES\tcannot be read: %v\n", err)
 		return nil
 	}
-	p("\nRULE FILES\tof %s, as last synced\n", root)
-	n := 0
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	var out []string
+	var walk func(any, string)
+	walk = func(x any, key string) {
+		switch t := x.(type) {
+		case map[string]any:
+			for k, y := range t {
+				walk(y, k)
+			}
+		case []any:
+			for _, y := range t {
+				walk(y, key)
+			}
+		case string:
+			if key != "command" || !strings.Contains(t, "innate-mcp") {
+				return
+			}
+			f := strings.Fields(t)
+			if len(f) > 0 && filepath.IsAbs(strings.Trim(f[0], `"'`)) && !slices.Contains(out, strings.Trim(f[0], `"'`)) {
+				out = append(out, strings.Trim(f[0], `"'`))
+			}
+		}
+	}
+	walk(v, "")
+	return out
+}
+
+// doctorServer finds the hook server of this binary and database: running,
+// absent, or a stale socket no server answers on.
+func (m *Main) doctorServer(g *globals, r *doctorReport, problem func(string, string)) {
+	socket, err := m.hookSocket(g)
+	if err != nil {
+		return
+	}
+	r.HookServer.Socket = socket
+	if c, err := net.DialTimeout("unix", socket, 500*time.Millisecond); err == nil {
+		c.Close()
+		r.HookServer.Running = true
+	} else if _, err := os.Stat(socket); err == nil {
+		r.HookServer.Stale = true
+		problem("a stale hook-server socket "+socket+" (its server died)", "rm "+socket+" (the next hook starts a new server)")
+	}
+	if others, _ := filepath.Glob(filepath.Join(filepath.Dir(socket), "hook-*.sock")); len(others) > 0 {
+		for _, o := range others {
+			if o != socket {
+				r.HookServer.Others++
+			}
+		}
+	}
+}
+
+func (m *Main) doctorConfig(r *doctorReport, problem func(string, string)) {
+	root := ""
+	if filepath.IsAbs(r.Project) {
+		root = r.Project
+	}
+	paths := hook.ConfigPaths(m.userConfigDir(), root)
+	r.HookConfig.Files = []string{}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err == nil {
+			r.HookConfig.Files = append(r.HookConfig.Files, p)
+		}
+	}
+	cfg, err := hook.LoadConfig(paths...)
+	if err != nil {
+		r.HookConfig.Error = err.Error()
+		problem("the hooks' configuration does not load: every hook answers nothing", "fix the file and field the error names: "+err.Error())
+		return
+	}
+	for name, on := range map[string]bool{"session_start": cfg.SessionStart.Enabled, "user_prompt_submit": cfg.UserPromptSubmit.Enabled,
+		"pre_tool_use": cfg.PreToolUse.Enabled, "post_tool_use": cfg.PostToolUse.Enabled, "stop": cfg.Stop.Enabled, "rule_sync": cfg.RuleSync.Enabled} {
+		if !on {
+			r.HookConfig.Off = append(r.HookConfig.Off, name)
+		}
+	}
+	slices.Sort(r.HookConfig.Off)
+}
+
+// doctorRules brings the project's rule files in (as any call does) and
+// reports each, a file it could not read with its reason, and what the
+// rules became.
+func (m *Main) doctorRules(ctx context.Context, a *app, r *doctorReport, problem func(string, string)) {
+	if s := m.ruleSyncer(a); s != nil && !a.kb.ReadOnly() {
+		rep, err := s.Sync(ctx, r.Project)
+		if err != nil {
+			problem("the project's rule files could not be synced: "+err.Error(), "innate-mcp doctor --project "+r.Project+" again once the error is fixed")
+		}
+		for _, ref := range rep.Refused {
+			r.RuleFiles = append(r.RuleFiles, doctorFile{Path: ref.Path, Error: ref.Reason})
+			problem(fmt.Sprintf("the rule file %s is not read: %s", ref.Path, ref.Reason), "make it readable (chmod u+r "+ref.Path+") or move it away")
+		}
+	}
+	states, err := rulesync.States(ctx, a.store)
+	if err != nil {
+		return
+	}
 	for _, st := range states {
-		if st.Project != root && st.Project != "" {
+		if st.Project != r.Project {
 			continue
 		}
 		for _, f := range st.Files {
-			n++
+			r.RuleFiles = append(r.RuleFiles, doctorFile{Path: f.Path, Rules: f.Rules, SyncedAt: f.SyncedAt})
+		}
+	}
+	rows, err := ruleRows(ctx, a.kb, r.Project)
+	if err != nil {
+		return
+	}
+	r.Rules = map[string]int{}
+	for _, row := range rows {
+		r.Rules[row.Status]++
+	}
+}
+
+// printDoctor prints the report for people.
+func printDoctor(w io.Writer, r doctorReport) error {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	p := func(format string, a ...any) { fmt.Fprintf(tw, format, a...) }
+	p("innate-mcp doctor\t%s (%s)\n", r.Binary, r.Version)
+	p("project\t%s\n", firstNonEmpty(r.Project, "(none: not in a git repository; pass --project DIR)"))
+	if d := r.Database; d.Error != "" {
+		p("database\tcannot be opened: %s\n", d.Error)
+	} else {
+		p("database\t%s (%s, schema %d, %d bytes): %d active lessons\n", d.Where, d.Kind, d.SchemaVersion, d.SizeBytes, d.ActiveLessons)
+	}
+	if r.Embedder != "" {
+		p("embedder\t%s\n", r.Embedder)
+	}
+	p("\nCLIENTS\t(what `innate-mcp setup` would change)\n")
+	for _, c := range r.Clients {
+		p("  %s\t%s\t%s\t%s\n", c.Client, c.File, c.What, c.State)
+	}
+	for _, c := range r.NotFound {
+		p("  %s\tnot installed\n", c)
+	}
+	s := r.HookServer
+	switch {
+	case s.Running:
+		p("\nHOOK SERVER\trunning (%s)\n", s.Socket)
+	case s.Stale:
+		p("\nHOOK SERVER\tstale socket, no server answers (%s)\n", s.Socket)
+	default:
+		p("\nHOOK SERVER\tnot running: the next hook answers in its own process and starts one (%s)\n", s.Socket)
+	}
+	if s.Others > 0 {
+		p("  other builds\t%d sockets of other binaries (each exits when idle)\n", s.Others)
+	}
+	c := r.HookConfig
+	where := "defaults (no hooks.json)"
+	if len(c.Files) > 0 {
+		where = strings.Join(c.Files, ", ")
+	}
+	switch {
+	case c.Error != "":
+		p("HOOK CONFIG\terror: %s\n", c.Error)
+	case len(c.Off) > 0:
+		p("HOOK CONFIG\t%s; off: %s\n", where, strings.Join(c.Off, ", "))
+	default:
+		p("HOOK CONFIG\t%s; every hook on\n", where)
+	}
+	p("\nRULE FILES\n")
+	if len(r.RuleFiles) == 0 {
+		p("  none found (CLAUDE.md, AGENTS.md, .cursorrules, .cursor/rules/*.mdc, …)\n")
+	}
+	for _, f := range r.RuleFiles {
+		if f.Error != "" {
+			p("  %s\tnot read: %s\n", f.Path, f.Error)
+		} else {
 			p("  %s\t%d rules\tsynced %s\n", f.Path, f.Rules, f.SyncedAt.Local().Format(time.DateTime))
 		}
 	}
-	if n == 0 {
-		p("  none yet: the first tool call or hook in the project reads them (CLAUDE.md, AGENTS.md, .cursorrules, .cursor/rules/*.mdc, …)\n")
-		return nil
+	if r.Rules != nil {
+		n := 0
+		for _, v := range r.Rules {
+			n += v
+		}
+		p("  rules\t%d: %d compiled, %d remind-only, %d with no check, %d not rules (innate-mcp rules lists them)\n",
+			n, r.Rules[statusCompiled], r.Rules[statusRemindOnly], r.Rules[statusNoCheck], r.Rules[statusNotARule])
 	}
-	rows, err := ruleRows(ctx, a.kb, root)
-	if err != nil {
-		return nil
+	if len(r.HookErrors) == 0 {
+		p("\nHOOK ERRORS\tnone\n")
+	} else {
+		p("\nHOOK ERRORS\tthe last %d:\n", len(r.HookErrors))
+		for _, l := range r.HookErrors {
+			p("  %s\n", l)
+		}
 	}
-	counts := map[string]int{}
-	for _, r := range rows {
-		counts[r.Status]++
+	if len(r.Problems) == 0 {
+		p("\nOK\tnothing to fix\n")
+	} else {
+		p("\nTO FIX\n")
+		for _, pr := range r.Problems {
+			p("  - %s\n    fix: %s\n", pr.Problem, pr.Fix)
+		}
 	}
-	p("  rules\t%d: %d compiled, %d remind-only, %d with no check, %d not rules (innate-mcp rules lists them)\n",
-		len(rows), counts[statusCompiled], counts[statusRemindOnly], counts[statusNoCheck], counts[statusNotARule])
-	return nil
+	return tw.Flush()
 }
 
 func firstNonEmpty(s ...string) string {
