@@ -43,9 +43,9 @@ func doctorHome(t *testing.T) (env map[string]string, repo string) {
 // exit 1.
 func TestDoctor(t *testing.T) {
 	for _, c := range []struct {
-		name  string
+		name   string
 		break_ func(t *testing.T, env map[string]string, repo string)
-		want  []string
+		want   []string
 	}{
 		{"all good", nil, []string{"registered", "CLAUDE.md", "1: 1 compiled", "nothing to fix"}},
 		{"a hook pointing at a moved binary", func(t *testing.T, env map[string]string, repo string) {
