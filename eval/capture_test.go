@@ -66,3 +66,23 @@ func TestCapture_missingFile(t *testing.T) {
 		t.Fatal("Capture on a missing file: no error")
 	}
 }
+
+// TestCapture_widerSet runs capture over the wider set of real user
+// messages (eval/testdata/capture, other repositories' chats) and holds
+// its figures at the level measured when the set was added, which is
+// below issue 29's goals (the check half's correction precision is 0.51
+// against 0.80): it guards against regressions, not for the goal.
+func TestCapture_widerSet(t *testing.T) {
+	rep, err := eval.Capture(context.Background(), "testdata/capture/messages.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("tune: %+v", rep.Tune)
+	t.Logf("check: %+v", rep.Check)
+	if rep.Turns < 750 || len(rep.CheckRepos) < 10 || len(rep.TuneRepos) < 10 {
+		t.Fatalf("the set: %d turns, %d tune and %d check repositories", rep.Turns, len(rep.TuneRepos), len(rep.CheckRepos))
+	}
+	if rep.CorrectionPrecision < 0.60 || rep.CorrectionRecall < 0.27 {
+		t.Errorf("corrections: precision %.3f (≥ 0.60), recall %.3f (≥ 0.27)", rep.CorrectionPrecision, rep.CorrectionRecall)
+	}
+}
