@@ -65,6 +65,9 @@ type doctorServer struct {
 	Running bool   `json:"running"`
 	// Stale: a socket file no server answers on (a server that died).
 	Stale bool `json:"stale,omitempty"`
+	// IdleSeconds is how long ago it answered its last request (the
+	// socket's time); it exits after IdleTimeout without one.
+	IdleSeconds int `json:"idle_seconds,omitempty"`
 	// Others counts the sockets of other builds (older binaries).
 	Others int `json:"other_builds,omitempty"`
 }
@@ -258,6 +261,9 @@ func (m *Main) doctorServer(g *globals, r *doctorReport, problem func(string, st
 	if c, err := net.DialTimeout("unix", socket, 500*time.Millisecond); err == nil {
 		c.Close()
 		r.HookServer.Running = true
+		if fi, err := os.Stat(socket); err == nil {
+			r.HookServer.IdleSeconds = int(time.Since(fi.ModTime()).Seconds())
+		}
 	} else if _, err := os.Stat(socket); err == nil {
 		r.HookServer.Stale = true
 		problem("a stale hook-server socket "+socket+" (its server died)", "rm "+socket+" (the next hook starts a new server)")
@@ -358,7 +364,8 @@ func printDoctor(w io.Writer, r doctorReport) error {
 	s := r.HookServer
 	switch {
 	case s.Running:
-		p("\nHOOK SERVER\trunning (%s)\n", s.Socket)
+		p("\nHOOK SERVER\trunning, last request %s ago, exits after %s without one (%s)\n",
+			time.Duration(s.IdleSeconds)*time.Second, hook.IdleTimeout, s.Socket)
 	case s.Stale:
 		p("\nHOOK SERVER\tstale socket, no server answers (%s)\n", s.Socket)
 	default:

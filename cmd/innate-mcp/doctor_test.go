@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net"
@@ -8,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/innate-mcp/innate-mcp/hook"
 )
 
 // doctorHome is a temporary user with Claude Code installed and a project
@@ -74,6 +77,25 @@ func TestDoctor(t *testing.T) {
 			l.(*net.UnixListener).SetUnlinkOnClose(false)
 			l.Close()
 		}, []string{"stale hook-server socket", "fix: rm "}},
+		{"a running hook server", func(t *testing.T, env map[string]string, repo string) {
+			m := &Main{Getenv: func(k string) string { return env[k] }}
+			socket, err := m.hookSocket(&globals{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.MkdirAll(filepath.Dir(socket), 0o700)
+			ln, err := net.Listen("unix", socket)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			t.Cleanup(cancel)
+			srv := &hook.Server{Handler: func(hook.Input) (*hook.Handler, error) { return &hook.Handler{}, nil }}
+			go srv.Serve(ctx, ln)
+			if _, err := hook.Ask(ctx, socket, hook.Input{Event: hook.PostToolUse}); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"HOOK SERVER  running, last request", "nothing to fix"}},
 		{"an unreadable rule file", func(t *testing.T, env map[string]string, repo string) {
 			if err := os.Symlink(filepath.Join(repo, "missing.md"), filepath.Join(repo, "AGENTS.md")); err != nil {
 				t.Fatal(err)
@@ -95,7 +117,7 @@ func TestDoctor(t *testing.T) {
 				c.break_(t, env, repo)
 			}
 			out, _, err := runIO(t, env, "", "doctor", "--project", repo)
-			broken := c.break_ != nil && c.name != "the hooks' errors"
+			broken := c.break_ != nil && c.name != "the hooks' errors" && c.name != "a running hook server"
 			if (err != nil) != broken {
 				t.Errorf("err = %v, want broken %v", err, broken)
 			}
