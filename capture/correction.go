@@ -120,6 +120,25 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 			}
 		case clsPraise:
 			praise = praise || !overlapsOther(ms, m)
+		case clsNegated:
+			// A negated statement about something the agent's turn names
+			// ("these colours have not been used", "no se han cargado")
+			// reports what the agent did as not working: a failure, which
+			// after the agent claimed a change is a correction.
+			if overlapsClass(ms, m, clsFailure, clsSame, clsReject, clsNeutral) || questionSentence(toks, sent, m.from) ||
+				overlapsClass(ms, m, clsNegate) && imperative(toks, filler, m.from) {
+				continue // counted as what it is part of, an imperative, or a question
+			}
+			near := windowTerms(message, toks, m.to, 6)
+			for t := range windowTerms(message, toks, m.from, -6) {
+				near[t] = struct{}{}
+			}
+			if _, ok := overlaps(near, agent()); ok {
+				if _, seen := failIn[sent[m.from]]; !seen {
+					failIn[sent[m.from]] = m
+				}
+				ev.add(clsFailure, wFailure, text)
+			}
 		}
 	}
 	for s := 0; s <= sent[len(sent)-1] && len(stillIn) > 0; s++ {
@@ -186,6 +205,20 @@ func imperative(toks []token, filler []bool, i int) bool {
 		i--
 	}
 	return startsSentence(toks, i)
+}
+
+// questionSentence reports whether the sentence of token i ends with a
+// question mark.
+func questionSentence(toks []token, sent []int, i int) bool {
+	for k := i; k < len(toks); k++ {
+		if sent[k] != sent[i] {
+			return false
+		}
+		if toks[k].kind == kindQuery {
+			return true
+		}
+	}
+	return false
 }
 
 // allQuestions reports whether every sentence of toks ends with a question

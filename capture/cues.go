@@ -34,6 +34,7 @@ const (
 	clsPraise  = "praise"  // approval, which makes a correction less likely: "great", "thanks"
 	clsNeutral = "neutral" // phrases whose words are not cues: "no problem", "not sure"
 	clsDamage  = "damage"  // an act that destroys work: "remove", "delete", "overwrite"
+	clsNegated = "negated" // a negated statement: "is not", "no se", "没有"
 	clsGeneric = "generic" // words too common to tie a negation to the agent's act
 
 	// Cues in the agent's previous turn.
@@ -56,7 +57,7 @@ const (
 var classes = map[string]bool{
 	clsReject: true, clsReverse: true, clsBlame: true, clsRepeat: true, clsSame: true,
 	clsStill: true, clsFailure: true, clsDislike: true, clsInstead: true, clsNegate: true, clsFiller: true,
-	clsClarify: true, clsOpener: true, clsPraise: true, clsNeutral: true, clsGeneric: true, clsDamage: true,
+	clsClarify: true, clsOpener: true, clsPraise: true, clsNeutral: true, clsGeneric: true, clsDamage: true, clsNegated: true,
 	clsClaim: true, clsScope: true, clsAdverb: true, clsAgain: true, clsConvention: true,
 	clsDirective: true, clsVerb: true, clsRemember: true, clsTransient: true, clsDescriber: true,
 }

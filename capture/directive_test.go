@@ -55,3 +55,24 @@ func TestRead_questionsAndConventions(t *testing.T) {
 		}
 	}
 }
+
+// TestRead_negatedResult: after the agent claimed a change, a statement
+// that what it names does not work reads as a correction; a question, or
+// a negation of something the agent's turn does not name, does not.
+func TestRead_negatedResult(t *testing.T) {
+	prev := "I've updated the theme colours of the cards and the navbar; they should now match the brand palette."
+	for _, c := range []struct {
+		msg  string
+		want bool
+	}{
+		{"The navbar is not blue.", true},
+		{"The cards don't match the palette.", true},
+		{"Are the navbar colours not supposed to change?", false},
+		{"Don't touch the navbar.", false}, // an imperative: the negate cue's own reading
+		{"I have not decided on the footer yet.", false},
+	} {
+		if r := Read(c.msg, prev); r.Correction != c.want {
+			t.Errorf("Read(%q): correction %v (%.2f, %v), want %v", c.msg, r.Correction, r.CorrectionScore, r.Cues, c.want)
+		}
+	}
+}
