@@ -125,7 +125,7 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 			// ("these colours have not been used", "no se han cargado")
 			// reports what the agent did as not working: a failure, which
 			// after the agent claimed a change is a correction.
-			if overlapsClass(ms, m, clsFailure, clsSame, clsReject, clsNeutral) || questionSentence(toks, sent, m.from) ||
+			if overlapsClass(ms, m, clsFailure, clsSame, clsReject, clsDislike, clsNeutral) || questionSentence(toks, sent, m.from) ||
 				overlapsClass(ms, m, clsNegate) && imperative(toks, filler, m.from) {
 				continue // counted as what it is part of, an imperative, or a question
 			}
