@@ -2,12 +2,16 @@ package hook
 
 import "github.com/innate-mcp/innate-mcp/kb"
 
-// Tokens is the context an answer adds to the agent's: about 4 bytes a
-// token, rounded up.
+// Tokens is the context an answer adds to the agent's, about 4 bytes a
+// token, rounded up: additional context, a block's reason (Stop), and a
+// denial's reason. An ask's reason is shown to the user, not the agent.
 func Tokens(o Output) int {
 	n := len(o.Reason)
 	if o.Specific != nil {
-		n += len(o.Specific.AdditionalContext) + len(o.Specific.PermissionDecisionReason)
+		n += len(o.Specific.AdditionalContext)
+		if o.Specific.PermissionDecision == "deny" {
+			n += len(o.Specific.PermissionDecisionReason)
+		}
 	}
 	return (n + kb.BytesPerToken - 1) / kb.BytesPerToken
 }
@@ -20,6 +24,9 @@ func (h *Handler) budget(in Input, out Output) (Output, error) {
 		return out, nil
 	}
 	n := Tokens(out)
+	if n == 0 {
+		return out, nil // nothing reaches the agent's context: nothing to count
+	}
 	decision := out.Decision != "" || out.Specific != nil && out.Specific.PermissionDecision != ""
 	keep := true
 	err := h.State.Update(in.SessionID, func(s *SessionState) {
