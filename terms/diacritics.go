@@ -2,6 +2,7 @@ package terms
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -9,8 +10,9 @@ import (
 )
 
 // folded maps the Latin letters with diacritics to their base letters,
-// built once from their canonical decompositions.
-var folded = func() map[rune]string {
+// built on first use from their canonical decompositions (not at every
+// process start: a hook process that folds nothing does not pay for it).
+var folded = sync.OnceValue(func() map[rune]string {
 	m := make(map[rune]string)
 	for r := rune(0xC0); r <= 0x24F; r++ {
 		d := norm.NFD.String(string(r))
@@ -21,7 +23,7 @@ var folded = func() map[rune]string {
 	}
 	m['ß'], m['æ'], m['œ'], m['ø'], m['đ'], m['ł'] = "ss", "ae", "oe", "o", "d", "l"
 	return m
-}()
+})
 
 // FoldDiacritics lower-cases s and strips the diacritics of Latin letters
 // (é → e, ř → r, ß → ss, æ → ae, ł → l), so that words typed with or without
@@ -51,7 +53,7 @@ func FoldDiacritics(s string) string {
 		case unicode.Is(unicode.Mn, r):
 		default:
 			r = unicode.ToLower(r)
-			if f, ok := folded[r]; ok {
+			if f, ok := folded()[r]; ok {
 				b.WriteString(f)
 			} else {
 				b.WriteRune(r)
