@@ -95,11 +95,7 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 			ev.add(clsFailure, wFailure, text)
 		case clsInstead:
 			ev.add(clsInstead, wInstead, text)
-			near := windowTerms(message, toks, m.to, 6)
-			for t := range windowTerms(message, toks, m.from, -6) {
-				near[t] = struct{}{}
-			}
-			if t, ok := overlaps(near, agent()); ok {
+			if t, ok := overlaps(around(message, toks, m, 6, 6), agent()); ok {
 				ev.add("instead-of-agent", wInsteadAgent, text+" … "+t)
 			}
 		case clsNegate:
@@ -109,13 +105,11 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 			if !cjk && !imperative(toks, filler, m.from) {
 				continue
 			}
-			near := windowTerms(message, toks, m.to, 5)
+			before := 0
 			if cjk {
-				for t := range windowTerms(message, toks, m.from, -5) {
-					near[t] = struct{}{}
-				}
+				before = 5
 			}
-			if t, ok := overlaps(near, agent()); ok {
+			if t, ok := overlaps(around(message, toks, m, before, 5), agent()); ok {
 				ev.add("negates-agent", wNegateAgent, text+" … "+t)
 			}
 		case clsPraise:
@@ -129,11 +123,7 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 				overlapsClass(ms, m, clsNegate) && imperative(toks, filler, m.from) {
 				continue // counted as what it is part of, an imperative, or a question
 			}
-			near := windowTerms(message, toks, m.to, 6)
-			for t := range windowTerms(message, toks, m.from, -6) {
-				near[t] = struct{}{}
-			}
-			if _, ok := overlaps(near, agent()); ok {
+			if _, ok := overlaps(around(message, toks, m, 6, 6), agent()); ok {
 				if _, seen := failIn[sent[m.from]]; !seen {
 					failIn[sent[m.from]] = m
 				}
@@ -205,6 +195,18 @@ func imperative(toks []token, filler []bool, i int) bool {
 		i--
 	}
 	return startsSentence(toks, i)
+}
+
+// around returns the content terms of up to before words before a match
+// and after words after it, within its sentence.
+func around(message string, toks []token, m match, before, after int) map[string]struct{} {
+	near := windowTerms(message, toks, m.to, after)
+	if before > 0 {
+		for t := range windowTerms(message, toks, m.from, -before) {
+			near[t] = struct{}{}
+		}
+	}
+	return near
 }
 
 // questionSentence reports whether the sentence of token i ends with a

@@ -61,7 +61,7 @@ func (t *sessionTokens) figures() ContextFigures {
 	f.SessionStartMean = metric.Round4(float64(t.startNow) / n)
 	f.SessionStartMeanBefore = metric.Round4(float64(t.startWas) / n)
 	f.PerSessionMean = metric.Round4(float64(sum) / n)
-	f.PerSessionP95 = per[int(0.95*float64(len(per)-1))]
+	f.PerSessionP95 = metric.Quantile(per, 0.95)
 	f.PerSessionMax = per[len(per)-1]
 	return f
 }

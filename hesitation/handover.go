@@ -1,6 +1,10 @@
 package hesitation
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/innate-mcp/innate-mcp/internal/clip"
+)
 
 // HandoverKind is how an agent's final text hands its turn back.
 type HandoverKind string
@@ -53,7 +57,7 @@ func ReadHandover(text string) Handover {
 		return Handover{Kind: HandoverEmpty}
 	}
 	if isClientError(text) {
-		return Handover{Kind: HandoverError, Evidence: firstLine(text)}
+		return Handover{Kind: HandoverError, Evidence: clip.Line(text, 200)}
 	}
 	sc := scanText(text)
 	if m := sc.byCat[catUntested]; len(m) > 0 {
@@ -148,11 +152,4 @@ func isClientError(text string) bool {
 		}
 	}
 	return false
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

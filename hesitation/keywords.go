@@ -47,8 +47,7 @@ func informative(l *lexicon, tok string) bool {
 // rejectedTokens are the tokens a correction rejects: those after a
 // rejection word ("not", "instead of", "不要", "ではなく") up to the end of
 // its clause.
-func rejectedTokens(correction string) map[string]bool {
-	sc := scanText(correction)
+func rejectedTokens(sc *scanned) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range sc.byCat[catRejection] {
 		end := clauseEnd(sc.folded, m.end)
@@ -128,10 +127,10 @@ func ExtractKeywords(correction, correctedDraft string) []string {
 	}
 	collect(correction, true)
 	collect(correctedDraft, false)
-	rejected := rejectedTokens(correction)
 	// Drop tokens that are part of a correction cue ("told", "為何還是").
 	cues := map[string]bool{}
 	sc := scanText(correction)
+	rejected := rejectedTokens(sc)
 	for _, m := range sc.byCat[catCorrection] {
 		eachToken(sc.folded[m.start:m.end], false, func(b []byte) { cues[string(b)] = true })
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/action"
 	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/storage"
@@ -240,9 +241,10 @@ func TestPreToolUse_rootIndependent(t *testing.T) {
 	}
 }
 
-// TestToolCall_IsEdit: a shell line that writes a project file is an edit,
+// TestToolCall_Edits: a shell line that writes a project file is an edit,
 // as a file tool is; reading, and writing outside the project, are not.
-func TestToolCall_IsEdit(t *testing.T) {
+func TestToolCall_Edits(t *testing.T) {
+	isEdit := func(c ToolCall) bool { return len(c.Edits(action.Env{})) > 0 }
 	for cmd, want := range map[string]bool{
 		"sed -i 's/a/b/' cart.go":      true,
 		"echo x >> notes.md":           true,
@@ -253,11 +255,11 @@ func TestToolCall_IsEdit(t *testing.T) {
 		"git status":                   false,
 	} {
 		b, _ := json.Marshal(map[string]string{"command": cmd})
-		if got := (ToolCall{Name: "Bash", Input: b}).IsEdit(); got != want {
-			t.Errorf("IsEdit(%q) = %v, want %v", cmd, got, want)
+		if got := isEdit(ToolCall{Name: "Bash", Input: b}); got != want {
+			t.Errorf("Edits(%q) = %v, want an edit %v", cmd, (ToolCall{Name: "Bash", Input: b}).Edits(action.Env{}), want)
 		}
 	}
-	if !(ToolCall{Name: "Write"}).IsEdit() {
+	if !isEdit(ToolCall{Name: "Write"}) {
 		t.Error("Write is not an edit")
 	}
 }

@@ -488,8 +488,10 @@ type evidence struct {
 func turnEvidence(t Turn, env action.Env) evidence {
 	var ev evidence
 	lastEdit := -1
+	acts := make([]action.Action, len(t.Tools)) // each call parsed once
 	for i, c := range t.Tools {
-		files := codeFiles(c, env)
+		acts[i] = c.read(env)
+		files := codeFiles(c.edits(acts[i]))
 		if len(files) > 0 {
 			ev.codeEdits = append(ev.codeEdits, files...)
 			lastEdit = i
@@ -500,8 +502,8 @@ func turnEvidence(t Turn, env action.Env) evidence {
 	}
 	var passing []verifyingRun
 	var last *verifyingRun
-	for _, c := range t.Tools[lastEdit+1:] {
-		for _, r := range readRuns(c, env) {
+	for i, c := range t.Tools[lastEdit+1:] {
+		for _, r := range readRuns(c, acts[lastEdit+1+i]) {
 			if r.failed {
 				passing = passing[:0]
 			} else {
@@ -528,29 +530,13 @@ func turnEvidence(t Turn, env action.Env) evidence {
 	return ev
 }
 
-// codeFiles are the files of code a tool call changes: a file tool's
-// path, or what a shell line writes by a relative path, docs left out.
-func codeFiles(c ToolCall, env action.Env) []string {
-	var a action.Action
-	switch c.Name {
-	case "Edit", "Write", "MultiEdit", "NotebookEdit":
-		var err error
-		if a, err = action.FromTool(c.Name, c.Input, env); err != nil || len(a.Writes) == 0 {
-			return []string{""}
-		}
-	case "Bash":
-		env.Dir = c.Cwd
-		a = action.Shell(c.Command(), env)
-	default:
-		return nil
-	}
+// codeFiles are the files of code among a call's edits (ToolCall.Edits),
+// docs left out.
+func codeFiles(edits []string) []string {
 	var out []string
-	for _, w := range a.Writes {
-		if w.Dir || c.Name == "Bash" && outside(w.Path) {
-			continue // a directory, or a scratch file outside the project
-		}
-		if !isDoc(w.Path) {
-			out = append(out, w.Path)
+	for _, f := range edits {
+		if !isDoc(f) {
+			out = append(out, f)
 		}
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/action"
 	"github.com/innate-mcp/innate-mcp/embed"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/storage"
@@ -230,7 +231,7 @@ func TestReadTurn(t *testing.T) {
 	if turn.Prompt != "The cart total ignores the discount; fix it." || !strings.HasPrefix(turn.Final, "Fixed!") {
 		t.Errorf("turn %q → %q", turn.Prompt, turn.Final)
 	}
-	if len(turn.Tools) != 3 || turn.Tools[2].Command() != "go test ./..." || !strings.Contains(turn.Tools[2].Output, "ok  \texample.com/shop/cart") || !turn.Tools[1].IsEdit() {
+	if len(turn.Tools) != 3 || turn.Tools[2].Command() != "go test ./..." || !strings.Contains(turn.Tools[2].Output, "ok  \texample.com/shop/cart") || len(turn.Tools[1].Edits(action.Env{})) == 0 {
 		t.Errorf("tools %+v", turn.Tools)
 	}
 	if _, err := ReadTurn(filepath.Join("testdata", "missing.jsonl")); err == nil {

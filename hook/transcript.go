@@ -55,21 +55,50 @@ func (c ToolCall) Command() string {
 	return in.Command
 }
 
-// IsEdit reports whether the call changes the project's files: a file
-// tool, or a shell line that writes a file by a relative path (`sed -i`,
-// `echo >> f`, `mv`, …), read as PreToolUse reads it (package action).
-func (c ToolCall) IsEdit() bool {
+// Edits are the files the call changes, relative to the project root
+// env names: a file tool's path ("" when it names none), or what a shell
+// line writes by a path inside the project (`sed -i`, `echo >> f`, `mv`,
+// …), read as PreToolUse reads it (package action), from the directory the
+// transcript says the session stood in. Directories, and scratch files
+// outside the project, are left out.
+func (c ToolCall) Edits(env action.Env) []string {
+	return c.edits(c.read(env))
+}
+
+// read parses the call as PreToolUse does: a shell line from the
+// directory the transcript says the session stood in, a file tool with
+// its path; nothing of other tools, or of a file tool it cannot read.
+func (c ToolCall) read(env action.Env) action.Action {
 	switch c.Name {
 	case "Edit", "Write", "MultiEdit", "NotebookEdit":
-		return true
+		a, _ := action.FromTool(c.Name, c.Input, env)
+		return a
 	case "Bash":
-		for _, w := range action.Shell(c.Command(), action.Env{}).Writes {
-			if !w.Dir && !strings.HasPrefix(w.Path, "/") && !strings.HasPrefix(w.Path, "~") {
-				return true
-			}
-		}
+		env.Dir = c.Cwd
+		return action.Shell(c.Command(), env)
 	}
-	return false
+	return action.Action{}
+}
+
+// edits are the files of a call read as a (read), as Edits says.
+func (c ToolCall) edits(a action.Action) []string {
+	switch c.Name {
+	case "Edit", "Write", "MultiEdit", "NotebookEdit":
+		if len(a.Writes) == 0 {
+			return []string{""}
+		}
+	case "Bash":
+	default:
+		return nil
+	}
+	var out []string
+	for _, w := range a.Writes {
+		if w.Dir || c.Name == "Bash" && outside(w.Path) {
+			continue
+		}
+		out = append(out, w.Path)
+	}
+	return out
 }
 
 // maxTranscriptTail is how much of the end of a transcript is read: a
@@ -220,37 +249,24 @@ func turnStart(lines [][]byte) int {
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := lines[i]
 		if prompt < 0 {
-			if bytes.Contains(l, []byte(`"user"`)) && !bytes.Contains(l, []byte(`"tool_result"`)) && isPrompt(l) {
+			if bytes.Contains(l, []byte(`"user"`)) && !bytes.Contains(l, []byte(`"tool_result"`)) && hasText(l, "user") {
 				prompt = i
 			}
 			continue
 		}
-		if bytes.Contains(l, []byte(`"assistant"`)) && bytes.Contains(l, []byte(`"text"`)) && isReply(l) {
+		if bytes.Contains(l, []byte(`"assistant"`)) && bytes.Contains(l, []byte(`"text"`)) && hasText(l, "assistant") {
 			return i
 		}
 	}
 	return max(prompt, 0)
 }
 
-// isPrompt reports whether a line is a user's prompt, as parseTurn reads it.
-func isPrompt(line []byte) bool {
+// hasText reports whether a line is a message of the role typ ("user",
+// "assistant") that holds text: for the user a prompt, as parseTurn reads
+// it; for the assistant a reply.
+func hasText(line []byte, typ string) bool {
 	var e entry
-	if json.Unmarshal(line, &e) != nil || e.IsMeta || e.Type != "user" {
-		return false
-	}
-	blocks, text := contentOf(e.Message.Content)
-	for _, b := range blocks {
-		if b.Type == "text" {
-			text += b.Text
-		}
-	}
-	return strings.TrimSpace(text) != ""
-}
-
-// isReply reports whether a line is an assistant's message with text.
-func isReply(line []byte) bool {
-	var e entry
-	if json.Unmarshal(line, &e) != nil || e.IsMeta || e.Type != "assistant" {
+	if json.Unmarshal(line, &e) != nil || e.IsMeta || e.Type != typ {
 		return false
 	}
 	blocks, text := contentOf(e.Message.Content)

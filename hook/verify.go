@@ -145,7 +145,7 @@ func verifies(c action.Command) (runKind, bool) {
 			}
 			return v.kind, true
 		}
-		if sub := c.Sub(len(v.sub)); len(sub) == len(v.sub) && equalFold(sub, v.sub) {
+		if sub := c.Sub(len(v.sub)); slices.EqualFunc(sub, v.sub, strings.EqualFold) {
 			return v.kind, true
 		}
 	}
@@ -176,15 +176,6 @@ func scriptKind(c action.Command) (runKind, bool) {
 	return "", false
 }
 
-func equalFold(a, b []string) bool {
-	for i := range a {
-		if !strings.EqualFold(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // verifyingRun is a command of the turn that tested, built, type-checked
 // or ran the project, and what its output showed.
 type verifyingRun struct {
@@ -213,32 +204,30 @@ func runTool(name string) bool {
 	return strings.HasPrefix(n, "mcp__") && has(runTools.families) && has(runTools.verbs)
 }
 
-// readRuns reads the verifying commands of a tool call, Bash or a browser
-// tool, and the call's output. A call whose output shows a failure fails
-// every command in it.
-func readRuns(c ToolCall, env action.Env) []verifyingRun {
-	failure, failed := runlog.Errored(c.Output)
-	if c.IsError {
-		failed = true
-		if failure == "" {
-			failure = "the command exited with an error"
+// readRuns reads the verifying commands of a tool call, Bash (a, as the
+// call was read) or a browser tool, and the call's output. The output is
+// read only when the call verifies something; a failure in it fails every
+// command of the call.
+func readRuns(c ToolCall, a action.Action) []verifyingRun {
+	var out []verifyingRun
+	if runTool(c.Name) {
+		out = append(out, verifyingRun{kind: runProgram, command: c.Name})
+	} else if c.Name == "Bash" {
+		for _, cmd := range a.Commands {
+			if k, ok := verifies(cmd); ok {
+				out = append(out, verifyingRun{kind: k, command: cmd.Text, scope: scopeOf(cmd, k)})
+			}
 		}
 	}
-	if runTool(c.Name) {
-		return []verifyingRun{{kind: runProgram, command: c.Name, failed: failed, failure: failure}}
-	}
-	if c.Name != "Bash" {
+	if len(out) == 0 {
 		return nil
 	}
-	env.Dir = c.Cwd
-	a := action.Shell(c.Command(), env)
-	var out []verifyingRun
-	for _, cmd := range a.Commands {
-		k, ok := verifies(cmd)
-		if !ok {
-			continue
-		}
-		out = append(out, verifyingRun{kind: k, command: cmd.Text, failed: failed, failure: failure, scope: scopeOf(cmd, k)})
+	failure, failed := runlog.Errored(c.Output)
+	if c.IsError && !failed {
+		failed, failure = true, "the command exited with an error"
+	}
+	for i := range out {
+		out[i].failed, out[i].failure = failed, failure
 	}
 	return out
 }

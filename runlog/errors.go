@@ -55,15 +55,7 @@ func Errored(output string) (string, bool) {
 	if r := Read(output); r.Outcome == Failed {
 		return r.Evidence, true
 	}
-	for line := range strings.Lines(output) {
-		if len(line) > maxLineBytes {
-			continue
-		}
-		line = strings.TrimRight(line, "\r\n")
-		if strings.IndexByte(line, 0x1b) >= 0 {
-			line = ansi.ReplaceAllString(line, "")
-		}
-		line = strings.TrimLeft(line, " \t")
+	for line := range lines(output) {
 		for _, e := range errorLines() {
 			if strings.Contains(line, e.key) && e.re.MatchString(line) {
 				return line, true

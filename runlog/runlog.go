@@ -10,6 +10,7 @@
 package runlog
 
 import (
+	"iter"
 	"regexp"
 	"strconv"
 	"strings"
@@ -189,18 +190,7 @@ const maxLineBytes = 512
 // failure anywhere makes the run failed, whatever else passed.
 func Read(output string) Report {
 	var r Report
-	for line := range strings.Lines(output) {
-		if len(line) > maxLineBytes {
-			continue
-		}
-		line = strings.TrimRight(line, "\r\n")
-		if strings.IndexByte(line, 0x1b) >= 0 {
-			line = ansi.ReplaceAllString(line, "")
-		}
-		line = strings.TrimLeft(line, " \t")
-		if line == "" {
-			continue
-		}
+	for line := range lines(output) {
 		for _, ru := range rules() {
 			if !strings.Contains(line, ru.key) {
 				continue
@@ -222,4 +212,25 @@ func Read(output string) Report {
 		}
 	}
 	return r
+}
+
+// lines yields the output's lines as the summaries and error lines are
+// matched: ANSI colours, the line break and leading blanks taken off;
+// empty lines and lines longer than maxLineBytes (a pasted blob, not a
+// summary) skipped.
+func lines(output string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for line := range strings.Lines(output) {
+			if len(line) > maxLineBytes {
+				continue
+			}
+			line = strings.TrimRight(line, "\r\n")
+			if strings.IndexByte(line, 0x1b) >= 0 {
+				line = ansi.ReplaceAllString(line, "")
+			}
+			if line = strings.TrimLeft(line, " \t"); line != "" && !yield(line) {
+				return
+			}
+		}
+	}
 }

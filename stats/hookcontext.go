@@ -49,8 +49,8 @@ func HookContext(states []hook.SessionState) HookContextSection {
 		total += n
 	}
 	sec.TokensMean = metric.Round4(float64(total) / float64(len(per)))
-	sec.TokensP50 = per[(len(per)-1)/2]
-	sec.TokensP95 = per[int(0.95*float64(len(per)-1))]
+	sec.TokensP50 = metric.Quantile(per, 0.5)
+	sec.TokensP95 = metric.Quantile(per, 0.95)
 	sec.TokensMax = per[len(per)-1]
 	for ev := range sec.ByEvent {
 		sec.ByEvent[ev] = metric.Round4(sec.ByEvent[ev] / float64(len(per)))

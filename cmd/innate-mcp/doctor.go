@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -176,7 +177,7 @@ func (m *Main) doctorClients(ctx context.Context, g *globals, r *doctorReport, p
 			o.Binary = filepath.Join(dir, "innate-mcp", "bin", filepath.Base(r.Binary))
 		}
 	}
-	if db := firstNonEmpty(g.db, m.Getenv("INNATE_DB")); db != "" {
+	if db := cmp.Or(g.db, m.Getenv("INNATE_DB")); db != "" {
 		o.DB = db
 		if !isPostgres(db) {
 			o.DB, _ = filepath.Abs(db)
@@ -345,7 +346,7 @@ func printDoctor(w io.Writer, r doctorReport) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	p := func(format string, a ...any) { fmt.Fprintf(tw, format, a...) }
 	p("innate-mcp doctor\t%s (%s)\n", r.Binary, r.Version)
-	p("project\t%s\n", firstNonEmpty(r.Project, "(none: not in a git repository; pass --project DIR)"))
+	p("project\t%s\n", cmp.Or(r.Project, "(none: not in a git repository; pass --project DIR)"))
 	if d := r.Database; d.Error != "" {
 		p("database\tcannot be opened: %s\n", d.Error)
 	} else {
@@ -423,13 +424,4 @@ func printDoctor(w io.Writer, r doctorReport) error {
 		}
 	}
 	return tw.Flush()
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }

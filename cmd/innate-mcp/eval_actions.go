@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"time"
 
 	"github.com/innate-mcp/innate-mcp/eval"
 	"github.com/innate-mcp/innate-mcp/hook"
@@ -27,39 +24,21 @@ func (m *Main) evalActions(ctx context.Context, g *globals, args []string, stdou
 	if *dataDir == "" {
 		return fmt.Errorf("%w: eval actions needs --data DIR", errUsage)
 	}
-	dump, done, err := createDump(*dumpPath)
+	r, err := m.openReplay(ctx, g, stderr, "actions", *dumpPath)
 	if err != nil {
 		return err
 	}
-	defer done(&err)
-	ev, err := m.openEvalKB(ctx, g, stderr, evalKBOptions{})
-	if err != nil {
-		return err
-	}
-	defer ev.close()
-	root, err := os.MkdirTemp("", "innate-actions-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(root)
-	stateDir := filepath.Join(root, ".state")
+	defer r.close(&err)
+	ev := r.ev
 	syncer := rulesync.New(ev.kb, ev.store, rulesync.Options{Log: ev.log.With("component", "rulesync")})
 	opts := eval.ActionsOptions{
-		Root: root, NoOverrides: *noOverrides, Dump: dump, Lesson: ev.kb.Lesson, Consultant: *consultant, KB: ev.kb,
-		Handler: func(project string) *hook.Handler {
-			return &hook.Handler{KB: ev.kb, Config: hook.DefaultConfig(), Log: ev.log.With("component", "hook"),
-				Project: func(string) string { return project }, State: &hook.StateDir{Dir: stateDir}, SyncRules: syncer.Seen}
-		},
+		Root: r.root, NoOverrides: *noOverrides, Dump: r.dump, Lesson: ev.kb.Lesson, Consultant: *consultant, KB: ev.kb,
+		Handler:  func(project string) *hook.Handler { return r.handler(project, syncer.Seen) },
 		Progress: func(done, total int) { fmt.Fprintf(stderr, "eval actions: calls %d/%d\n", done, total) },
 	}
-	start := time.Now()
 	rep, err := eval.Actions(ctx, *dataDir, opts)
 	if err != nil {
 		return err
 	}
-	return writeJSON(stdout, struct {
-		eval.ActionsReport
-		Embedder string  `json:"embedder"`
-		Seconds  float64 `json:"seconds"`
-	}{rep, ev.emb.Name(), eval.Seconds(start)})
+	return r.write(stdout, rep)
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"time"
 
 	"github.com/innate-mcp/innate-mcp/eval"
 	"github.com/innate-mcp/innate-mcp/hook"
@@ -23,34 +21,15 @@ func (m *Main) evalStop(ctx context.Context, g *globals, args []string, stdout, 
 	if *dataDir == "" {
 		return fmt.Errorf("%w: eval stop needs --data DIR", errUsage)
 	}
-	dump, done, err := createDump(*dumpPath)
+	r, err := m.openReplay(ctx, g, stderr, "stop", *dumpPath)
 	if err != nil {
 		return err
 	}
-	defer done(&err)
-	ev, err := m.openEvalKB(ctx, g, stderr, evalKBOptions{})
+	defer r.close(&err)
+	rep, err := eval.Stop(ctx, *dataDir, eval.StopOptions{Root: r.root, Dump: r.dump,
+		Handler: func(project string) *hook.Handler { return r.handler(project, nil) }})
 	if err != nil {
 		return err
 	}
-	defer ev.close()
-	root, err := os.MkdirTemp("", "innate-stop-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(root)
-	state := &hook.StateDir{Dir: root + "/.state"}
-	start := time.Now()
-	rep, err := eval.Stop(ctx, *dataDir, eval.StopOptions{Root: root, Dump: dump,
-		Handler: func(project string) *hook.Handler {
-			return &hook.Handler{KB: ev.kb, Config: hook.DefaultConfig(), Log: ev.log.With("component", "hook"),
-				Project: func(string) string { return project }, State: state}
-		}})
-	if err != nil {
-		return err
-	}
-	return writeJSON(stdout, struct {
-		eval.StopReport
-		Embedder string  `json:"embedder"`
-		Seconds  float64 `json:"seconds"`
-	}{rep, ev.emb.Name(), eval.Seconds(start)})
+	return r.write(stdout, rep)
 }

@@ -81,6 +81,20 @@ func (e *hookEnv) run(t testing.TB, event string, payload []byte, env ...string)
 	return out.Bytes(), code, took
 }
 
+// importShopRules writes shopRules as the project's CLAUDE.md and imports
+// it with the binary.
+func (e *hookEnv) importShopRules(t testing.TB) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(e.project, "CLAUDE.md"), []byte(shopRules), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	imp := exec.Command(buildBinary(t), "import", "--project", e.project, filepath.Join(e.project, "CLAUDE.md"))
+	imp.Env = e.env
+	if out, err := imp.CombinedOutput(); err != nil {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+}
+
 const shopRules = "# Shop\n\n- Use pnpm, not npm or yarn.\n- Never push directly to main; open a pull request.\n"
 
 // TestHook_endToEnd runs the hook command as Claude Code does: a new
@@ -92,14 +106,7 @@ func TestHook_endToEnd(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	e := newHookEnv(t)
-	if err := os.WriteFile(filepath.Join(e.project, "CLAUDE.md"), []byte(shopRules), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	imp := exec.Command(buildBinary(t), "import", "--project", e.project, filepath.Join(e.project, "CLAUDE.md"))
-	imp.Env = e.env
-	if out, err := imp.CombinedOutput(); err != nil {
-		t.Fatalf("import: %v\n%s", err, out)
-	}
+	e.importShopRules(t)
 	pre := e.payload(t, "pre-tool-use-bash.json", "transcript-untested.jsonl")
 	for i := range 3 {
 		out, code, took := e.run(t, "PreToolUse", pre)

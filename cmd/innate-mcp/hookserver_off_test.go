@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -17,14 +16,7 @@ func TestHook_serverOffAnswersInProcess(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	e := newHookEnv(t)
-	if err := os.WriteFile(filepath.Join(e.project, "CLAUDE.md"), []byte(shopRules), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	imp := exec.Command(buildBinary(t), "import", "--project", e.project, filepath.Join(e.project, "CLAUDE.md"))
-	imp.Env = e.env
-	if out, err := imp.CombinedOutput(); err != nil {
-		t.Fatalf("import: %v\n%s", err, out)
-	}
+	e.importShopRules(t)
 	pre := e.payload(t, "pre-tool-use-bash.json", "transcript-untested.jsonl")
 	if out, _, _ := e.run(t, "PreToolUse", pre); !bytes.Contains(out, []byte(`"ask"`)) {
 		t.Fatalf("first PreToolUse: %s", out)

@@ -5,6 +5,7 @@
 package metric
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -46,4 +47,14 @@ func AUROC(pos, neg []float64) float64 {
 		u += float64(below) + 0.5*float64(tied-below)
 	}
 	return u / (float64(len(pos)) * float64(len(neg)))
+}
+
+// Quantile returns the q-quantile (0 ≤ q ≤ 1) of sorted, an ascending
+// slice: the element at index ⌊q·(n−1)⌋. The zero value for an empty one.
+func Quantile[T cmp.Ordered](sorted []T, q float64) T {
+	var zero T
+	if len(sorted) == 0 {
+		return zero
+	}
+	return sorted[int(math.Max(0, math.Min(1, q))*float64(len(sorted)-1))]
 }

@@ -101,3 +101,18 @@ func TestAUROC_PairwiseDefinition(t *testing.T) {
 		}
 	}
 }
+
+func TestQuantile(t *testing.T) {
+	s := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	for _, c := range []struct {
+		q    float64
+		want int
+	}{{0, 1}, {0.5, 5}, {0.95, 9}, {1, 10}, {2, 10}} {
+		if got := Quantile(s, c.q); got != c.want {
+			t.Errorf("Quantile(%v) = %d, want %d", c.q, got, c.want)
+		}
+	}
+	if Quantile([]int(nil), 0.5) != 0 {
+		t.Error("empty slice")
+	}
+}
