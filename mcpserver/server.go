@@ -41,6 +41,7 @@ func New(version string, svc Service, report ReportFunc, proj *ProjectResolver, 
 		server.WithStrictInputSchemaDefault(),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
+		server.WithToolFilter(hideHookTool),
 	)
 	proj.server = s
 	s.AddNotificationHandler(mcp.MethodNotificationRootsListChanged, func(ctx context.Context, n mcp.JSONRPCNotification) {
@@ -65,6 +66,7 @@ type Option func(*options)
 
 type options struct {
 	recorded func() []string
+	hook     HookFunc
 }
 
 // WithRecorded gives compile_rules the shell lines the user's sessions

@@ -275,7 +275,7 @@ func (c *stdioConn) handle(m *message) (resp mcp.JSONRPCMessage) {
 			}
 		}
 	}()
-	resp = c.t.srv.HandleMessage(c.reqCtx, m.raw)
+	resp = c.t.srv.HandleMessage(withListing(c.reqCtx, m.method), m.raw)
 	if m.id == nil || resp == nil {
 		return nil
 	}

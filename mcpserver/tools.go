@@ -161,4 +161,7 @@ func registerTools(s *server.MCPServer, svc Service, proj *ProjectResolver, log 
 	}
 	t, h := compileTool(svc, proj, o.recorded, log)
 	s.AddTool(t, h)
+	if o.hook != nil {
+		s.AddTool(hookTool(o.hook, log))
+	}
 }

@@ -274,15 +274,22 @@ func claudeHooksEdit(path string, o *Options) edit {
 		if ev.Matcher != "" {
 			g = append(g, kv{"matcher", ev.Matcher})
 		}
-		return append(g, kv{"hooks", []orderedObject{{
-			{"type", "command"}, {"command", hookCommand(o, ev.Event)}, {"timeout", hookTimeout}}}})
+		h := orderedObject{{"type", "command"}, {"command", hookCommand(o, ev.Event)}, {"timeout", hookTimeout}}
+		if in := mcpHookInput(ev.Event); o.HookTransport == HookMCP && in != nil {
+			h = orderedObject{{"type", "mcp_tool"}, {"server", ServerName}, {"tool", HookToolName}, {"input", in}, {"timeout", hookTimeout}}
+		}
+		return append(g, kv{"hooks", []orderedObject{h}})
 	}
-	// ours finds the group of event that setup wrote.
+	// ours finds the group of event that setup wrote, by either transport.
 	ours := func(event string) func(map[string]any) bool {
 		return func(m map[string]any) bool {
 			hs, _ := m["hooks"].([]any)
 			return slices.ContainsFunc(hs, func(h any) bool {
 				hm, _ := h.(map[string]any)
+				if hm["type"] == "mcp_tool" {
+					in, _ := hm["input"].(map[string]any)
+					return hm["server"] == ServerName && hm["tool"] == HookToolName && in["event"] == event
+				}
 				cmd, _ := hm["command"].(string)
 				return isOurHook(o, cmd, event)
 			})

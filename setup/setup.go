@@ -89,6 +89,9 @@ type Options struct {
 	// hash right after the change, so that uninstall can restore the file
 	// byte for byte when nothing else changed it since.
 	StateFile string
+	// HookTransport is how Claude Code's hooks reach innate-mcp:
+	// HookCommand, HookMCP, or HookAuto (the default).
+	HookTransport HookTransport
 }
 
 func (o *Options) serveArgs() []string {
@@ -135,6 +138,9 @@ type Report struct {
 	// Skipped names the clients not found installed when all were asked.
 	Skipped []string `json:"skipped,omitempty"`
 	DryRun  bool     `json:"dry_run,omitempty"`
+	// HookTransport is how Claude Code's hooks reach innate-mcp, when
+	// setup installed them.
+	HookTransport HookTransport `json:"hook_transport,omitempty"`
 }
 
 // Changed reports whether any file changed (or would).
@@ -168,6 +174,11 @@ func Run(ctx context.Context, e *Env, o Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	if o.Hooks && !o.Uninstall && slices.ContainsFunc(clients, func(c Client) bool { return c.Name == "claude-code" }) {
+		if o.HookTransport, err = resolveHookTransport(ctx, e, o.HookTransport); err != nil {
+			return Report{}, err
+		}
+	}
 	type planned struct {
 		client string
 		edit   edit
@@ -191,7 +202,7 @@ func Run(ctx context.Context, e *Env, o Options) (Report, error) {
 			plan = append(plan, planned{c.Name, ed, before, exists})
 		}
 	}
-	rep := Report{Skipped: skipped, DryRun: o.DryRun}
+	rep := Report{Skipped: skipped, DryRun: o.DryRun, HookTransport: o.HookTransport}
 	for _, p := range plan {
 		var ch Change
 		var err error
@@ -536,6 +547,12 @@ func (r Report) Print(w io.Writer) {
 	}
 	if len(r.Skipped) > 0 {
 		fmt.Fprintf(w, "not found installed, skipped: %s (name one to set it up anyway)\n", strings.Join(r.Skipped, ", "))
+	}
+	switch r.HookTransport {
+	case HookMCP:
+		fmt.Fprintln(w, "Claude Code's hooks: PreToolUse, PostToolUse and Stop call the server's hook tool over the session's MCP connection (no process per event); SessionStart and UserPromptSubmit run `innate-mcp hook EVENT`")
+	case HookCommand:
+		fmt.Fprintln(w, "Claude Code's hooks: each event runs `innate-mcp hook EVENT` (--hook-transport mcp needs Claude Code 2.1.118 or later)")
 	}
 	if !r.Changed() {
 		fmt.Fprintln(w, "nothing to change")

@@ -517,9 +517,16 @@ func TestRun_claudeCLI(t *testing.T) {
 		t.Fatalf("claude mcp list: %v\n%s", err, out)
 	}
 	settings := read(t, filepath.Join(e.Home, ".claude", "settings.json"))
+	if rep.HookTransport != HookMCP {
+		t.Errorf("hook transport %q with %s, want mcp", rep.HookTransport, claudeVersion(t, claude))
+	}
 	for _, ev := range HookEvents {
-		if !strings.Contains(settings, bin+" hook "+ev.Event) {
-			t.Errorf("settings.json lacks the %s hook:\n%s", ev.Event, settings)
+		want := bin + " hook " + ev.Event
+		if MCPHookInput(ev.Event) != nil {
+			want = `"event": "` + ev.Event + `"`
+		}
+		if !strings.Contains(settings, want) {
+			t.Errorf("settings.json lacks the %s hook (%s):\n%s", ev.Event, want, settings)
 		}
 	}
 	if rep, err := Run(ctx, e, o); err != nil || rep.Changed() {

@@ -170,7 +170,9 @@ func (m *Main) doctorClients(ctx context.Context, g *globals, r *doctorReport, p
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	o := setup.Options{Hooks: true, DryRun: true, Binary: r.Binary}
+	// Hooks are compared by the transport they use: either works.
+	transport := setup.InstalledHookTransport(filepath.Join(home, ".claude", "settings.json"))
+	o := setup.Options{Hooks: true, DryRun: true, Binary: r.Binary, HookTransport: transport}
 	if dir, err := dataDir(m.Getenv); err == nil {
 		o.StateFile = filepath.Join(dir, "innate-mcp", "setup.json")
 		if inNpxCache(r.Binary) {

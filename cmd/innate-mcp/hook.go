@@ -128,6 +128,25 @@ func (m *Main) handleHookHere(ctx context.Context, g *globals, in hook.Input, st
 	return h.Handle(ctx, in)
 }
 
+// hookOverMCP answers the events of Claude Code's mcp_tool hooks in the
+// session's own MCP server (mcpserver.HookTool), with the knowledge base it
+// has open: what `innate-mcp hook EVENT` answers, without a process.
+func (m *Main) hookOverMCP(a *app) mcpserver.HookFunc {
+	return func(ctx context.Context, in hook.Input) (hook.Output, error) {
+		ctx, cancel := context.WithTimeout(ctx, hookTimeout)
+		defer cancel()
+		h, err := m.hookHandler(a, in)
+		if err == nil {
+			var out hook.Output
+			if out, err = h.Handle(ctx, in); err == nil {
+				return out, nil
+			}
+		}
+		m.noteHookError(in.Event, err)
+		return hook.Output{}, err
+	}
+}
+
 // hookHandler returns the handler of an event: the knowledge base, and the
 // configuration of the event's project.
 func (m *Main) hookHandler(a *app, in hook.Input) (*hook.Handler, error) {

@@ -55,7 +55,12 @@ func (e *hookEnv) payload(t testing.TB, name, transcript string) []byte {
 		t.Fatal(err)
 	}
 	s := strings.ReplaceAll(string(b), "PROJECT", e.project)
-	s = strings.ReplaceAll(s, "TRANSCRIPT", filepath.Join("..", "..", "hook", "testdata", transcript))
+	// Absolute, as Claude Code gives it.
+	tp, err := filepath.Abs(filepath.Join("..", "..", "hook", "testdata", transcript))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = strings.ReplaceAll(s, "TRANSCRIPT", tp)
 	return []byte(s)
 }
 

@@ -98,8 +98,11 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 			}
 		}()
 	}
-	s := mcpserver.New(version, a.kb, func(ctx context.Context) (stats.Report, error) { return stats.Build(ctx, a.store, a.kb) }, proj, a.log, warm,
-		mcpserver.WithRecorded(m.recordedCommands))
+	opts := []mcpserver.Option{mcpserver.WithRecorded(m.recordedCommands)}
+	if *httpAddr == "" {
+		opts = append(opts, mcpserver.WithHook(m.hookOverMCP(a)))
+	}
+	s := mcpserver.New(version, a.kb, func(ctx context.Context) (stats.Report, error) { return stats.Build(ctx, a.store, a.kb) }, proj, a.log, warm, opts...)
 	// A client that closes stdout before the last responses are written
 	// must not kill the process with SIGPIPE while other calls are still
 	// writing to the database: the write fails instead, and is logged.

@@ -19,10 +19,11 @@ import (
 // runSetup registers the server, and the hooks where the client has them,
 // with the clients named (or every one found installed).
 func (m *Main) runSetup(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("setup", g, stderr, "[claude-code|cursor|codex|gemini|vscode|windsurf|all ...] [--scope user|project] [--no-hooks] [--dry-run] [--uninstall] [--json]")
+	fs := newFlagSet("setup", g, stderr, "[claude-code|cursor|codex|gemini|vscode|windsurf|all ...] [--scope user|project] [--no-hooks] [--hook-transport auto|command|mcp] [--dry-run] [--uninstall] [--json]")
 	scope := fs.String("scope", "user", "user (every project) or project (files in this project, which a team may commit)")
 	noHooks := fs.Bool("no-hooks", false, "register the server only, without Claude Code's hooks")
 	hooks := fs.Bool("hooks", true, "install Claude Code's hooks (the default)")
+	transport := fs.String("hook-transport", "auto", "how Claude Code's hooks reach innate-mcp: mcp (a call over the session's MCP connection, no process; Claude Code 2.1.118+), command (a process per event), or auto (mcp when the claude on PATH has it)")
 	dryRun := fs.Bool("dry-run", false, "change nothing: print the diff of every file setup would change")
 	uninstall := fs.Bool("uninstall", false, "remove what setup added (the original bytes when nothing else changed a file since)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -54,7 +55,7 @@ func (m *Main) runSetup(ctx context.Context, g *globals, args []string, stdin io
 	}
 	o := setup.Options{
 		Clients: clients, Scope: setup.Scope(*scope), Hooks: *hooks && !*noHooks,
-		DryRun: *dryRun, Uninstall: *uninstall, Binary: exe,
+		DryRun: *dryRun, Uninstall: *uninstall, Binary: exe, HookTransport: setup.HookTransport(*transport),
 	}
 	db := g.db
 	if db == "" {
