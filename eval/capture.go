@@ -68,16 +68,21 @@ type CurvePoint struct {
 // the precision/recall curves over the score thresholds.
 type CaptureReport struct {
 	CaptureFigures
-	CorrectionThreshold float64                   `json:"correction_threshold"`
-	RuleThreshold       float64                   `json:"rule_threshold"`
-	Tune                CaptureFigures            `json:"tune"`
-	Check               CaptureFigures            `json:"check"`
-	TuneRepos           []string                  `json:"tune_repos"`
-	CheckRepos          []string                  `json:"check_repos"`
-	BaseRate            CaptureFigures            `json:"base_rate"`
-	Languages           map[string]CaptureFigures `json:"languages"`
-	CorrectionCurve     []CurvePoint              `json:"correction_curve"`
-	RuleCurve           []CurvePoint              `json:"rule_curve"`
+	CorrectionThreshold float64        `json:"correction_threshold"`
+	RuleThreshold       float64        `json:"rule_threshold"`
+	Tune                CaptureFigures `json:"tune"`
+	Check               CaptureFigures `json:"check"`
+	// CheckSure and TuneSure leave out the turns labelled unsure
+	// (judgement calls), as eval stop does; the halves above count every
+	// turn, as the set was first measured.
+	TuneSure        CaptureFigures            `json:"tune_sure"`
+	CheckSure       CaptureFigures            `json:"check_sure"`
+	TuneRepos       []string                  `json:"tune_repos"`
+	CheckRepos      []string                  `json:"check_repos"`
+	BaseRate        CaptureFigures            `json:"base_rate"`
+	Languages       map[string]CaptureFigures `json:"languages"`
+	CorrectionCurve []CurvePoint              `json:"correction_curve"`
+	RuleCurve       []CurvePoint              `json:"rule_curve"`
 }
 
 // BaseRateBelow is the first id of the corrections set's turns that were
@@ -142,8 +147,12 @@ func Capture(ctx context.Context, path string) (CaptureReport, error) {
 		RuleThreshold:       capture.RuleThreshold,
 		Tune:                summariseCapture(outs, func(o captureOutcome) bool { return split.Half(o.t.Repo) == split.Tune }),
 		Check:               summariseCapture(outs, func(o captureOutcome) bool { return split.Half(o.t.Repo) == split.Check }),
-		BaseRate:            summariseCapture(outs, func(o captureOutcome) bool { return o.t.ID < BaseRateBelow }),
-		Languages:           map[string]CaptureFigures{},
+		TuneSure:            summariseCapture(outs, func(o captureOutcome) bool { return !o.t.Unsure && split.Half(o.t.Repo) == split.Tune }),
+		CheckSure: summariseCapture(outs, func(o captureOutcome) bool {
+			return !o.t.Unsure && split.Half(o.t.Repo) == split.Check
+		}),
+		BaseRate:  summariseCapture(outs, func(o captureOutcome) bool { return o.t.ID < BaseRateBelow }),
+		Languages: map[string]CaptureFigures{},
 	}
 	repos := map[string]bool{}
 	for _, o := range outs {
