@@ -3,6 +3,7 @@ package capture
 import (
 	"strings"
 
+	"github.com/innate-mcp/innate-mcp/runlog"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
@@ -129,6 +130,16 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 				}
 				ev.add(clsFailure, wFailure, text)
 			}
+		}
+	}
+	// Output the user pasted that shows a failure (a runner's summary, a
+	// traceback, a compiler's error line, as runlog reads a command's
+	// output) reports the agent's work as not working, whatever words go
+	// with it.
+	if len(failIn) == 0 {
+		if line, ok := runlog.Errored(message); ok {
+			failIn[sent[len(sent)-1]] = match{}
+			ev.add(clsFailure, wFailure, clipRunes(strings.TrimSpace(line), 60))
 		}
 	}
 	for s := 0; s <= sent[len(sent)-1] && len(stillIn) > 0; s++ {

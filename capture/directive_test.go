@@ -76,3 +76,28 @@ func TestRead_negatedResult(t *testing.T) {
 		}
 	}
 }
+
+// TestRead_pastedFailure: output pasted after the agent claimed a fix
+// that shows a failure (as runlog reads a command's output) is a
+// correction, whatever words go with it; the same output with no claim
+// before it, or output that passed, is not.
+func TestRead_pastedFailure(t *testing.T) {
+	claimed := "I fixed the rounding in cart/total.go; the discount is now applied to cents."
+	asked := "Which package holds the cart totals?"
+	failing := "--- FAIL: TestTotal (0.00s)\n    total_test.go:12: got 10.01, want 10\nFAIL\nFAIL\tshop/cart\t0.004s"
+	traceback := "Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>\n    total()\nZeroDivisionError: division by zero"
+	passing := "ok  \tshop/cart\t0.004s"
+	for _, c := range []struct {
+		msg, prev string
+		want      bool
+	}{
+		{failing, claimed, true},
+		{traceback, claimed, true},
+		{failing, asked, false},
+		{passing, claimed, false},
+	} {
+		if r := Read(c.msg, c.prev); r.Correction != c.want {
+			t.Errorf("Read(%.30q after %.20q): correction %v (%.2f, %v), want %v", c.msg, c.prev, r.Correction, r.CorrectionScore, r.Cues, c.want)
+		}
+	}
+}
