@@ -30,19 +30,22 @@ var errDoctor = errors.New("doctor found something to fix")
 
 // doctorReport is what doctor finds; --json prints it.
 type doctorReport struct {
-	Binary     string         `json:"binary"`
-	Version    string         `json:"version"`
-	Project    string         `json:"project"`
-	Database   doctorDB       `json:"database"`
-	Embedder   string         `json:"embedder,omitempty"`
-	Clients    []doctorClient `json:"clients"`
-	NotFound   []string       `json:"clients_not_installed,omitempty"`
-	HookServer doctorServer   `json:"hook_server"`
-	HookConfig doctorConfig   `json:"hook_config"`
-	RuleFiles  []doctorFile   `json:"rule_files"`
-	Rules      map[string]int `json:"rules,omitempty"`
-	HookErrors []string       `json:"hook_errors"`
-	Problems   []doctorIssue  `json:"problems"`
+	Binary   string         `json:"binary"`
+	Version  string         `json:"version"`
+	Project  string         `json:"project"`
+	Database doctorDB       `json:"database"`
+	Embedder string         `json:"embedder,omitempty"`
+	Clients  []doctorClient `json:"clients"`
+	NotFound []string       `json:"clients_not_installed,omitempty"`
+	// HookTransport is how Claude Code's hooks installed in the user's
+	// settings reach innate-mcp: mcp, command, or auto (none found).
+	HookTransport setup.HookTransport `json:"hook_transport"`
+	HookServer    doctorServer        `json:"hook_server"`
+	HookConfig    doctorConfig        `json:"hook_config"`
+	RuleFiles     []doctorFile        `json:"rule_files"`
+	Rules         map[string]int      `json:"rules,omitempty"`
+	HookErrors    []string            `json:"hook_errors"`
+	Problems      []doctorIssue       `json:"problems"`
 }
 
 type doctorDB struct {
@@ -172,6 +175,7 @@ func (m *Main) doctorClients(ctx context.Context, g *globals, r *doctorReport, p
 	}
 	// Hooks are compared by the transport they use: either works.
 	transport := setup.InstalledHookTransport(filepath.Join(home, ".claude", "settings.json"))
+	r.HookTransport = transport
 	o := setup.Options{Hooks: true, DryRun: true, Binary: r.Binary, HookTransport: transport}
 	if dir, err := dataDir(m.Getenv); err == nil {
 		o.StateFile = filepath.Join(dir, "innate-mcp", "setup.json")
@@ -363,6 +367,12 @@ func printDoctor(w io.Writer, r doctorReport) error {
 	}
 	for _, c := range r.NotFound {
 		p("  %s\tnot installed\n", c)
+	}
+	switch r.HookTransport {
+	case setup.HookMCP:
+		p("  hooks	Claude Code: PreToolUse, PostToolUse and Stop over the session's MCP connection; SessionStart and UserPromptSubmit as commands\n")
+	case setup.HookCommand:
+		p("  hooks	Claude Code: every event as a command (innate-mcp setup --hook-transport mcp: no process per event, Claude Code 2.1.118+)\n")
 	}
 	s := r.HookServer
 	switch {

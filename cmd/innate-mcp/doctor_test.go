@@ -63,6 +63,11 @@ func TestDoctor(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, []string{"runs /gone/innate-mcp, which is gone", "fix: innate-mcp setup claude-code"}},
+		{"hooks over MCP", func(t *testing.T, env map[string]string, repo string) {
+			if _, _, err := runIO(t, env, "", "setup", "claude-code", "--hook-transport", "mcp"); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"hooks        Claude Code: PreToolUse, PostToolUse and Stop over the session's MCP connection", "nothing to fix"}},
 		{"a stale hook server", func(t *testing.T, env map[string]string, repo string) {
 			m := &Main{Getenv: func(k string) string { return env[k] }}
 			socket, err := m.hookSocket(&globals{})
@@ -117,7 +122,7 @@ func TestDoctor(t *testing.T) {
 				c.break_(t, env, repo)
 			}
 			out, _, err := runIO(t, env, "", "doctor", "--project", repo)
-			broken := c.break_ != nil && c.name != "the hooks' errors" && c.name != "a running hook server"
+			broken := c.break_ != nil && c.name != "the hooks' errors" && c.name != "a running hook server" && c.name != "hooks over MCP"
 			if (err != nil) != broken {
 				t.Errorf("err = %v, want broken %v", err, broken)
 			}
