@@ -20,7 +20,7 @@ const (
 	wOpener       = 0.55 // a sentence opened by "no," or "nope"
 	wClarify      = 0.50 // "I mean", "what I meant"
 	wDislike      = 0.40 // "I don't like", "too much"
-	wInsteadAgent = 0.60 // "instead" next to something the agent's turn names
+	wInsteadAgent = 0.45 // "instead" next to something the agent's turn names, as "don't" is
 	wNegateAgent  = 0.45 // "don't" before something the agent's turn names
 	wFailureClaim = 0.45 // a failure after the agent said it fixed or changed something
 	wInstead      = 0.30 // "instead" alone
@@ -95,9 +95,12 @@ func correction(message, previousAgent string, toks []token, ms []match) (float6
 			}
 			ev.add(clsFailure, wFailure, text)
 		case clsInstead:
-			ev.add(clsInstead, wInstead, text)
+			// One "instead" is one piece of evidence: next to something
+			// the agent's turn names it weighs more, not twice.
 			if t, ok := overlaps(around(message, toks, m, 6, 6), agent()); ok {
 				ev.add("instead-of-agent", wInsteadAgent, text+" … "+t)
+			} else {
+				ev.add(clsInstead, wInstead, text)
 			}
 		case clsNegate:
 			// CJK negations are imperative by their form and may close
