@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // HookTransport is how Claude Code's hooks reach innate-mcp.
@@ -32,6 +33,10 @@ const (
 // MCPHookVersion is the first Claude Code with hooks of type mcp_tool.
 var MCPHookVersion = [3]int{2, 1, 118}
 
+// versionTimeout bounds `claude --version`: a claude that does not answer
+// in time gets command hooks.
+const versionTimeout = 10 * time.Second
+
 // HookToolName is the tool the mcp_tool hooks call (mcpserver.HookTool).
 const HookToolName = "hook"
 
@@ -48,6 +53,8 @@ func resolveHookTransport(ctx context.Context, e *Env, t HookTransport) (HookTra
 	if !e.onPath("claude") {
 		return HookCommand, nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
+	defer cancel()
 	out, err := e.run(ctx, []string{"claude", "--version"})
 	if err != nil {
 		return HookCommand, nil
@@ -85,9 +92,9 @@ func versionLess(a, b [3]int) bool {
 // mcpHookFields are the fields of each event the hook tool reads, beyond
 // session_id, transcript_path and cwd.
 var mcpHookFields = map[string][]string{
-	"PreToolUse":       {"tool_name", "tool_use_id", "tool_input"},
-	"PostToolUse":      {"tool_name", "tool_use_id", "tool_input", "tool_response"},
-	"Stop":             {"stop_hook_active", "last_assistant_message"},
+	"PreToolUse":  {"tool_name", "tool_use_id", "tool_input"},
+	"PostToolUse": {"tool_name", "tool_use_id", "tool_input", "tool_response"},
+	"Stop":        {"stop_hook_active", "last_assistant_message"},
 }
 
 // MCPHookInput is the input of the mcp_tool hook of event: each field of
