@@ -234,6 +234,14 @@ func (e Env) rel(p, dir string) string {
 	return p
 }
 
+// InRoot reports whether a path or directory as this package gives it (a
+// Write's Path, a Command's Dir) is inside the project root: not absolute
+// (outside), not above it (".."), not under the home directory ("~"), and
+// not unknown ("?").
+func InRoot(p string) bool {
+	return !isAbs(p) && p != ".." && !strings.HasPrefix(p, "../") && !strings.HasPrefix(p, "~") && p != "?" && !(len(p) >= 2 && p[1] == ':')
+}
+
 // isAbs reports whether p is absolute, the POSIX way or a Windows drive's.
 func isAbs(p string) bool {
 	return strings.HasPrefix(p, "/") || len(p) > 2 && p[1] == ':' && p[2] == '/'

@@ -221,3 +221,16 @@ func FuzzShell(f *testing.F) {
 		}
 	})
 }
+
+// TestInRoot: the paths this package gives inside the project root, and
+// the ones it gives for outside or unknown.
+func TestInRoot(t *testing.T) {
+	for p, want := range map[string]bool{
+		"": true, ".": true, "src/a.go": true, "web/": true, "..hidden": true, "..": false,
+		"/etc/hosts": false, "../other/a.go": false, "~/notes.md": false, "?": false, "C:/tmp/x": false,
+	} {
+		if got := InRoot(p); got != want {
+			t.Errorf("InRoot(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -257,3 +257,41 @@ func TestGlobs(t *testing.T) {
 		}
 	}
 }
+
+// TestInClass: one table says what tests, builds, type-checks or runs a
+// project, for rules ("never pipe build output") and for Stop alike.
+func TestInClass(t *testing.T) {
+	for _, c := range []struct {
+		line  string
+		class string
+		want  bool
+	}{
+		{"go test ./...", "test", true},
+		{"npm run test:unit", "test", true},
+		{"pnpm e2e", "test", true},
+		{"go vet ./...", "lint", true},
+		{"go vet ./...", "typecheck", true},
+		{"cargo check", "typecheck", true},
+		{"npm run build:prod", "build", true},
+		{"docker build .", "build", true},
+		{"make lint", "lint", true},
+		{"python app.py", "run", true},
+		{"python -c 'print(1)'", "run", true},
+		{"python", "run", false},
+		{"node --version", "run", false},
+		{"curl http://localhost:8080/health", "run", true},
+		{"npm start", "run", true},
+		{"pnpm dev", "run", true},
+		{"eslint .", "test", false},
+		{"eslint .", "build", false},
+		{"git status", "run", false},
+	} {
+		cmds := bash(c.line).Commands
+		if len(cmds) != 1 {
+			t.Fatalf("%q: %d commands", c.line, len(cmds))
+		}
+		if got := InClass(cmds[0], c.class); got != c.want {
+			t.Errorf("InClass(%q, %s) = %v, want %v", c.line, c.class, got, c.want)
+		}
+	}
+}

@@ -122,7 +122,7 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 // matches reports whether a command fits the pattern.
 func (p *CommandPattern) matches(c action.Command) bool {
 	if len(p.Classes) > 0 {
-		if !slices.ContainsFunc(p.Classes, func(cl string) bool { return inClass(c, cl) }) {
+		if !slices.ContainsFunc(p.Classes, func(cl string) bool { return InClass(c, cl) }) {
 			return false
 		}
 	} else if !slices.Contains(p.Programs, "*") {

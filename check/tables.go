@@ -15,6 +15,13 @@ type commandShape struct {
 	Sub     []string
 }
 
+// argPrograms do their job only when given something to work on (a script,
+// a URL, `-c CODE`): `python` alone is a prompt, `python app.py` a run.
+var argPrograms = map[string]bool{
+	"python": true, "python3": true, "py": true, "node": true, "tsx": true, "ts-node": true, "ruby": true,
+	"julia": true, "php": true, "curl": true, "wget": true, "http": true,
+}
+
 // classes are kinds of commands that rules name by what they do ("build or
 // test commands"): general knowledge of common toolchains. Add a command
 // when it is a common way to run a project's tests or build.
@@ -29,7 +36,8 @@ var classes = map[string][]commandShape{
 		{"mvn", []string{"test"}}, {"mvn", []string{"verify"}}, {"gradle", []string{"test"}}, {"gradlew", []string{"test"}},
 		{"make", []string{"test"}}, {"make", []string{"check"}}, {"swift", []string{"test"}}, {"mix", []string{"test"}},
 		{"flutter", []string{"test"}}, {"dart", []string{"test"}}, {"rake", []string{"test"}}, {"rails", []string{"test"}},
-		{"unittest", nil}, {"nose2", nil},
+		{"unittest", nil}, {"nose2", nil}, {"py.test", nil}, {"cypress", []string{"run"}}, {"gradle", []string{"check"}},
+		{"gradlew", []string{"check"}},
 	},
 	"build": {
 		{"go", []string{"build"}}, {"cargo", []string{"build"}}, {"npm", []string{"run", "build"}}, {"pnpm", []string{"build"}},
@@ -39,6 +47,8 @@ var classes = map[string][]commandShape{
 		{"mvn", []string{"install"}}, {"gradle", []string{"build"}}, {"gradle", []string{"assemble"}}, {"gradlew", []string{"build"}},
 		{"gradlew", []string{"assemble"}}, {"tsc", nil}, {"webpack", nil}, {"vite", []string{"build"}}, {"next", []string{"build"}},
 		{"swift", []string{"build"}}, {"xcodebuild", nil}, {"bazel", []string{"build"}}, {"zig", []string{"build"}},
+		{"dotnet", []string{"publish"}}, {"mix", []string{"compile"}}, {"rollup", nil}, {"esbuild", nil},
+		{"docker", []string{"build"}}, {"bun", []string{"build"}},
 	},
 	"format": {
 		{"black", nil}, {"ruff", []string{"format"}}, {"prettier", nil}, {"gofmt", nil}, {"gofumpt", nil}, {"go", []string{"fmt"}},
@@ -53,7 +63,15 @@ var classes = map[string][]commandShape{
 		{"stylelint", nil}, {"markdownlint", nil},
 	},
 	"typecheck": {
-		{"mypy", nil}, {"pyright", nil}, {"tsc", nil}, {"vue-tsc", nil}, {"basedpyright", nil},
+		{"mypy", nil}, {"pyright", nil}, {"tsc", nil}, {"vue-tsc", nil}, {"basedpyright", nil}, {"flow", nil},
+		{"go", []string{"vet"}}, {"cargo", []string{"check"}}, {"deno", []string{"check"}},
+	},
+	// run: running the program or an endpoint of it.
+	"run": {
+		{"go", []string{"run"}}, {"cargo", []string{"run"}}, {"dotnet", []string{"run"}}, {"deno", []string{"run"}},
+		{"npm", []string{"start"}}, {"python", nil}, {"python3", nil}, {"py", nil}, {"node", nil},
+		{"tsx", nil}, {"ts-node", nil}, {"ruby", nil}, {"julia", nil}, {"php", nil},
+		{"curl", nil}, {"wget", nil}, {"http", nil},
 	},
 }
 
@@ -81,7 +99,9 @@ var classStems = map[string][]string{
 	"format":    {"fmt", "format"},
 	"lint":      {"lint", "check"},
 	"typecheck": {"typecheck", "type-check", "types", "mypy", "pyright", "tsc"},
-	"test":      {"test"},
+	"test":      {"test", "e2e"},
+	"build":     {"build", "compile"},
+	"run":       {"start", "dev", "serve", "preview"},
 }
 
 // runsTask reports whether a command runs a project task whose name holds
@@ -116,9 +136,11 @@ func runsTask(c action.Command, class string) bool {
 	return false
 }
 
-// inClass reports whether a command is of a class. "make" with no
-// subcommand, or with a target other than test's, is a build.
-func inClass(c action.Command, class string) bool {
+// InClass reports whether a command is of a class: test, build, format,
+// lint, typecheck or run. "make" with no subcommand, or with a target
+// other than test's, is a build. A command may be of several classes
+// (`go vet` lints and type-checks).
+func InClass(c action.Command, class string) bool {
 	if runsTask(c, class) {
 		return true
 	}
@@ -134,6 +156,9 @@ func inClass(c action.Command, class string) bool {
 		}
 		sub := c.Sub(len(s.Sub))
 		if c.Program != s.Program {
+			continue
+		}
+		if len(s.Sub) == 0 && argPrograms[s.Program] && len(c.Positionals()) == 0 && c.Value("-c", "-e", "--eval") == "" {
 			continue
 		}
 		if slices.Equal(sub, s.Sub) {

@@ -93,7 +93,7 @@ func (c ToolCall) edits(a action.Action) []string {
 	}
 	var out []string
 	for _, w := range a.Writes {
-		if w.Dir || c.Name == "Bash" && outside(w.Path) {
+		if w.Dir || c.Name == "Bash" && !action.InRoot(w.Path) {
 			continue
 		}
 		out = append(out, w.Path)

@@ -6,171 +6,24 @@ import (
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/action"
+	"github.com/innate-mcp/innate-mcp/check"
 	"github.com/innate-mcp/innate-mcp/runlog"
 )
 
-// runKind is what a verifying command checks of a change.
-type runKind string
+// verifyClasses are the classes of commands (check.InClass: one table of
+// what tests, builds, type-checks or runs a project) that verify a change,
+// in the order they are tried. A linter is not among them: it checks
+// style, not behaviour.
+var verifyClasses = []string{"test", "typecheck", "build", "run"}
 
-const (
-	runTest      runKind = "test"
-	runBuild     runKind = "build"
-	runTypeCheck runKind = "type check"
-	runProgram   runKind = "run"
-)
-
-// verifier says which command lines verify a change: a program, and the
-// leading words (its subcommand) it must be given; an empty sub matches
-// the program with any words.
-type verifier struct {
-	program string
-	sub     []string
-	kind    runKind
-}
-
-// verifiers are the commands that test, build, type-check or run a
-// project, as their tools spell them. General knowledge of common tools;
-// a linter is not among them (it checks style, not behaviour), nor is a
-// package install.
-var verifiers = []verifier{
-	{"go", []string{"test"}, runTest},
-	{"go", []string{"build"}, runBuild},
-	{"go", []string{"vet"}, runTypeCheck},
-	{"go", []string{"run"}, runProgram},
-	{"cargo", []string{"test"}, runTest},
-	{"cargo", []string{"nextest"}, runTest},
-	{"cargo", []string{"build"}, runBuild},
-	{"cargo", []string{"check"}, runTypeCheck},
-	{"cargo", []string{"run"}, runProgram},
-	{"pytest", nil, runTest},
-	{"py.test", nil, runTest},
-	{"unittest", nil, runTest},
-	{"tox", nil, runTest},
-	{"nox", nil, runTest},
-	{"jest", nil, runTest},
-	{"vitest", nil, runTest},
-	{"mocha", nil, runTest},
-	{"playwright", []string{"test"}, runTest},
-	{"cypress", []string{"run"}, runTest},
-	{"rspec", nil, runTest},
-	{"phpunit", nil, runTest},
-	{"ctest", nil, runTest},
-	{"dotnet", []string{"test"}, runTest},
-	{"dotnet", []string{"build"}, runBuild},
-	{"dotnet", []string{"publish"}, runBuild},
-	{"dotnet", []string{"run"}, runProgram},
-	{"mvn", []string{"test"}, runTest},
-	{"mvn", []string{"verify"}, runTest},
-	{"mvn", []string{"compile"}, runBuild},
-	{"mvn", []string{"package"}, runBuild},
-	{"mvn", []string{"install"}, runBuild},
-	{"gradle", []string{"test"}, runTest},
-	{"gradle", []string{"check"}, runTest},
-	{"gradle", []string{"build"}, runBuild},
-	{"gradle", []string{"assemble"}, runBuild},
-	{"gradlew", []string{"test"}, runTest},
-	{"gradlew", []string{"check"}, runTest},
-	{"gradlew", []string{"build"}, runBuild},
-	{"gradlew", []string{"assemble"}, runBuild},
-	{"swift", []string{"test"}, runTest},
-	{"swift", []string{"build"}, runBuild},
-	{"mix", []string{"test"}, runTest},
-	{"mix", []string{"compile"}, runBuild},
-	{"deno", []string{"test"}, runTest},
-	{"deno", []string{"check"}, runTypeCheck},
-	{"deno", []string{"run"}, runProgram},
-	{"bun", []string{"test"}, runTest},
-	{"meson", []string{"test"}, runTest},
-	{"meson", []string{"compile"}, runBuild},
-	{"ninja", nil, runBuild},
-	{"cmake", []string{"--build"}, runBuild},
-	{"make", nil, runBuild},
-	{"gmake", nil, runBuild},
-	{"tsc", nil, runTypeCheck},
-	{"vue-tsc", nil, runTypeCheck},
-	{"mypy", nil, runTypeCheck},
-	{"pyright", nil, runTypeCheck},
-	{"flow", nil, runTypeCheck},
-	{"vite", []string{"build"}, runBuild},
-	{"next", []string{"build"}, runBuild},
-	{"webpack", nil, runBuild},
-	{"rollup", nil, runBuild},
-	{"esbuild", nil, runBuild},
-	{"docker", []string{"build"}, runBuild},
-	{"python", nil, runProgram},
-	{"python3", nil, runProgram},
-	{"py", nil, runProgram},
-	{"node", nil, runProgram},
-	{"tsx", nil, runProgram},
-	{"ts-node", nil, runProgram},
-	{"ruby", nil, runProgram},
-	{"julia", nil, runProgram},
-	{"php", nil, runProgram},
-	{"curl", nil, runProgram},
-	{"wget", nil, runProgram},
-	{"http", nil, runProgram},
-}
-
-// packageManagers run a project's scripts (`npm test`, `npm run build`,
-// `pnpm build`, `yarn typecheck`).
-var packageManagers = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": true}
-
-// scriptKinds read a package script's name by its first word: test:unit
-// is a test, build:prod a build.
-var scriptKinds = []struct {
-	prefix string
-	kind   runKind
-}{
-	{"test", runTest}, {"e2e", runTest}, {"cy", runTest},
-	{"build", runBuild}, {"compile", runBuild},
-	{"typecheck", runTypeCheck}, {"type-check", runTypeCheck}, {"types", runTypeCheck}, {"tsc", runTypeCheck}, {"check", runTypeCheck},
-	{"start", runProgram}, {"dev", runProgram}, {"serve", runProgram}, {"preview", runProgram},
-}
-
-// verifies reports what a command verifies, if anything.
-func verifies(c action.Command) (runKind, bool) {
-	if packageManagers[c.Program] {
-		return scriptKind(c)
-	}
+// verifies returns the class of a command that verifies a change, if any.
+func verifies(c action.Command) (string, bool) {
 	if strings.HasPrefix(c.Text, "./") && !strings.HasSuffix(c.Program, ".sh") {
-		return runProgram, true // a program the project built
+		return "run", true // a program the project built
 	}
-	for _, v := range verifiers {
-		if v.program != c.Program {
-			continue
-		}
-		if len(v.sub) == 0 {
-			if v.kind == runProgram && len(c.Positionals()) == 0 && c.Value("-c", "-e", "--eval") == "" {
-				continue // an interpreter's prompt or its version, not a run
-			}
-			return v.kind, true
-		}
-		if sub := c.Sub(len(v.sub)); slices.EqualFunc(sub, v.sub, strings.EqualFold) {
-			return v.kind, true
-		}
-	}
-	return "", false
-}
-
-// scriptKind reads `npm test`, `npm run build`, `pnpm typecheck`.
-func scriptKind(c action.Command) (runKind, bool) {
-	sub := c.Sub(2)
-	if len(sub) == 0 {
-		return "", false
-	}
-	name := sub[0]
-	if name == "run" || name == "run-script" {
-		if len(sub) < 2 {
-			return "", false
-		}
-		name = sub[1]
-	}
-	if name == "t" {
-		name = "test"
-	}
-	for _, s := range scriptKinds {
-		if name == s.prefix || strings.HasPrefix(name, s.prefix+":") || strings.HasPrefix(name, s.prefix+"-") {
-			return s.kind, true
+	for _, class := range verifyClasses {
+		if check.InClass(c, class) {
+			return class, true
 		}
 	}
 	return "", false
@@ -179,7 +32,7 @@ func scriptKind(c action.Command) (runKind, bool) {
 // verifyingRun is a command of the turn that tested, built, type-checked
 // or ran the project, and what its output showed.
 type verifyingRun struct {
-	kind    runKind
+	class   string // test, typecheck, build or run
 	command string
 	failed  bool
 	failure string // the line that says it failed
@@ -211,11 +64,11 @@ func runTool(name string) bool {
 func readRuns(c ToolCall, a action.Action) []verifyingRun {
 	var out []verifyingRun
 	if runTool(c.Name) {
-		out = append(out, verifyingRun{kind: runProgram, command: c.Name})
+		out = append(out, verifyingRun{class: "run", command: c.Name})
 	} else if c.Name == "Bash" {
 		for _, cmd := range a.Commands {
 			if k, ok := verifies(cmd); ok {
-				out = append(out, verifyingRun{kind: k, command: cmd.Text, scope: scopeOf(cmd, k)})
+				out = append(out, verifyingRun{class: k, command: cmd.Text, scope: scopeOf(cmd, k)})
 			}
 		}
 	}
@@ -237,12 +90,12 @@ func readRuns(c ToolCall, a action.Action) []verifyingRun {
 // (everything) where they do not: where the directory it ran in is not
 // known for sure, a build (it compiles what the code it builds imports),
 // and a test name (it cannot be mapped to files).
-func scopeOf(c action.Command, k runKind) []string {
+func scopeOf(c action.Command, class string) []string {
 	dir := c.Dir
-	if !c.DirFixed || outside(dir) {
+	if !c.DirFixed || !action.InRoot(dir) {
 		return nil
 	}
-	if c.Program == "go" && k == runTest {
+	if c.Program == "go" && class == "test" {
 		var pkgs []string
 		pos := c.Positionals()
 		if len(pos) > 0 {
@@ -283,17 +136,9 @@ func scopeDir(dir string) []string {
 	return []string{dir + "/..."}
 }
 
-// outside reports whether a path the action package made relative to the
-// root is in fact outside it (or unknown): absolute, a Windows drive, "..",
-// "~" or "?".
-func outside(p string) bool {
-	return path.IsAbs(p) || strings.HasPrefix(p, "..") || strings.HasPrefix(p, "~") || p == "?" ||
-		len(p) >= 2 && p[1] == ':'
-}
-
 // covers reports whether a scope covers a file of the root.
 func covers(scope []string, file string) bool {
-	if scope == nil || file == "" || outside(file) {
+	if scope == nil || file == "" || !action.InRoot(file) {
 		return true
 	}
 	d := path.Dir(file)
