@@ -31,13 +31,6 @@ func RuleID(text, when string) string {
 // clipped (its checks come from what the prompt shows).
 const maxRuleBytes = 400
 
-// BytesPerToken is what token counts assume: about 4 bytes of text a
-// token, as kb's budgets do.
-const BytesPerToken = 4
-
-// Tokens is the approximate number of tokens of a text.
-func Tokens(s string) int { return (len(s) + BytesPerToken - 1) / BytesPerToken }
-
 // instructions open every prompt. They say what is asked, in as few tokens
 // as serve: the compile of a 50-rule file, prompt and answer, is meant to
 // stay within 4k tokens.

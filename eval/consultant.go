@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/consult"
+	"github.com/innate-mcp/innate-mcp/internal/clip"
 	"github.com/innate-mcp/innate-mcp/internal/metric"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
@@ -87,7 +88,7 @@ func applyConsultant(ctx context.Context, k *kb.KB, project, ruleFile, answer st
 	if err != nil {
 		return err
 	}
-	pt, at := consult.Tokens(consult.Prompt(filepath.Base(ruleFile), rules)), consult.Tokens(string(data))
+	pt, at := clip.Tokens(consult.Prompt(filepath.Base(ruleFile), rules)), clip.Tokens(string(data))
 	f.Files++
 	f.Rules += rep.Rules
 	f.Checks += rep.Checks

@@ -1,6 +1,6 @@
 package hook
 
-import "github.com/innate-mcp/innate-mcp/kb"
+import "github.com/innate-mcp/innate-mcp/internal/clip"
 
 // Tokens is the context an answer adds to the agent's, about 4 bytes a
 // token, rounded up: additional context, a block's reason (Stop), and a
@@ -13,7 +13,7 @@ func Tokens(o Output) int {
 			n += len(o.Specific.PermissionDecisionReason)
 		}
 	}
-	return (n + kb.BytesPerToken - 1) / kb.BytesPerToken
+	return clip.TokensOfBytes(n)
 }
 
 // budget counts an answer's tokens in the session's state, by event, and

@@ -31,7 +31,7 @@ func (h *Handler) sessionStart(ctx context.Context, in Input, project string) (O
 	if h.Consult != nil {
 		invite = h.Consult(ctx, project)
 	}
-	budget := h.Config.SessionStart.BudgetTokens * kb.BytesPerToken
+	budget := h.Config.SessionStart.BudgetTokens * clip.BytesPerToken
 	if budget == 0 {
 		if invite != "" {
 			return contextOutput(SessionStart, invite), nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/innate-mcp/innate-mcp/internal/clip"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -30,7 +31,7 @@ func TestSessionStart_whatTheAgentCannotKnow(t *testing.T) {
 		if out.Specific == nil {
 			return ""
 		}
-		if len(out.Specific.AdditionalContext) > h.Config.SessionStart.BudgetTokens*kb.BytesPerToken {
+		if len(out.Specific.AdditionalContext) > h.Config.SessionStart.BudgetTokens*clip.BytesPerToken {
 			t.Errorf("context of %d bytes, over the budget", len(out.Specific.AdditionalContext))
 		}
 		return out.Specific.AdditionalContext

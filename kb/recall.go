@@ -152,12 +152,12 @@ func (k *KB) Recall(ctx context.Context, req RecallRequest) (RecallResult, error
 		}
 		rl.excerpt(s.Lesson.Content, LessonBudgetBytes, info)
 		if req.BudgetTokens > 0 {
-			cost := approxTokens(rl.Content) + approxTokens(rl.Trigger) + lessonOverheadTokens
+			cost := clip.Tokens(rl.Content) + clip.Tokens(rl.Trigger) + lessonOverheadTokens
 			if cost > budget {
 				if len(res.Lessons) > 0 {
 					break
 				}
-				rl.excerpt(s.Lesson.Content, max(0, budget-lessonOverheadTokens-approxTokens(rl.Trigger))*BytesPerToken, info)
+				rl.excerpt(s.Lesson.Content, max(0, budget-lessonOverheadTokens-clip.Tokens(rl.Trigger))*clip.BytesPerToken, info)
 				cost = budget
 			}
 			budget -= cost
@@ -459,15 +459,6 @@ func (b Breakdown) rounded() Breakdown {
 	b.ContentCos, b.TriggerCos = metric.Round4(b.ContentCos), metric.Round4(b.TriggerCos)
 	return b
 }
-
-// approxTokens estimates the tokens of text at four bytes a token.
-func approxTokens(s string) int { return (len(s) + BytesPerToken - 1) / BytesPerToken }
-
-// BytesPerToken is the size of a token that token budgets assume (recall's,
-// the hooks'): about four bytes of English or code per token, the usual
-// rule of thumb for the tokenizers of current models. No tokenizer is run: the budget is an
-// estimate the agent gives, and an estimate is what it gets back.
-const BytesPerToken = 4
 
 // lessonOverheadTokens is what a returned lesson costs a token budget
 // beyond its content and trigger: its id, score, breakdown, state, origin

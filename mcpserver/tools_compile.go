@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/innate-mcp/innate-mcp/consult"
+	"github.com/innate-mcp/innate-mcp/internal/clip"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -91,7 +92,7 @@ func compileTool(c Compiler, proj *ProjectResolver, recorded func() []string, lo
 				return CompileResult{}, err
 			}
 			st := &Stored{Rules: rep.Rules, Checks: rep.Checks, Phrasings: rep.Phrasing, Refused: rep.Refused, Unknown: rep.Unknown}
-			res := CompileResult{Stored: st, AnswerTokens: consult.Tokens(string(raw)), Note: "stored; the checks remind until the user approves them (innate-mcp rules approve ID)"}
+			res := CompileResult{Stored: st, AnswerTokens: clip.Tokens(string(raw)), Note: "stored; the checks remind until the user approves them (innate-mcp rules approve ID)"}
 			if len(rep.Refused) > 0 {
 				res.Note = "stored what passed; the refused parts are listed with the reason: fix them and call again with those rules only, or leave them"
 			}
@@ -115,7 +116,7 @@ func compileTool(c Compiler, proj *ProjectResolver, recorded func() []string, lo
 			return CompileResult{Note: "nothing to compile: every rule of the project's rule files has a compile of its current text"}, nil
 		}
 		p := consult.Prompt(pick.File, pick.Rules)
-		return CompileResult{File: pick.File, Rules: len(pick.Rules), Prompt: p, PromptTokens: consult.Tokens(p), FilesLeft: left,
+		return CompileResult{File: pick.File, Rules: len(pick.Rules), Prompt: p, PromptTokens: clip.Tokens(p), FilesLeft: left,
 			Note: "answer the prompt with JSON of its schema and call compile_rules again with it as answer (and this file)"}, nil
 	})
 }

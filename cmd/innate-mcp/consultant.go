@@ -15,6 +15,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/consult"
 	"github.com/innate-mcp/innate-mcp/consultant"
 	"github.com/innate-mcp/innate-mcp/hook"
+	"github.com/innate-mcp/innate-mcp/internal/clip"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -65,7 +66,7 @@ func (m *Main) runConsultant(ctx context.Context, a *app, o rulesOpts, files []k
 			fmt.Fprintf(stdout, "%s: the answer was not stored: %v\n", f.File, err)
 			continue
 		}
-		res.PromptTokens = consult.Tokens(prompt)
+		res.PromptTokens = clip.Tokens(prompt)
 		fmt.Fprintf(stdout, "%s (%d rules):\n", f.File, len(f.Rules))
 		if err := printCompileResult(stdout, o.json, res); err != nil {
 			return err
@@ -119,7 +120,7 @@ func (m *Main) consultOnSessionStart(a *app, cfg hook.ConsultantConfig) func(ctx
 		var names []string
 		n, cost := 0, 0
 		for _, f := range files {
-			c := 2 * consult.Tokens(consult.Prompt(f.File, f.Rules))
+			c := 2 * clip.Tokens(consult.Prompt(f.File, f.Rules))
 			if cost+c > cfg.BudgetTokens && len(names) > 0 {
 				break
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/consult"
 	"github.com/innate-mcp/innate-mcp/hook"
+	"github.com/innate-mcp/innate-mcp/internal/clip"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -50,7 +51,7 @@ func (m *Main) compileRules(ctx context.Context, a *app, o rulesOpts, stdin io.R
 	var plans []compilePlan
 	for _, f := range files {
 		p := consult.Prompt(f.File, f.Rules)
-		pl := compilePlan{File: f.File, Rules: len(f.Rules), PromptTokens: consult.Tokens(p)}
+		pl := compilePlan{File: f.File, Rules: len(f.Rules), PromptTokens: clip.Tokens(p)}
 		if c.printPrompt {
 			pl.Prompt = p
 		}
@@ -147,11 +148,11 @@ func applyAnswer(ctx context.Context, a *app, o rulesOpts, data []byte, recorded
 	if err != nil {
 		return compileResult{}, err
 	}
-	res := compileResult{ApplyReport: rep, AnswerTokens: consult.Tokens(string(data))}
+	res := compileResult{ApplyReport: rep, AnswerTokens: clip.Tokens(string(data))}
 	if len(rep.Named) > 0 {
 		// The prompt answered: the one that asks about the rules the
 		// answer names.
-		res.PromptTokens = consult.Tokens(consult.Prompt(o.compile.file, rep.Named))
+		res.PromptTokens = clip.Tokens(consult.Prompt(o.compile.file, rep.Named))
 	}
 	return res, nil
 }
@@ -192,7 +193,7 @@ func printFilePrompt(o rulesOpts, stdout io.Writer) error {
 	}
 	p := consult.Prompt(filepath.Base(o.compile.ruleFile), rules)
 	if o.json {
-		return writeJSON(stdout, compilePlan{File: o.compile.ruleFile, Rules: len(rules), PromptTokens: consult.Tokens(p), Prompt: p})
+		return writeJSON(stdout, compilePlan{File: o.compile.ruleFile, Rules: len(rules), PromptTokens: clip.Tokens(p), Prompt: p})
 	}
 	_, err = io.WriteString(stdout, p)
 	return err
@@ -213,8 +214,8 @@ func checkFileAnswer(o rulesOpts, rules []consult.Rule, stdout io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	r := compileResult{ApplyReport: kb.ApplyReport{Result: res}, AnswerTokens: consult.Tokens(string(data)),
-		PromptTokens: consult.Tokens(consult.Prompt(filepath.Base(o.compile.ruleFile), rules))}
+	r := compileResult{ApplyReport: kb.ApplyReport{Result: res}, AnswerTokens: clip.Tokens(string(data)),
+		PromptTokens: clip.Tokens(consult.Prompt(filepath.Base(o.compile.ruleFile), rules))}
 	for _, c := range res.Compiled {
 		r.Rules++
 		r.Checks += len(c.Checks)

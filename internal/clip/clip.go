@@ -30,3 +30,16 @@ func Bytes(s string, n int) string {
 func Line(s string, n int) string {
 	return Bytes(strings.Join(strings.Fields(s), " "), n)
 }
+
+// BytesPerToken is the size of a token that token counts and budgets
+// assume (recall's, the hooks', a consultant's prompt): about four bytes of
+// English or code per token, the usual rule of thumb for the tokenizers of
+// current models. No tokenizer is run: a budget is an estimate the agent
+// gives, and an estimate is what it gets back.
+const BytesPerToken = 4
+
+// Tokens estimates the tokens of s, rounded up.
+func Tokens(s string) int { return TokensOfBytes(len(s)) }
+
+// TokensOfBytes estimates the tokens of n bytes of text, rounded up.
+func TokensOfBytes(n int) int { return (n + BytesPerToken - 1) / BytesPerToken }

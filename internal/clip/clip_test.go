@@ -51,3 +51,11 @@ func FuzzBytes(f *testing.F) {
 		}
 	})
 }
+
+func TestTokens(t *testing.T) {
+	for s, want := range map[string]int{"": 0, "a": 1, "abcd": 1, "abcde": 2, "日本": 2} {
+		if got := Tokens(s); got != want {
+			t.Errorf("Tokens(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
