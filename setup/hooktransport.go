@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,7 +60,7 @@ func resolveHookTransport(ctx context.Context, e *Env, t HookTransport) (HookTra
 	if err != nil {
 		return HookCommand, nil
 	}
-	if v, ok := parseVersion(string(out)); ok && !versionLess(v, MCPHookVersion) {
+	if v, ok := parseVersion(string(out)); ok && slices.Compare(v[:], MCPHookVersion[:]) >= 0 {
 		return HookMCP, nil
 	}
 	return HookCommand, nil
@@ -78,15 +79,6 @@ func parseVersion(text string) ([3]int, bool) {
 		v[i], _ = strconv.Atoi(m[i+1])
 	}
 	return v, true
-}
-
-func versionLess(a, b [3]int) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] < b[i]
-		}
-	}
-	return false
 }
 
 // mcpHookFields are the fields of each event the hook tool reads, beyond

@@ -20,6 +20,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/hook"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/mcpserver"
+	"github.com/innate-mcp/innate-mcp/rulesync"
 )
 
 // hookTimeout bounds one hook call, server and fallback alike: Claude Code
@@ -121,35 +122,38 @@ func (m *Main) handleHookHere(ctx context.Context, g *globals, in hook.Input, st
 		return hook.Output{}, err
 	}
 	defer a.close()
-	h, err := m.hookHandler(a, in)
+	return m.answerHook(ctx, a, m.ruleSyncer(a), in)
+}
+
+// hookOverMCP answers the events of Claude Code's mcp_tool hooks in the
+// session's own MCP server (mcpserver.HookTool), with the knowledge base it
+// has open and its rule syncer (nil: rule sync off): what `innate-mcp hook
+// EVENT` answers, without a process.
+func (m *Main) hookOverMCP(a *app, syncer *rulesync.Syncer) mcpserver.HookFunc {
+	return func(ctx context.Context, in hook.Input) (hook.Output, error) {
+		ctx, cancel := context.WithTimeout(ctx, hookTimeout)
+		defer cancel()
+		out, err := m.answerHook(ctx, a, syncer, in)
+		if err != nil {
+			m.noteHookError(in.Event, err)
+		}
+		return out, err
+	}
+}
+
+// answerHook answers an event with the handler of its project.
+func (m *Main) answerHook(ctx context.Context, a *app, syncer *rulesync.Syncer, in hook.Input) (hook.Output, error) {
+	h, err := m.hookHandler(a, syncer, in)
 	if err != nil {
 		return hook.Output{}, err
 	}
 	return h.Handle(ctx, in)
 }
 
-// hookOverMCP answers the events of Claude Code's mcp_tool hooks in the
-// session's own MCP server (mcpserver.HookTool), with the knowledge base it
-// has open: what `innate-mcp hook EVENT` answers, without a process.
-func (m *Main) hookOverMCP(a *app) mcpserver.HookFunc {
-	return func(ctx context.Context, in hook.Input) (hook.Output, error) {
-		ctx, cancel := context.WithTimeout(ctx, hookTimeout)
-		defer cancel()
-		h, err := m.hookHandler(a, in)
-		if err == nil {
-			var out hook.Output
-			if out, err = h.Handle(ctx, in); err == nil {
-				return out, nil
-			}
-		}
-		m.noteHookError(in.Event, err)
-		return hook.Output{}, err
-	}
-}
-
-// hookHandler returns the handler of an event: the knowledge base, and the
-// configuration of the event's project.
-func (m *Main) hookHandler(a *app, in hook.Input) (*hook.Handler, error) {
+// hookHandler returns the handler of an event: the knowledge base, the
+// configuration of the event's project, and the process's rule syncer
+// (nil: rule sync off), which remembers what it checked a moment ago.
+func (m *Main) hookHandler(a *app, syncer *rulesync.Syncer, in hook.Input) (*hook.Handler, error) {
 	root := ""
 	if in.Cwd != "" {
 		root = mcpserver.GitRoot(in.Cwd)
@@ -163,8 +167,8 @@ func (m *Main) hookHandler(a *app, in hook.Input) (*hook.Handler, error) {
 		return nil, err
 	}
 	var syncRules func(ctx context.Context, project string)
-	if s := m.ruleSyncer(a); s != nil {
-		syncRules = s.Seen
+	if syncer != nil {
+		syncRules = syncer.Seen
 	}
 	return &hook.Handler{
 		KB: a.kb, Config: cfg, Log: a.log.With("component", "hook"),
@@ -315,7 +319,8 @@ func (m *Main) runHookServer(ctx context.Context, g *globals, args []string, std
 		a.log.Warn("build vector index", "err", err)
 	}
 	a.log.Info("hook server ready", "socket", socket, "db", a.where)
-	srv := &hook.Server{Handler: func(in hook.Input) (*hook.Handler, error) { return m.hookHandler(a, in) },
+	syncer := m.ruleSyncer(a)
+	srv := &hook.Server{Handler: func(in hook.Input) (*hook.Handler, error) { return m.hookHandler(a, syncer, in) },
 		Log: a.log.With("component", "hook-server"), Idle: *idle}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -100,7 +100,7 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 	}
 	opts := []mcpserver.Option{mcpserver.WithRecorded(m.recordedCommands)}
 	if *httpAddr == "" {
-		opts = append(opts, mcpserver.WithHook(m.hookOverMCP(a)))
+		opts = append(opts, mcpserver.WithHook(m.hookOverMCP(a, syncer)))
 	}
 	s := mcpserver.New(version, a.kb, func(ctx context.Context) (stats.Report, error) { return stats.Build(ctx, a.store, a.kb) }, proj, a.log, warm, opts...)
 	// A client that closes stdout before the last responses are written
