@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
@@ -171,4 +172,25 @@ func BenchmarkHookOverMCP(b *testing.B) {
 		b.ReportMetric(q(0.5), ev.event+"-p50-ms")
 		b.ReportMetric(q(0.95), ev.event+"-p95-ms")
 	}
+}
+
+// BenchmarkProcessStart measures what every command hook pays before it
+// does anything: `innate-mcp version`, spawn to exit, with the binary
+// built as the tests build it (static).
+func BenchmarkProcessStart(b *testing.B) {
+	bin := buildBinary(b)
+	var took []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if out, err := exec.Command(bin, "version").CombinedOutput(); err != nil {
+			b.Fatalf("version: %v\n%s", err, out)
+		}
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	q := func(p float64) float64 {
+		return float64(took[int(math.Ceil(p*float64(len(took))))-1].Microseconds()) / 1000
+	}
+	b.ReportMetric(q(0.5), "p50-ms")
+	b.ReportMetric(q(0.95), "p95-ms")
 }
