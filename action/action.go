@@ -72,6 +72,11 @@ type Write struct {
 	// it does.
 	Text      string `json:"text,omitempty"`
 	TextKnown bool   `json:"text_known"`
+	// Gone are the lines an edit takes away (its old text's lines that
+	// the new text does not hold), so that a rewritten line is not read
+	// as new: a forbidden pattern counts only when the edit adds more of
+	// it than it removes.
+	Gone string `json:"gone,omitempty"`
 	// New is true for a file the action creates (Write, touch, a new
 	// file's redirection, when the caller could tell it did not exist).
 	New bool `json:"new,omitempty"`
@@ -156,13 +161,17 @@ func FromTool(tool string, input json.RawMessage, env Env) (Action, error) {
 		// edit's lines that were not there before (the lines around the
 		// change an edit repeats are not new).
 		text := ti.Content + ti.NewSource + added(ti.OldString, ti.NewString)
+		gone := added(ti.NewString, ti.OldString)
 		for i, e := range ti.Edits {
 			if i > 0 || text != "" {
 				text += "\n"
 			}
 			text += added(e.OldString, e.NewString)
+			if g := added(e.NewString, e.OldString); g != "" {
+				gone += "\n" + g
+			}
 		}
-		w := Write{Path: env.rel(p, ""), Text: clipText(text), TextKnown: true, By: tool}
+		w := Write{Path: env.rel(p, ""), Text: clipText(text), Gone: clipText(strings.TrimPrefix(gone, "\n")), TextKnown: true, By: tool}
 		if tool == "Write" {
 			w.New = env.Exists == nil || !env.Exists(w.Path)
 		}

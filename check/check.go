@@ -132,11 +132,17 @@ type MessagePattern struct {
 	Name string `json:"name,omitempty"`
 }
 
-// Condition limits a check to sessions that touched some paths.
+// Condition limits a check to sessions that touched some paths, or work
+// in some directories; both, when both are given.
 type Condition struct {
 	// Touched: the action, or an earlier one of its session, wrote a file
 	// matching one of these globs.
 	Touched []string `json:"touched,omitempty"`
+	// In: the session works in one of these project-relative directories:
+	// the action, or an earlier one, wrote a file under it, or the action
+	// runs a command there (after a `cd`). A nested rule file's checks
+	// hold in its directory (Scope).
+	In []string `json:"in,omitempty"`
 }
 
 // ErrInvalid is wrapped by Validate's errors.
@@ -237,6 +243,11 @@ func Validate(c Check) error {
 		for _, g := range c.When.Touched {
 			if err := validGlob(g); err != nil {
 				return bad("when.touched glob %q: %v", g, err)
+			}
+		}
+		for _, d := range c.When.In {
+			if err := validGlob(d); err != nil || strings.ContainsAny(d, "*?[") {
+				return bad("when.in %q: a directory relative to the project root, with no wildcard", d)
 			}
 		}
 	}

@@ -69,6 +69,8 @@ func TestPrepared_Match(t *testing.T) {
 	header := Check{Kind: Require, Write: &WritePattern{Paths: []string{"*.go"}, New: true, Text: `(?m)^// SPDX-License-Identifier: MIT`}}
 	crd := Check{Kind: RequireBefore, When: &Condition{Touched: []string{"api/"}},
 		Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Programs: []string{"make"}, Sub: []string{"crd_install"}}}
+	anyType := Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"*.ts"}, Text: `\bas any\b`}}
+	uiNpm := Check{Kind: Forbid, When: &Condition{In: []string{"web"}}, Command: &CommandPattern{Programs: []string{"npm"}}}
 	lintHistory := History{Commands: bash("make lint").Commands}
 	lintJob := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Classes: []string{"lint"}}}
 	tests := []struct {
@@ -117,6 +119,14 @@ func TestPrepared_Match(t *testing.T) {
 		{"edit of an existing go file", header, tool("Edit", `{"file_path":"/r/x.go","new_string":"x"}`), History{}, false},
 		{"crd: commit, api untouched", crd, bash("git commit -m 'feat: x'"), History{}, false},
 		{"crd: commit after api change", crd, bash("git commit -m 'feat: x'"), History{Touched: []string{"api/v1/types.go"}}, true},
+		{"an edit that adds `as any`", anyType, tool("Edit", `{"file_path":"/r/a.ts","old_string":"f(x)","new_string":"f(x as any)"}`), History{}, true},
+		{"an edit that rewrites a line keeping its `as any`", anyType, tool("Edit", `{"file_path":"/r/a.ts","old_string":"  f(x as any)","new_string":"  g(x as any)"}`), History{}, false},
+		{"an edit that adds a second `as any`", anyType, tool("Edit", `{"file_path":"/r/a.ts","old_string":"f(x as any)","new_string":"f(x as any, y as any)"}`), History{}, true},
+		{"a multiedit that keeps them", anyType, tool("MultiEdit", `{"file_path":"/r/a.ts","edits":[{"old_string":"a as any","new_string":"b as any"},{"old_string":"c","new_string":"d"}]}`), History{}, false},
+		{"npm, the session away from web/", uiNpm, bash("npm install"), History{Touched: []string{"api/a.go"}}, false},
+		{"npm after a write under web/", uiNpm, bash("npm install"), History{Touched: []string{"web/src/a.ts"}}, true},
+		{"npm in web/", uiNpm, bash("cd web && npm install"), History{}, true},
+		{"npm in webx/", uiNpm, bash("cd webx && npm install"), History{}, false},
 		{"unparsed line", force, bash("git push --force 'oops"), History{}, false},
 		{"lint task counts as lint", lintJob, bash("git commit -m 'feat: x'"), History{Commands: bash("npm run lint:check").Commands}, false},
 		{"tox -e lint counts", lintJob, bash("git commit -m 'feat: x'"), History{Commands: bash("tox -e lint").Commands}, false},
@@ -218,6 +228,8 @@ func FuzzMatch(f *testing.F) {
 			{Kind: Forbid, Write: &WritePattern{Paths: []string{glob}, Text: re}, From: from},
 			{Kind: Require, Message: &MessagePattern{Must: re}, From: from},
 			{Kind: RequireBefore, Command: &CommandPattern{Classes: []string{"test"}}, Before: &CommandPattern{Programs: []string{prog}}, When: &Condition{Touched: []string{glob}}, From: from},
+			Scope{Dir: sub, Globs: []string{glob}}.Confine(Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{prog}}, From: from}),
+			Scope{Dir: sub, Globs: []string{glob}}.Confine(Check{Kind: Forbid, Write: &WritePattern{Text: re}, From: from}),
 		}
 		for _, c := range checks {
 			p, err := Prepare(c)

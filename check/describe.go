@@ -96,6 +96,9 @@ func Describe(c Check) string {
 	if c.When != nil && len(c.When.Touched) > 0 {
 		s += ", when the session changed `" + strings.Join(c.When.Touched, "`, `") + "`"
 	}
+	if c.When != nil && len(c.When.In) > 0 {
+		s += ", when the session works in `" + strings.Join(c.When.In, "/`, `") + "/`"
+	}
 	if c.RemindOnly {
 		s += "; reminds only"
 	} else if c.Escalate {

@@ -63,6 +63,9 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 	if c.When != nil && len(c.When.Touched) > 0 && !touched(c.When.Touched, a, h) {
 		return Hit{}, false
 	}
+	if c.When != nil && len(c.When.In) > 0 && !within(c.When.In, a, h) {
+		return Hit{}, false
+	}
 	hit := func(evidence, why string) (Hit, bool) {
 		return Hit{Check: c, Evidence: evidence, Why: why}, true
 	}
@@ -95,6 +98,12 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 				continue
 			}
 			found := p.text.MatchString(w.Text)
+			if found && c.Kind != Require && w.Gone != "" {
+				// An edit that rewrites lines holding the pattern, and
+				// adds no more of it than it takes away, keeps what was
+				// there: it introduces nothing the rule forbids.
+				found = len(p.text.FindAllStringIndex(w.Text, -1)) > len(p.text.FindAllStringIndex(w.Gone, -1))
+			}
 			if c.Kind == Require && !found {
 				return hit(w.Path, writeVerb(w)+" "+w.Path+" without what the rule asks for")
 			}
@@ -215,6 +224,25 @@ func touched(globs []string, a action.Action, h History) bool {
 		}
 	}
 	return false
+}
+
+// within reports whether an action works in one of dirs: it, or an
+// earlier action of its session, wrote a file under one, or it runs a
+// command in one.
+func within(dirs []string, a action.Action, h History) bool {
+	for _, d := range dirs {
+		g := "/" + strings.Trim(d, "/") + "/"
+		for _, c := range a.Commands {
+			if c.Dir != "" && c.Dir != "?" && Glob(g, c.Dir) {
+				return true
+			}
+		}
+	}
+	globs := make([]string, len(dirs))
+	for i, d := range dirs {
+		globs[i] = "/" + strings.Trim(d, "/") + "/"
+	}
+	return touched(globs, a, h)
 }
 
 func writeVerb(w action.Write) string {

@@ -23,16 +23,17 @@ func Compile(content, trigger string) []check.Check {
 	if text == "" || NotARule(content) != "" {
 		return nil
 	}
-	_, globs := readTrigger(trigger)
+	_, scope := readTrigger(trigger)
 	var out []check.Check
 	for _, s := range sentences(cleanMarkdown(text)) {
-		out = append(out, compileSentence(s, Parse(s, trigger), globs)...)
+		out = append(out, compileSentence(s, Parse(s, trigger))...)
 	}
 	out = mergePrefers(out)
 	quote := quoteOf(content)
 	seen := map[string]bool{}
 	var kept []check.Check
 	for _, c := range out {
+		c = scope.Confine(c)
 		c.Quote, c.From = quote, check.Provenance{By: check.ByReader, Version: Version}
 		if check.Validate(c) != nil {
 			continue
@@ -90,7 +91,7 @@ func sentences(text string) []string {
 }
 
 // compileSentence compiles one sentence, read by Parse into d.
-func compileSentence(s string, d Directive, globs []string) []check.Check {
+func compileSentence(s string, d Directive) []check.Check {
 	var out []check.Check
 	if c, ok := conventionalCheck(s); ok {
 		out = append(out, c)

@@ -6,12 +6,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/innate-mcp/innate-mcp/check"
+	"github.com/innate-mcp/innate-mcp/rulefile"
 	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // Version is the version of the parser. A stored Directive of an older
 // version is read again from its rule when the parser has changed.
-const Version = 6
+const Version = 7
 
 // Polarity is what a rule does with its objects. Plain string, safe for
 // concurrent use.
@@ -78,6 +80,9 @@ type Directive struct {
 	// Globs are the file patterns the rule is scoped to (a rule file's
 	// "globs" or "applyTo").
 	Globs []string `json:"globs,omitempty"`
+	// Dir is the directory a nested rule file governs ("src-ui" for
+	// src-ui/CLAUDE.md); "" at the project's root.
+	Dir string `json:"dir,omitempty"`
 	// Subject is what the rule governs, in a few words: its objects and
 	// the words around them, for matching situations to the rule.
 	Subject string `json:"subject,omitempty"`
@@ -103,8 +108,8 @@ const maxRuleBytes = 2000
 // It never fails: text it cannot read is context. Safe for concurrent use.
 func Parse(content, trigger string) Directive {
 	d := Directive{Version: Version, Polarity: Context}
-	heading, globs := readTrigger(trigger)
-	d.Globs = globs
+	heading, scope := readTrigger(trigger)
+	d.Globs, d.Dir = scope.Globs, scope.Dir
 	text := statement(content)
 	if text == "" {
 		return d
@@ -164,26 +169,39 @@ func Parse(content, trigger string) Directive {
 // Parse skips it.
 const AboutPrefix = "about: "
 
-// readTrigger returns the heading path and the globs of a rulefile trigger.
-func readTrigger(trigger string) (heading []string, globs []string) {
+// ScopeOf is where a rule holds, as its trigger says (check.Scope): the
+// globs of its file's front matter and the directory a nested file governs.
+func ScopeOf(trigger string) check.Scope {
+	_, s := readTrigger(trigger)
+	return s
+}
+
+// readTrigger returns the heading path of a rulefile trigger and the
+// scope it names: the globs of the file's front matter and the directory a
+// nested rule file governs.
+func readTrigger(trigger string) (heading []string, scope check.Scope) {
 	for _, part := range strings.Split(trigger, "; ") {
 		part = strings.TrimSpace(part)
 		if strings.HasPrefix(part, AboutPrefix) {
 			continue
 		}
-		if g, ok := strings.CutPrefix(part, "files: "); ok {
+		if g, ok := strings.CutPrefix(part, rulefile.FilesPrefix); ok {
 			for _, x := range strings.Split(g, ",") {
 				if x = strings.TrimSpace(x); x != "" {
-					globs = append(globs, x)
+					scope.Globs = append(scope.Globs, x)
 				}
 			}
+			continue
+		}
+		if dir, ok := strings.CutPrefix(part, rulefile.DirPrefix); ok {
+			scope.Dir = strings.TrimSpace(dir)
 			continue
 		}
 		if part != "" {
 			heading = strings.Split(part, " > ") // the heading path comes last
 		}
 	}
-	return heading, globs
+	return heading, scope
 }
 
 // headingCondition is a heading (or the list item a rule is nested under)

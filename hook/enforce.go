@@ -93,7 +93,14 @@ func (h *Handler) root(in Input, project string) string {
 // otherwise the hook says nothing.
 func (h *Handler) preToolUse(ctx context.Context, in Input, project string) (Output, error) {
 	root := h.root(in, project)
-	env := action.Env{Root: root, Exists: func(p string) bool {
+	// The shell stands in the session's directory, which may be below the
+	// root: its relative paths and the directory its commands run in are
+	// read from there.
+	dir := ""
+	if filepath.IsAbs(in.Cwd) && root != "" && filepath.Clean(in.Cwd) != filepath.Clean(root) {
+		dir = in.Cwd
+	}
+	env := action.Env{Root: root, Dir: dir, Exists: func(p string) bool {
 		if root == "" || filepath.IsAbs(p) {
 			return true // cannot tell: not new
 		}

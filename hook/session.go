@@ -71,6 +71,12 @@ func (h *Handler) sessionStart(ctx context.Context, in Input, project string) (O
 		if !h.Config.SessionStart.RepeatLoadedFiles && loadedByClient(l) {
 			continue
 		}
+		if l.Directive != nil && l.Directive.Dir != "" {
+			// A nested rule file's rule holds in its directory only; its
+			// checks enforce it there, and the agents read the file when
+			// they work there.
+			continue
+		}
 		lines = append(lines, fmt.Sprintf("- %s [%s]\n", clip.Line(l.Content, 240), l.ID))
 	}
 	add("innate-mcp: this project's rules that your client does not load itself, in the user's own words (the whole lesson is at innate://lesson/ID):", lines)

@@ -13,6 +13,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/check"
 	"github.com/innate-mcp/innate-mcp/consult"
 	"github.com/innate-mcp/innate-mcp/directive"
+	"github.com/innate-mcp/innate-mcp/rulefile"
 	"github.com/innate-mcp/innate-mcp/sanitize"
 )
 
@@ -59,12 +60,16 @@ type RuleFile struct {
 
 // ruleWhen is the context of a rule as its file gives it: a lesson's
 // trigger without what the reader added ("about: …"), so that a rule's id
-// does not change with the reader's version.
+// does not change with the reader's version, and without the directory a
+// nested file governs (rulefile.DirPrefix), so that it does not change
+// when the file moves: the scope confines the checks when they are stored.
 func ruleWhen(trigger string) string {
 	if i := strings.Index(trigger, directive.AboutPrefix); i >= 0 {
 		trigger = strings.TrimSuffix(strings.TrimSpace(trigger[:i]), ";")
 	}
-	return strings.TrimSpace(trigger)
+	parts := strings.Split(trigger, "; ")
+	parts = slices.DeleteFunc(parts, func(p string) bool { return strings.HasPrefix(strings.TrimSpace(p), rulefile.DirPrefix) })
+	return strings.TrimSpace(strings.Join(parts, "; "))
 }
 
 // ruleOf is a rule lesson's text as a consultant is asked about it: the one
@@ -262,7 +267,9 @@ func (k *KB) ApplyCompile(ctx context.Context, project string, a consult.Answer,
 		for _, c := range res.Compiled {
 			for _, l := range lessons[c.Rule.ID] {
 				cs := make([]check.Check, 0, len(c.Checks))
+				scope := directive.ScopeOf(l.Trigger)
 				for _, ch := range c.Checks {
+					ch = scope.Confine(ch)
 					ch.Rule, ch.Quote = l.ID, l.Content
 					ch.From = check.Provenance{By: check.ByConsultant, Note: model}
 					ch.RemindOnly = !o.Active

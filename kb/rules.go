@@ -18,7 +18,7 @@ import (
 // file holds the user's own words, written for exactly this purpose: its
 // rules are user-stated, active and trusted from the start.
 func RuleFileLessons(path, project string, data []byte) ([]NewLesson, error) {
-	rules, err := rulefile.Parse(filepath.Base(path), data)
+	rules, err := rulefile.ParseIn(scopeDir(path, project), filepath.Base(path), data)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
@@ -32,6 +32,19 @@ func RuleFileLessons(path, project string, data []byte) ([]NewLesson, error) {
 			Origin: OriginUserStated, Source: src})
 	}
 	return out, nil
+}
+
+// scopeDir is the directory of project a rule file at path governs
+// (rulefile.ScopeDir): "" for a file at the root, or outside the project.
+func scopeDir(path, project string) string {
+	if project == "" || !filepath.IsAbs(path) {
+		return ""
+	}
+	rel, err := filepath.Rel(project, path)
+	if err != nil {
+		return ""
+	}
+	return rulefile.ScopeDir(filepath.ToSlash(rel))
 }
 
 // ruleTrigger is when a rule applies: the file's description, globs and the

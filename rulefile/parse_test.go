@@ -256,7 +256,11 @@ func FuzzParse(f *testing.F) {
 	f.Add("x.mdc", []byte("---\nglobs: [\n---\n- a\n```\n"))
 	f.Add("CLAUDE.md", []byte("- \n  ```\n- x\n1) y\n**z**\n---\n|a|\n"))
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
-		rules, err := Parse(name, data)
+		dir := ScopeDir(name)
+		if strings.HasPrefix(dir, "/") || dir == ".." || strings.HasPrefix(dir, "../") || strings.HasSuffix(dir, "/") {
+			t.Fatalf("ScopeDir(%q) = %q, not a directory below the root", name, dir)
+		}
+		rules, err := ParseIn(dir, name, data)
 		if err != nil {
 			if !errors.Is(err, ErrNotText) && !errors.Is(err, ErrFrontMatter) {
 				t.Fatalf("unexpected error kind: %v", err)
@@ -270,11 +274,57 @@ func FuzzParse(f *testing.F) {
 			if !utf8.ValidString(r.Content) || !utf8.ValidString(r.Trigger) || !utf8.ValidString(r.Source) {
 				t.Fatalf("invalid UTF-8 in rule %+v", r)
 			}
+			if dir != "" && utf8.ValidString(dir) && !strings.Contains(r.Trigger, DirPrefix+dir) {
+				t.Fatalf("trigger %q does not name the directory %q", r.Trigger, dir)
+			}
 			if !strings.HasPrefix(r.Source, strings.ReplaceAll(strings.ToValidUTF8(name, "\uFFFD"), "\\", "/")) {
 				t.Fatalf("source %q does not start with the file name %q", r.Source, name)
 			}
 		}
 	})
+}
+
+// TestScopeDir: the directory a rule file governs, from its path below the
+// project's root.
+func TestScopeDir(t *testing.T) {
+	for rel, want := range map[string]string{
+		"CLAUDE.md":                                    "",
+		".cursorrules":                                 "",
+		".cursor/rules/go.mdc":                         "",
+		".cursor/rules/sub/go.mdc":                     "",
+		".github/copilot-instructions.md":              "",
+		".github/instructions/x.instructions.md":       "",
+		"web/CLAUDE.md":                                "web",
+		"web/.cursorrules":                             "web",
+		"web/.cursor/rules/ts.mdc":                     "web",
+		"services/api/AGENTS.md":                       "services/api",
+		"services/api/.github/copilot-instructions.md": "services/api",
+		`services\api\CLAUDE.md`:                       "services/api",
+		"./web/./CLAUDE.md":                            "web",
+		"../elsewhere/CLAUDE.md":                       "",
+		"/abs/CLAUDE.md":                               "",
+		"web/../CLAUDE.md":                             "",
+	} {
+		if got := ScopeDir(rel); got != want {
+			t.Errorf("ScopeDir(%q) = %q, want %q", rel, got, want)
+		}
+	}
+}
+
+// TestParseIn: a nested file's rules name their directory in their
+// trigger, after the front matter's globs and before the heading path.
+func TestParseIn(t *testing.T) {
+	rules, err := ParseIn("web", "ts.mdc", []byte("---\nglobs: *.ts\n---\n# Types\n\n- Do not use `any`.\n"))
+	if err != nil || len(rules) != 1 {
+		t.Fatalf("ParseIn: %+v, %v", rules, err)
+	}
+	if want := FilesPrefix + "*.ts; " + DirPrefix + "web; Types"; rules[0].Trigger != want {
+		t.Errorf("trigger %q, want %q", rules[0].Trigger, want)
+	}
+	root, err := Parse("ts.mdc", []byte("---\nglobs: *.ts\n---\n# Types\n\n- Do not use `any`.\n"))
+	if err != nil || len(root) != 1 || strings.Contains(root[0].Trigger, DirPrefix) {
+		t.Errorf("a root file's trigger names a directory: %+v, %v", root, err)
+	}
 }
 
 func BenchmarkParse(b *testing.B) {

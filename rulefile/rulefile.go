@@ -56,6 +56,21 @@ var (
 // matter is never closed (in a .md file an unclosed "---" is read as a
 // thematic break). It is safe for concurrent use.
 func Parse(name string, data []byte) ([]Rule, error) {
+	return ParseIn("", name, data)
+}
+
+// Trigger parts that say where a rule holds: FilesPrefix opens the globs
+// of the file's front matter, DirPrefix the directory a nested rule file
+// governs (ParseIn).
+const (
+	FilesPrefix = "files: "
+	DirPrefix   = "in: "
+)
+
+// ParseIn is Parse for a rule file nested in a project: dir is the
+// project-relative directory it governs (ScopeDir), named in every rule's
+// trigger (DirPrefix); "" is the project's root, as Parse reads it.
+func ParseIn(dir, name string, data []byte) ([]Rule, error) {
 	if err := checkText(data); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", name, err)
 	}
@@ -76,6 +91,7 @@ func Parse(name string, data []byte) ([]Rule, error) {
 		// In a Markdown file an unclosed "---" is a thematic break.
 	}
 	ctx := fileContext(name, fm)
+	ctx.dir = strings.Trim(path.Clean("/"+strings.ReplaceAll(strings.ToValidUTF8(dir, "\uFFFD"), "\\", "/")), "/")
 	blocks := parseBlocks(strings.Split(body, "\n"), bodyLine)
 	return buildRules(ctx, blocks), nil
 }
@@ -115,6 +131,7 @@ type context struct {
 	name        string
 	description string
 	globs       []string
+	dir         string   // the directory a nested file governs
 	tags        []string // kind, folder and glob tags
 	skipTitle   string   // an H1 that only repeats the file name
 }
@@ -230,4 +247,32 @@ func dedup(tags []string) []string {
 		return nil
 	}
 	return out
+}
+
+// configDirs hold an agent's rule files for the directory that holds
+// them: .cursor/rules/x.mdc governs the directory above .cursor.
+var configDirs = map[string]bool{".cursor": true, ".github": true, ".claude": true, ".windsurf": true}
+
+// ScopeDir is the directory a rule file governs, from its slash-separated
+// path relative to the project's root: "" for the root's own files
+// (CLAUDE.md, .cursor/rules/go.mdc), "src-ui" for src-ui/CLAUDE.md and
+// src-ui/.cursor/rules/ts.mdc. A path that leaves the root governs the
+// root.
+func ScopeDir(rel string) string {
+	rel = path.Clean(strings.ReplaceAll(rel, `\`, "/"))
+	if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
+		return ""
+	}
+	segs := strings.Split(path.Dir(rel), "/")
+	for i, s := range segs {
+		if configDirs[s] {
+			segs = segs[:i]
+			break
+		}
+	}
+	dir := strings.Join(segs, "/")
+	if dir == "." {
+		return ""
+	}
+	return dir
 }

@@ -267,7 +267,10 @@ func (b *builder) trigger() string {
 		parts = append(parts, b.ctx.description)
 	}
 	if len(b.ctx.globs) > 0 {
-		parts = append(parts, "files: "+strings.Join(b.ctx.globs, ", "))
+		parts = append(parts, FilesPrefix+strings.Join(b.ctx.globs, ", "))
+	}
+	if b.ctx.dir != "" {
+		parts = append(parts, DirPrefix+b.ctx.dir)
 	}
 	var path []string
 	for _, h := range b.stack {

@@ -96,3 +96,35 @@ func TestSync_unchangedCheckUnder5ms(t *testing.T) {
 		t.Fatalf("an unchanged check takes %v (median), over 5 ms", med)
 	}
 }
+
+// BenchmarkSyncNestedLook is the check of an unchanged project once
+// NestedInterval has passed: the tree is walked again for nested rule files
+// (here 1,000 directories four deep, each with two source files, and
+// node_modules with as many, not entered).
+func BenchmarkSyncNestedLook(b *testing.B) {
+	e := newEnv(b)
+	for i := range 10 {
+		for j := range 10 {
+			for k := range 10 {
+				for _, top := range []string{"src", "node_modules"} {
+					dir := filepath.Join(e.root, top, string(rune('a'+i)), string(rune('a'+j)), string(rune('a'+k)))
+					writeFile(b, filepath.Join(dir, "x.go"), []byte("package x\n"))
+					writeFile(b, filepath.Join(dir, "y.go"), []byte("package x\n"))
+				}
+			}
+		}
+	}
+	writeFile(b, filepath.Join(e.root, "src", "a", "CLAUDE.md"), []byte("- Never edit files under generated/.\n"))
+	now := time.Now()
+	s := e.syncer(rulesync.Options{Interval: -1, Now: func() time.Time { return now }})
+	if rep := e.sync(b, s, e.root); len(rep.Imported) != 2 {
+		b.Fatalf("first sync imported %+v; want CLAUDE.md and src/a/CLAUDE.md", rep.Imported)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		now = now.Add(2 * rulesync.NestedInterval)
+		if _, err := s.Sync(ctx, e.root); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -4,7 +4,9 @@
 // again after a file changed, it reads the rule files at the project's root
 // (CLAUDE.md, CLAUDE.local.md, AGENTS.md, GEMINI.md, .cursorrules,
 // .windsurfrules, .github/copilot-instructions.md, .cursor/rules/**/*.mdc,
-// .github/instructions/**/*.instructions.md) and the user's
+// .github/instructions/**/*.instructions.md), the nested ones below it
+// (src-ui/CLAUDE.md, src-ui/.cursor/rules/*.mdc, which govern their
+// directory: nested.go) and the user's
 // ~/.claude/CLAUDE.md (global, no project), and imports each changed one
 // with kb's re-import semantics (changed rules linked, removed ones
 // superseded, unchanged ones untouched).
@@ -166,6 +168,10 @@ type State struct {
 	Project string      `json:"project"`
 	Root    string      `json:"root"`
 	Files   []FileState `json:"files"`
+	// Nested are the rule files below the root that the last look found
+	// (slash-separated from the root), and Walked when it looked.
+	Nested []string  `json:"nested,omitempty"`
+	Walked time.Time `json:"walked,omitzero"`
 }
 
 // FileState is one rule file as last synced.
@@ -342,8 +348,13 @@ func (s *Syncer) syncRoot(ctx context.Context, projectName, root string, rep *Re
 	}
 	names := s.candidates(r, projectName, root, rep)
 	next := State{Project: projectName, Root: root}
-	seen := map[string]bool{}
 	changed := false
+	if projectName != "" {
+		next.Nested, next.Walked = s.nestedFiles(r, prev)
+		names = append(names, next.Nested...)
+		changed = !next.Walked.Equal(prev.Walked)
+	}
+	seen := map[string]bool{}
 	var budget int64
 	for i, name := range names {
 		abs := filepath.Join(root, filepath.FromSlash(name))

@@ -80,3 +80,56 @@ func TestHook_rulesFresh(t *testing.T) {
 		t.Errorf("after the edit of CLAUDE.md: %q", got)
 	}
 }
+
+// TestHook_nestedRuleFile: a CLAUDE.md below the root is enforced in its
+// directory only: an edit under web/generated/ is asked about and one
+// under the root's generated/ is not; its command rule holds where the
+// agent works in web/ (a `cd web`, or a session whose shell stands there)
+// and nowhere else. Each call is a new process, with no SessionStart.
+func TestHook_nestedRuleFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	e := newHookEnv(t)
+	web := filepath.Join(e.project, "web")
+	if err := os.MkdirAll(web, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.project, "CLAUDE.md"), []byte("# Shop\n\n- Keep handlers small.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(web, "CLAUDE.md"), []byte("# Web\n\n- Never edit files under generated/.\n- Use pnpm, not npm or yarn.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	inWeb := func(cmd string) []byte {
+		b := preToolUse(t, e.project, "Bash", map[string]string{"command": cmd})
+		return []byte(strings.Replace(string(b), `"cwd":"`+e.project+`"`, `"cwd":"`+web+`"`, 1))
+	}
+	for _, tt := range []struct {
+		name string
+		call []byte
+		rule string // quoted in the ask; "" for silence
+	}{
+		{"edit under web/generated", preToolUse(t, e.project, "Edit", map[string]string{"file_path": filepath.Join(web, "generated", "api.ts"), "old_string": "a", "new_string": "b"}), "Never edit files under generated/"},
+		{"edit under the root's generated", preToolUse(t, e.project, "Edit", map[string]string{"file_path": filepath.Join(e.project, "generated", "api.ts"), "old_string": "a", "new_string": "b"}), ""},
+		{"npm at the root", preToolUse(t, e.project, "Bash", map[string]string{"command": "npm install lodash"}), ""},
+		{"npm after cd web", preToolUse(t, e.project, "Bash", map[string]string{"command": "cd web && npm install lodash"}), "Use pnpm, not npm or yarn."},
+		{"npm in a shell standing in web", inWeb("npm install lodash"), "Use pnpm, not npm or yarn."},
+		{"pnpm in web", inWeb("pnpm add lodash"), ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, code, _ := e.run(t, "PreToolUse", tt.call, "INNATE_HOOK_SERVER=off")
+			if code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			var o hook.Output
+			if len(b) > 0 {
+				json.Unmarshal(b, &o)
+			}
+			got := o.Specific.String()
+			if tt.rule == "" && got != "" || tt.rule != "" && (!strings.HasPrefix(got, "ask|") || !strings.Contains(got, tt.rule)) {
+				t.Errorf("answer %q, want %s", got, map[bool]string{true: "silence", false: "an ask quoting " + tt.rule}[tt.rule == ""])
+			}
+		})
+	}
+}
