@@ -239,6 +239,9 @@ func validateRule(r Rule, ra RuleAnswer, recorded []action.Action, o Options) (*
 	refuse := func(i int, format string, args ...any) {
 		refused = append(refused, Refusal{Rule: r.ID, Check: i, Why: fmt.Sprintf(format, args...)})
 	}
+	if ra.Is == "" {
+		ra.Is = IsRule // the prompt says to omit it for a rule
+	}
 	switch ra.Is {
 	case IsRule, IsDescription, IsMap, IsExample, IsNotForAgents:
 	default:

@@ -45,7 +45,7 @@ func (m *Main) runRules(ctx context.Context, g *globals, args []string, stdin io
 	fs.StringVar(&o.name, "name", "", "add: what --message-must is, in words")
 	fs.StringVar(&o.checkJSON, "check", "", "add: the check as JSON (see docs/hooks.md)")
 	fs.StringVar(&o.instead, "instead", "", "add: what the rule asks for instead (the check becomes prefer-instead)")
-	fs.BoolVar(&o.compile.printPrompt, "print-prompt", false, "compile: print the prompt and schema a consultant answers")
+	fs.BoolVar(&o.compile.printPrompt, "print-prompt", false, "compile: print the prompt a consultant answers (with --json, also the answer's JSON schema)")
 	fs.StringVar(&o.compile.apply, "apply", "", "compile: validate and store a consultant's answer (a file, or - for standard input)")
 	fs.BoolVar(&o.compile.all, "all", false, "compile: also the rules the built-in reader compiled")
 	fs.StringVar(&o.compile.file, "file", "", "compile: only this rule file (as listed, or its base name)")

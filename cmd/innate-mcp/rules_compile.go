@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +32,9 @@ type compilePlan struct {
 	Rules        int    `json:"rules"`
 	PromptTokens int    `json:"prompt_tokens"`
 	Prompt       string `json:"prompt,omitempty"`
+	// Schema is the answer's JSON schema, for a consultant that takes one
+	// apart from the prompt (the prompt ends with its shape).
+	Schema json.RawMessage `json:"schema,omitempty"`
 }
 
 // compileRules prints the prompts a consultant answers for the project's
@@ -53,7 +57,7 @@ func (m *Main) compileRules(ctx context.Context, a *app, o rulesOpts, stdin io.R
 		p := consult.Prompt(f.File, f.Rules)
 		pl := compilePlan{File: f.File, Rules: len(f.Rules), PromptTokens: clip.Tokens(p)}
 		if c.printPrompt {
-			pl.Prompt = p
+			pl.Prompt, pl.Schema = p, json.RawMessage(consult.Schema)
 		}
 		plans = append(plans, pl)
 	}
@@ -193,7 +197,7 @@ func printFilePrompt(o rulesOpts, stdout io.Writer) error {
 	}
 	p := consult.Prompt(filepath.Base(o.compile.ruleFile), rules)
 	if o.json {
-		return writeJSON(stdout, compilePlan{File: o.compile.ruleFile, Rules: len(rules), PromptTokens: clip.Tokens(p), Prompt: p})
+		return writeJSON(stdout, compilePlan{File: o.compile.ruleFile, Rules: len(rules), PromptTokens: clip.Tokens(p), Prompt: p, Schema: json.RawMessage(consult.Schema)})
 	}
 	_, err = io.WriteString(stdout, p)
 	return err

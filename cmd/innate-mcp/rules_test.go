@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 
 	"github.com/innate-mcp/innate-mcp/directive"
@@ -144,9 +145,26 @@ func TestRules_exportImportKeepsChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(planned, "\nAnswer: {") || strings.Contains(planned, `"$defs"`) {
+		t.Errorf("the prompt does not end with the answer's shape, or holds the schema:\n%s", planned)
+	}
+	var plans []struct {
+		Prompt string `json:"prompt"`
+		Schema struct {
+			Required []string `json:"required"`
+		} `json:"schema"`
+	}
+	if js, err := run(t, env, "", "rules", "compile", "--all", "--print-prompt", "--json", "--project", proj); err != nil || json.Unmarshal([]byte(js), &plans) != nil ||
+		len(plans) != 1 || plans[0].Prompt != planned || !slices.Equal(plans[0].Schema.Required, []string{"rules"}) {
+		t.Errorf("--print-prompt --json: %v %s; want the prompt and the answer's schema", err, js)
+	}
 	var answers []string
-	for _, id := range regexp.MustCompile(`(?m)^(r[0-9a-f]{8}) \| `).FindAllStringSubmatch(planned, -1) {
-		answers = append(answers, `{"id":"`+id[1]+`","is":"rule","say":["set up the front end","bring in a helper library","start a fresh checkout","prepare the web bundle","wire the dev server"]}`)
+	for i, id := range regexp.MustCompile(`(?m)^(r[0-9a-f]{8}) \| `).FindAllStringSubmatch(planned, -1) {
+		is := `"is":"rule",`
+		if i == 1 {
+			is = "" // the prompt says to omit it for a rule
+		}
+		answers = append(answers, `{"id":"`+id[1]+`",`+is+`"say":["set up the front end","bring in a helper library","start a fresh checkout","prepare the web bundle","wire the dev server"]}`)
 	}
 	if len(answers) != 2 {
 		t.Fatalf("the prompt names %d rules:\n%s", len(answers), planned)
