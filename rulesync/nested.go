@@ -1,6 +1,7 @@
 package rulesync
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path"
@@ -43,22 +44,52 @@ func nestedNames() []string {
 }
 
 // nestedFiles returns the project's nested rule files, slash-separated
-// from the root: those the previous look found while it is within
-// NestedInterval, else what a new look finds (walked is then now).
-func (s *Syncer) nestedFiles(r *os.Root, prev State) (names []string, walked time.Time) {
+// from the root, and when they were looked for: what the previous look
+// found while it is within NestedInterval (less the files removed since),
+// else what a new look finds. A stale look is not redone in the call when
+// the Syncer has a Background and a look is stored: the call goes on with
+// the files found then, and the look runs in the background (lookLater).
+func (s *Syncer) nestedFiles(r *os.Root, projectName string, prev State, force bool) (names []string, walked time.Time) {
 	now := s.opt.Now()
-	if !prev.Walked.IsZero() && now.Sub(prev.Walked) < NestedInterval && !now.Before(prev.Walked) {
-		// A file removed since is gone, as one at the root is.
-		return slices.DeleteFunc(slices.Clone(prev.Nested), func(n string) bool {
-			_, err := r.Lstat(n)
-			return err != nil
-		}), prev.Walked
+	stale := prev.Walked.IsZero() || now.Sub(prev.Walked) >= NestedInterval || now.Before(prev.Walked)
+	if force || stale && (prev.Walked.IsZero() || s.opt.Background == nil) {
+		// Listing goes by path, not through r: os.Root opens each
+		// directory component by component, several times slower, and a
+		// listing reads no file. Directories behind symbolic links are not
+		// entered, and the files found are read through r, which refuses
+		// any that leads out.
+		return walkNested(os.DirFS(r.Name())), now
 	}
-	// Listing goes by path, not through r: os.Root opens each directory
-	// component by component, several times slower, and a listing reads no
-	// file. Directories behind symbolic links are not entered, and the
-	// files found are read through r, which refuses any that leads out.
-	return walkNested(os.DirFS(r.Name())), now
+	if stale {
+		s.lookLater(projectName)
+	}
+	// A file removed since is gone, as one at the root is.
+	return slices.DeleteFunc(slices.Clone(prev.Nested), func(n string) bool {
+		_, err := r.Lstat(n)
+		return err != nil
+	}), prev.Walked
+}
+
+// lookLater has the Background look for a project's nested rule files
+// again and sync what it finds, once at a time for a project.
+func (s *Syncer) lookLater(projectName string) {
+	s.mu.Lock()
+	if s.looking[projectName] {
+		s.mu.Unlock()
+		return
+	}
+	s.looking[projectName] = true
+	s.mu.Unlock()
+	s.opt.Background(func(ctx context.Context) {
+		defer func() {
+			s.mu.Lock()
+			delete(s.looking, projectName)
+			s.mu.Unlock()
+		}()
+		if _, err := s.sync(ctx, projectName, true); err != nil && ctx.Err() == nil {
+			s.opt.Log.Warn("look for nested rule files failed", "project", projectName, "err", err)
+		}
+	})
 }
 
 // walkNested looks for nested rule files breadth first, in name order, at

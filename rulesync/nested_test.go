@@ -99,3 +99,44 @@ func TestSync_nestedRuleFiles(t *testing.T) {
 		t.Fatalf("after the interval: imported %q, want docs/AGENTS.md", got)
 	}
 }
+
+// TestSync_nestedLookInTheBackground: with a Background, a sync past
+// NestedInterval goes on with the files found before and has the look run
+// apart, once at a time; the look imports what it finds. The first look of
+// a project is made in the call.
+func TestSync_nestedLookInTheBackground(t *testing.T) {
+	e := newEnv(t)
+	now := time.Now()
+	var pending []func(context.Context)
+	s := e.syncer(rulesync.Options{Now: func() time.Time { return now },
+		Background: func(f func(context.Context)) { pending = append(pending, f) }})
+	writeFile(t, filepath.Join(e.root, "web", "CLAUDE.md"), []byte("- Never edit files under generated/.\n"))
+	if got := importedNames(t, e.root, e.sync(t, s, e.root)); !slices.Equal(got, []string{"CLAUDE.md", "web/CLAUDE.md"}) || len(pending) != 0 {
+		t.Fatalf("first sync imported %q with %d background looks; want both files, looked for in the call", got, len(pending))
+	}
+	writeFile(t, filepath.Join(e.root, "api", "AGENTS.md"), []byte("- Use pnpm, never npm.\n"))
+	now = now.Add(2 * rulesync.NestedInterval)
+	for range 2 {
+		if got := importedNames(t, e.root, e.sync(t, s, e.root)); len(got) != 0 {
+			t.Fatalf("a sync past the interval imported %q in the call; want the look left to the background", got)
+		}
+	}
+	if len(pending) != 1 {
+		t.Fatalf("%d background looks scheduled, want 1", len(pending))
+	}
+	pending[0](context.Background())
+	states, err := rulesync.States(context.Background(), e.db)
+	if err != nil || len(states) != 1 || !slices.Contains(states[0].Nested, "api/AGENTS.md") || !states[0].Walked.Equal(now) {
+		t.Fatalf("state after the background look: %+v, %v; want api/AGENTS.md found, looked at now", states, err)
+	}
+	n := 0
+	e.kb.Lessons(context.Background(), kb.LessonFilter{Project: e.root, States: []kb.State{kb.StateActive}}, func(l kb.Lesson) error {
+		if l.Content == "Use pnpm, never npm." {
+			n++
+		}
+		return nil
+	})
+	if n != 1 {
+		t.Errorf("the background look imported api/AGENTS.md %d times, want once", n)
+	}
+}

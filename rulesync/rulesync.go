@@ -124,6 +124,11 @@ type Options struct {
 	Log *slog.Logger
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
+	// Background runs f apart from the call, in a process that lives on
+	// (a server): the look for nested rule files, once NestedInterval has
+	// passed since the last, is then not made in a sync call (unless no
+	// look was ever made). nil: the call makes it.
+	Background func(f func(ctx context.Context))
 }
 
 // Syncer syncs projects' rule files into a knowledge base. It is safe for
@@ -137,6 +142,7 @@ type Syncer struct {
 	mu       sync.Mutex
 	projects map[string]*project
 	refused  map[string]bool
+	looking  map[string]bool // projects a background look runs for
 }
 
 // project is what a process remembers of a project: when it was last
@@ -158,7 +164,7 @@ func New(k Importer, store Store, opt Options) *Syncer {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	return &Syncer{kb: k, store: store, opt: opt, projects: map[string]*project{}, refused: map[string]bool{}}
+	return &Syncer{kb: k, store: store, opt: opt, projects: map[string]*project{}, refused: map[string]bool{}, looking: map[string]bool{}}
 }
 
 // State is the sync state of a project's rule files as stored.
@@ -245,6 +251,12 @@ func uniq(a, b string) []string {
 // within the interval. A project that is not an absolute path to a
 // directory (a name an agent made up) has nothing to sync.
 func (s *Syncer) Sync(ctx context.Context, projectName string) (Report, error) {
+	return s.sync(ctx, projectName, false)
+}
+
+// sync is Sync; look also looks for nested rule files anew, whatever the
+// interval (a background look).
+func (s *Syncer) sync(ctx context.Context, projectName string, look bool) (Report, error) {
 	rep := Report{Project: projectName}
 	root, ok := s.root(projectName)
 	if !ok {
@@ -252,7 +264,7 @@ func (s *Syncer) Sync(ctx context.Context, projectName string) (Report, error) {
 		return rep, nil
 	}
 	p := s.entry(projectName)
-	if s.fresh(p) {
+	if !look && s.fresh(p) {
 		rep.Skipped = SkipRecent
 		return rep, nil
 	}
@@ -262,7 +274,7 @@ func (s *Syncer) Sync(ctx context.Context, projectName string) (Report, error) {
 		return rep, fmt.Errorf("wait for the rule sync of %q: %w", projectName, ctx.Err())
 	}
 	defer func() { <-p.running }()
-	if s.fresh(p) {
+	if !look && s.fresh(p) {
 		rep.Skipped = SkipRecent
 		return rep, nil
 	}
@@ -281,7 +293,7 @@ func (s *Syncer) Sync(ctx context.Context, projectName string) (Report, error) {
 		s.markChecked(p)
 		return rep, nil
 	}
-	if err := s.syncRoot(ctx, projectName, root, &rep); err != nil {
+	if err := s.syncRoot(ctx, projectName, root, &rep, look); err != nil {
 		return rep, err
 	}
 	s.markChecked(p)
@@ -332,7 +344,7 @@ func (s *Syncer) markChecked(p *project) {
 // syncRoot checks the rule files under root against the stored state,
 // imports the changed ones, supersedes the lessons of the files gone, and
 // stores the new state when anything changed.
-func (s *Syncer) syncRoot(ctx context.Context, projectName, root string, rep *Report) error {
+func (s *Syncer) syncRoot(ctx context.Context, projectName, root string, rep *Report, look bool) error {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return fmt.Errorf("open the project root %s: %w", root, err)
@@ -350,7 +362,7 @@ func (s *Syncer) syncRoot(ctx context.Context, projectName, root string, rep *Re
 	next := State{Project: projectName, Root: root}
 	changed := false
 	if projectName != "" {
-		next.Nested, next.Walked = s.nestedFiles(r, prev)
+		next.Nested, next.Walked = s.nestedFiles(r, projectName, prev, look)
 		names = append(names, next.Nested...)
 		changed = !next.Walked.Equal(prev.Walked)
 	}

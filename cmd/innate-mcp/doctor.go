@@ -315,7 +315,7 @@ func (m *Main) doctorConfig(r *doctorReport, problem func(string, string)) {
 // reports each, a file it could not read with its reason, and what the
 // rules became.
 func (m *Main) doctorRules(ctx context.Context, a *app, r *doctorReport, problem func(string, string)) {
-	if s := m.ruleSyncer(a); s != nil && !a.kb.ReadOnly() {
+	if s := m.ruleSyncer(a, nil); s != nil && !a.kb.ReadOnly() {
 		rep, err := s.Sync(ctx, r.Project)
 		if err != nil {
 			problem("the project's rule files could not be synced: "+err.Error(), "innate-mcp doctor --project "+r.Project+" again once the error is fixed")

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -122,7 +123,7 @@ func (m *Main) handleHookHere(ctx context.Context, g *globals, in hook.Input, st
 		return hook.Output{}, err
 	}
 	defer a.close()
-	return m.answerHook(ctx, a, m.ruleSyncer(a), in)
+	return m.answerHook(ctx, a, m.ruleSyncer(a, nil), in)
 }
 
 // hookOverMCP answers the events of Claude Code's mcp_tool hooks in the
@@ -319,11 +320,13 @@ func (m *Main) runHookServer(ctx context.Context, g *globals, args []string, std
 		a.log.Warn("build vector index", "err", err)
 	}
 	a.log.Info("hook server ready", "socket", socket, "db", a.where)
-	syncer := m.ruleSyncer(a)
-	srv := &hook.Server{Handler: func(in hook.Input) (*hook.Handler, error) { return m.hookHandler(a, syncer, in) },
-		Log: a.log.With("component", "hook-server"), Idle: *idle}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var looks sync.WaitGroup
+	defer looks.Wait()
+	syncer := m.ruleSyncer(a, inBackground(ctx, &looks))
+	srv := &hook.Server{Handler: func(in hook.Input) (*hook.Handler, error) { return m.hookHandler(a, syncer, in) },
+		Log: a.log.With("component", "hook-server"), Idle: *idle}
 	return srv.Serve(ctx, ln)
 }
 

@@ -92,7 +92,7 @@ func (m *Main) runRules(ctx context.Context, g *globals, args []string, stdin io
 		return err
 	}
 	defer a.close()
-	if s := m.ruleSyncer(a); s != nil {
+	if s := m.ruleSyncer(a, nil); s != nil {
 		s.Seen(ctx, o.project)
 	}
 	switch verb {

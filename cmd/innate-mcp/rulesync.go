@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"sync"
 
 	"github.com/innate-mcp/innate-mcp/hook"
 	"github.com/innate-mcp/innate-mcp/rulesync"
@@ -12,8 +13,10 @@ import (
 // base, or nil when INNATE_RULE_SYNC=off. Whether a project's files are
 // synced is the rule_sync switch of the hooks' configuration files (the
 // user's, then the project's); a file that cannot be read turns the sync
-// of that project off, with a log line naming it.
-func (m *Main) ruleSyncer(a *app) *rulesync.Syncer {
+// of that project off, with a log line naming it. bg runs the looks for
+// nested rule files apart from the calls, in a process that lives on; nil
+// makes them in the call (rulesync.Options.Background).
+func (m *Main) ruleSyncer(a *app, bg func(func(context.Context))) *rulesync.Syncer {
 	if m.Getenv("INNATE_RULE_SYNC") == "off" {
 		return nil
 	}
@@ -31,7 +34,19 @@ func (m *Main) ruleSyncer(a *app) *rulesync.Syncer {
 		}
 		return cfg.RuleSync.Enabled
 	}
-	return rulesync.New(a.kb, a.store, rulesync.Options{Home: home, Enabled: enabled, Log: log})
+	return rulesync.New(a.kb, a.store, rulesync.Options{Home: home, Enabled: enabled, Log: log, Background: bg})
+}
+
+// inBackground runs work apart from the call, with ctx, counted in wg so
+// that the process waits for it before it closes the knowledge base.
+func inBackground(ctx context.Context, wg *sync.WaitGroup) func(func(context.Context)) {
+	return func(f func(context.Context)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(ctx)
+		}()
+	}
 }
 
 // userConfigDir is the user's configuration directory ($XDG_CONFIG_HOME,
@@ -53,7 +68,7 @@ func (m *Main) syncProject(ctx context.Context, a *app, project string) {
 	if project == "" || a.kb.ReadOnly() {
 		return
 	}
-	if s := m.ruleSyncer(a); s != nil {
+	if s := m.ruleSyncer(a, nil); s != nil {
 		s.Seen(ctx, project)
 	}
 }

@@ -63,17 +63,16 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 	// The rule files of the project of each call are synced on stdio only:
 	// over HTTP the projects are paths on the clients' machines, and a
 	// token holder must not make the server read files of its own.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
 	var syncer *rulesync.Syncer
 	if *httpAddr == "" {
-		syncer = m.ruleSyncer(a)
+		syncer = m.ruleSyncer(a, inBackground(ctx, &wg))
 	}
 	if syncer != nil {
 		proj.OnProject(syncer.Seen)
 	}
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var wg sync.WaitGroup
 	reg, err := tuning.New()
 	if err != nil {
 		return err

@@ -134,7 +134,7 @@ func (m *Main) syncProjectRules(ctx context.Context, g *globals, project string,
 		return
 	}
 	defer a.close()
-	s := m.ruleSyncer(a)
+	s := m.ruleSyncer(a, nil)
 	if s == nil {
 		return
 	}
