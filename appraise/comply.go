@@ -48,10 +48,27 @@ func applicableRule(in Input, cfg Config) ruling {
 		return ruling{valence: Neutral, readOnly: reading.Looks()}
 	}
 	var rules []Lesson
+	var breached []Lesson
 	for _, l := range in.Lessons {
-		if l.Own && l.Directive != nil && l.Directive.Directs() && l.Resonance >= min(cfg.RuleFloor, cfg.BreachFloor) {
+		if !l.Own || l.Directive == nil {
+			continue
+		}
+		if in.Outright[l.ID] {
+			breached = append(breached, l)
+		}
+		if l.Directive.Directs() && l.Resonance >= min(cfg.RuleFloor, cfg.BreachFloor) {
 			rules = append(rules, l)
 		}
+	}
+	if len(breached) > 0 {
+		// One judgement: a plan that breaks one of the project's checks
+		// structurally is a breach however its rule ranks, as the hooks
+		// ask before such a call whatever recall would find. A step missing
+		// before a command is not: the plan does not show what ran.
+		l := slices.MaxFunc(breached, func(a, b Lesson) int { return cmp.Compare(a.Score, b.Score) })
+		ev := in.Breaches[l.ID]
+		return ruling{lesson: l, finding: directive.Finding{Result: directive.Violates,
+			Object: directive.Object{Text: ev, Kind: directive.KindCode}, Evidence: ev}, valence: Caution}
 	}
 	slices.SortStableFunc(rules, func(a, b Lesson) int {
 		if a.Own != b.Own {

@@ -96,6 +96,11 @@ type Input struct {
 	// lesson, when it applies, decides as a caution before its prose is
 	// read.
 	Breaches map[string]string
+	// Outright are the lessons of Breaches whose check asks (the hooks
+	// would interrupt the call) and whose breach holds whatever the session
+	// ran before (not a step missing before the plan's command): such a
+	// lesson decides however its rule ranks.
+	Outright map[string]bool
 }
 
 // The reasons a flagged point is skipped (Raise.Reason).

@@ -71,6 +71,8 @@ func TestPrepared_Match(t *testing.T) {
 		Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Programs: []string{"make"}, Sub: []string{"crd_install"}}}
 	anyType := Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"*.ts"}, Text: `\bas any\b`}}
 	uiNpm := Check{Kind: Forbid, When: &Condition{In: []string{"web"}}, Command: &CommandPattern{Programs: []string{"npm"}}}
+	pnpmTest := Check{Kind: PreferInstead, Instead: "pnpm test", Command: &CommandPattern{Classes: []string{"test"},
+		Except: []*CommandPattern{{Programs: []string{"pnpm"}, Sub: []string{"test"}}, {Programs: []string{"pnpm"}, Sub: []string{"test:*"}}}}}
 	lintHistory := History{Commands: bash("make lint").Commands}
 	lintJob := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Classes: []string{"lint"}}}
 	tests := []struct {
@@ -123,6 +125,9 @@ func TestPrepared_Match(t *testing.T) {
 		{"an edit that rewrites a line keeping its `as any`", anyType, tool("Edit", `{"file_path":"/r/a.ts","old_string":"  f(x as any)","new_string":"  g(x as any)"}`), History{}, false},
 		{"an edit that adds a second `as any`", anyType, tool("Edit", `{"file_path":"/r/a.ts","old_string":"f(x as any)","new_string":"f(x as any, y as any)"}`), History{}, true},
 		{"a multiedit that keeps them", anyType, tool("MultiEdit", `{"file_path":"/r/a.ts","edits":[{"old_string":"a as any","new_string":"b as any"},{"old_string":"c","new_string":"d"}]}`), History{}, false},
+		{"pnpm test", pnpmTest, bash("pnpm test"), History{}, false},
+		{"pnpm test:unit, a variant", pnpmTest, bash("pnpm test:unit"), History{}, false},
+		{"jest directly", pnpmTest, bash("npx jest"), History{}, true},
 		{"npm, the session away from web/", uiNpm, bash("npm install"), History{Touched: []string{"api/a.go"}}, false},
 		{"npm after a write under web/", uiNpm, bash("npm install"), History{Touched: []string{"web/src/a.ts"}}, true},
 		{"npm in web/", uiNpm, bash("cd web && npm install"), History{}, true},

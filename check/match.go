@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -148,7 +149,7 @@ func (p *CommandPattern) matches(c action.Command) bool {
 			return false
 		}
 		for i, s := range p.Sub {
-			if s != "*" && !strings.EqualFold(s, sub[i]) {
+			if s != "*" && !strings.EqualFold(s, sub[i]) && !subGlob(s, sub[i]) {
 				return false
 			}
 		}
@@ -224,6 +225,16 @@ func touched(globs []string, a action.Action, h History) bool {
 		}
 	}
 	return false
+}
+
+// subGlob matches a subcommand word against a pattern word with a
+// wildcard ("test:*" matches test:unit), case-insensitively.
+func subGlob(pattern, word string) bool {
+	if !strings.ContainsAny(pattern, "*?[") {
+		return false
+	}
+	ok, err := path.Match(strings.ToLower(pattern), strings.ToLower(word))
+	return err == nil && ok
 }
 
 // within reports whether an action works in one of dirs: it, or an

@@ -154,11 +154,19 @@ func compileForbidden(s string, d Directive) []check.Check {
 				out = append(out, mk(p))
 			}
 		case isProgram(o.Text):
+			if changes[o.Verb] {
+				// "Never change the volta or yarn setup": what is ruled out
+				// is a change to the tool, not running it.
+				continue
+			}
 			progs = append(progs, strings.ToLower(o.Text))
 		case o.Kind == KindCode:
 			if p := codeCommand(o.Text, o.Verb); p != nil {
 				c := mk(p)
-				c.RemindOnly = qualified(clause, []string{strings.Trim(o.Text, "`")})
+				// `bun <file>` read as any bun command would also rule out
+				// what the rule asks for (`bun bd <command>`): a placeholder
+				// right after the program leaves the command open.
+				c.RemindOnly = qualified(clause, []string{strings.Trim(o.Text, "`")}) || openCommand(o.Text)
 				out = append(out, c)
 				continue
 			}
@@ -343,8 +351,16 @@ func jobCheck(s string, o Object, cmd *check.CommandPattern) (check.Check, bool)
 	if len(jobs) == 0 {
 		return check.Check{}, false
 	}
+	except := []*check.CommandPattern{cmd}
+	if n := len(cmd.Sub); n > 0 && len(cmd.Programs) == 1 && namespacedScripts[cmd.Programs[0]] && !strings.Contains(cmd.Sub[n-1], ":") {
+		// The project's variants of its script are the same command:
+		// `yarn test:unit` for `yarn test`, `npm run lint:fix` for `npm run lint`.
+		v := *cmd
+		v.Sub = append(slices.Clone(cmd.Sub[:n-1]), cmd.Sub[n-1]+":*")
+		except = append(except, &v)
+	}
 	return check.Check{Kind: check.PreferInstead, Instead: strings.Trim(o.Text, "`"),
-		Command: &check.CommandPattern{Classes: jobs, Except: []*check.CommandPattern{cmd}}}, true
+		Command: &check.CommandPattern{Classes: jobs, Except: except}}, true
 }
 
 // installRivals compiles a package manager's install command a rule asks
@@ -693,6 +709,14 @@ func viaProgram(via []string) string {
 
 // angled is a placeholder in angle brackets.
 var angled = lazyRE(`<[^<>\s]+>`)
+
+// openCommand reports whether a rule's command has a placeholder right
+// after its program (`bun <file>`, `make $TARGET`): its pattern is then the
+// program alone.
+func openCommand(code string) bool {
+	f := strings.Fields(strings.Trim(strings.TrimSpace(code), "`"))
+	return len(f) > 1 && placeholder(f[1])
+}
 
 // placeholder reports whether a word of a rule's command stands for any
 // text: <target>, {name}, $VAR, ..., UPPER_CASE.

@@ -26,6 +26,17 @@ func TestCompile(t *testing.T) {
 		{"Never use head, tail, or pipe the output of build or test commands.", "", []string{
 			"forbids running `head|tail`", "forbids running a build or test command piped into another command"}},
 		{"Never compile individual files.", "", []string{"forbids running `gcc|g++|cc|c++|clang|clang++ -c`"}},
+		// A change to a tool is not running it; a placeholder right after
+		// the program leaves the command open (a reminder only); a
+		// script's colon variants are the script.
+		{"Never update the webpack or babel configuration unless asked.", "", nil},
+		// A table of commands and what they do is a map; a row that
+		// directs is a rule.
+		{"| Command | What it does |\n| --- | --- |\n| `pnpm install` | Install the dependencies |\n| `pnpm test` | Run the unit tests |", "", nil},
+		{"| Tool | Rule |\n| --- | --- |\n| `gofmt` | Never use `gofmt`; use gofumpt |", "", []string{"forbids running `gofmt`"}},
+		{"Don't use `deno <file>` directly; use `deno task dev`.", "", []string{"forbids running `deno`; reminds only"}},
+		{"Run the tests with `pnpm test` so that the tests pass.", "", []string{
+			"forbids running a test command other than `pnpm test` or `pnpm test:*` (use pnpm test instead)"}},
 		{"Use gofumpt for formatting Go code.", "", []string{"forbids running `gofmt` (use gofumpt instead)"}},
 		{"Never push with `--force`.", "", []string{"forbids running `git push --force`"}},
 		{"Never force push.", "", []string{"forbids running `git push --force`"}},

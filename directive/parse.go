@@ -417,9 +417,11 @@ func cleanMarkdown(s string) string {
 			// Await? |"); it asks for nothing.
 			continue
 		}
-		if cells := strings.Split(l, "|"); len(cells) > 2 && strings.HasPrefix(l, "|") && mapCell.MatchString(strings.TrimSpace(cells[1])) {
+		if cells := strings.Split(l, "|"); len(cells) > 2 && strings.HasPrefix(l, "|") && mapRow(cells) {
 			// "| `app/` | The Flutter app. … No Flutter dependency. |": a
-			// row of the repository's map says what a place holds.
+			// row of the repository's map says what a place holds; "|
+			// `pnpm build` | Build all packages |", a row of a command map,
+			// what a command does.
 			continue
 		}
 		for _, m := range []string{"- ", "* ", "+ "} {
@@ -480,6 +482,20 @@ var commandWord = set("make", "just", "cargo", "go", "deno", "tox", "nox", "rake
 
 // mapCell is a table cell that is only a directory: "`packages/core/`".
 var mapCell = lazyRE("^`?[\\w.@-]*(?:/[\\w.@-]*)*/`?$")
+
+// codeCell is a table cell that is one code span: a command or a name.
+var codeCell = lazyRE("^`[^`]+`$")
+
+// mapRow reports whether a table row (split at "|") is an entry of a map:
+// its first cell a directory, or a code span whose other cells only say
+// what it is or does (none directs).
+func mapRow(cells []string) bool {
+	first := strings.TrimSpace(cells[1])
+	if mapCell.MatchString(first) {
+		return true
+	}
+	return codeCell.MatchString(first) && !directs(strings.Join(cells[2:], ". "))
+}
 
 // tableRule is the line under a table's header row: "| --- | :---: |".
 var tableRule = lazyRE(`^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$`)

@@ -85,3 +85,7 @@ var phases = []struct {
 	{lazyRE(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+)?(?:git\s+)?push(?:ing|es)?\b`), "git", []string{"push"}},
 	{lazyRE(`(?i)\bbefore\s+(?:you\s+)?(?:open(?:ing)?|creat(?:e|ing)|submit(?:ting)?|rais(?:e|ing))\s+(?:a\s+|the\s+|any\s+)?(?:pr|pull\s+request)s?\b`), "gh", []string{"pr", "create"}},
 }
+
+// namespacedScripts are the runners of a project's scripts whose names
+// take variants after a colon (`test:unit`, `lint:fix`), by convention.
+var namespacedScripts = set("npm", "pnpm", "yarn", "bun", "deno", "composer")

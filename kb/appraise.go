@@ -118,9 +118,10 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	}
 	state, cal := sr.state, sr.cal
 	redactSituation(&sit)
+	breaches, outright := k.planBreaches(ctx, sit.Project, req.Candidate, sit.Query+"\n"+strings.Join(sit.Files, "\n"))
 	res := appraise.Appraise(appraise.Input{Lessons: k.appraiseLessons(ranked, sit.Project), Candidate: req.Candidate, Mode: mode,
 		Situation: sit.Query + "\n" + strings.Join(sit.Files, "\n"), History: history(state.Recent), Calibration: cal, Patterns: &k.patterns,
-		Breaches: k.planBreaches(ctx, sit.Project, req.Candidate, sit.Query+"\n"+strings.Join(sit.Files, "\n"))}, k.AppraiseConfig())
+		Breaches: breaches, Outright: outright}, k.AppraiseConfig())
 	res.Verdict.TraceID = newID("t_")
 
 	warmth := route.Warmth{ResonatingLessons: res.Resonating, TopResonance: res.TopResonance,

@@ -145,10 +145,10 @@ func (pc *preparedCache) get(sc StoredCheck) (*check.Prepared, error) {
 // against the project's checks, as the hooks match a tool call: the
 // lessons whose checks it breaks, with the breaking command. A failure to
 // read the checks is logged: appraise goes on with the prose reading.
-func (k *KB) planBreaches(ctx context.Context, project, plan, situation string) map[string]string {
+func (k *KB) planBreaches(ctx context.Context, project, plan, situation string) (breaches map[string]string, outright map[string]bool) {
 	act := directive.PlanActionIn(plan, situation)
 	if act.Empty() {
-		return nil
+		return nil, nil
 	}
 	// The code a plan shows is read as the new text of the files it names
 	// (directive.PlanWrite): only a check of a write's text reads it, for
@@ -165,7 +165,7 @@ func (k *KB) planBreaches(ctx context.Context, project, plan, situation string) 
 	stored, err := k.Checks(ctx, CheckFilter{Project: project})
 	if err != nil {
 		k.log.Warn("read the checks for appraise", "err", err)
-		return nil
+		return nil, nil
 	}
 	cs := Enforced(stored)
 	var hits []CheckHit
@@ -182,14 +182,18 @@ func (k *KB) planBreaches(ctx context.Context, project, plan, situation string) 
 	if len(shown.Writes) > 0 {
 		keep(k.enforce(cs, shown, check.History{}), func(h CheckHit) bool { return h.Hit.Check.Write != nil && h.Hit.Check.Write.Text != "" })
 	}
-	var out map[string]string
 	for _, h := range hits {
-		if out == nil {
-			out = map[string]string{}
+		if breaches == nil {
+			breaches, outright = map[string]string{}, map[string]bool{}
 		}
-		if _, ok := out[h.Stored.LessonID]; !ok {
-			out[h.Stored.LessonID] = h.Hit.Evidence
+		if _, ok := breaches[h.Stored.LessonID]; !ok {
+			breaches[h.Stored.LessonID] = h.Hit.Evidence
+		}
+		// Outright: a check trusted to ask (a reminder-only check is not
+		// trusted to interrupt), on what the plan itself does.
+		if h.Stored.Asks() && h.Hit.Check.Kind != check.RequireBefore {
+			outright[h.Stored.LessonID] = true
 		}
 	}
-	return out
+	return breaches, outright
 }
