@@ -157,3 +157,34 @@ func TestApplicableRule_situation(t *testing.T) {
 		t.Errorf("summary %q, want it to say %q", got, want)
 	}
 }
+
+// TestApplicableRule_outrightBreach: a rule whose check the plan breaks
+// outright decides however low it ranks, ahead of the rule in rank; a
+// breach that is not outright (a step missing before) decides only in
+// rank, as before.
+func TestApplicableRule_outrightBreach(t *testing.T) {
+	rule := func(id, text string, score float64) Lesson {
+		d := directive.Parse(text, "")
+		return Lesson{ID: id, Content: text, Own: true, Directive: &d, Score: score, Resonance: score}
+	}
+	run := rule("Lrun", "Run the app with `cargo run --bin app`.", 0.36)
+	debug := rule("Ldebug", "Use debug builds when developing.", 0.01)
+	candidate := "`cargo run --release --bin app -- check sample.py`"
+	breaches := map[string]string{"Ldebug": "cargo run --release --bin app"}
+	for _, tc := range []struct {
+		name     string
+		outright map[string]bool
+		want     Valence
+		wantID   string
+	}{
+		{"an outright breach of a rule that barely resonates decides", map[string]bool{"Ldebug": true}, Caution, "Ldebug"},
+		{"a breach that is not outright does not, out of rank: the rule in rank decides", nil, "", "Lrun"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := applicableRule(Input{Candidate: candidate, Lessons: []Lesson{run, debug}, Breaches: breaches, Outright: tc.outright}, DefaultConfig())
+			if tc.want != "" && r.valence != tc.want || r.lesson.ID != tc.wantID {
+				t.Errorf("valence %s by %q, want %s by %q", r.valence, r.lesson.ID, tc.want, tc.wantID)
+			}
+		})
+	}
+}
