@@ -103,13 +103,13 @@ func TestAppraise_readOnlyPlanAgainstRules(t *testing.T) {
 		want      AbstainReason
 	}{
 		{"a read-only plan abstains",
-			"Compare core/network/src/demo and core/network/src/prod and explain which data source each flavor wires in.", rules, SparseEvidence},
+			"Read core/network/src/demo and core/network/src/prod and say which backend each build variant talks to.", rules, SparseEvidence},
 		{"a plan that acts does not",
 			"Edit core/network/src/prod/RetrofitNiaNetwork.kt to call the new endpoint.", rules, ""},
 		{"an answer, which neither acts nor looks, does not",
 			"Initialise the map with make before writing to it.", rules, ""},
 		{"a read-only plan with a lesson beyond the rules does not",
-			"Compare core/network/src/demo and core/network/src/prod and explain which data source each flavor wires in.",
+			"Read core/network/src/demo and core/network/src/prod and say which backend each build variant talks to.",
 			append(slices.Clone(rules), rule("Lother", 0.4, 0.5)), ""},
 	}
 	for _, tc := range tests {

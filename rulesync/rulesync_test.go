@@ -18,11 +18,12 @@ import (
 	"github.com/innate-mcp/innate-mcp/storage"
 )
 
-// The scenario coder-coder-9 of the rules set (../shared/eval/rules), one
-// that recall answers with its rule when the file is imported by hand: the
-// project's CLAUDE.md, copied to testdata, says how frontend tests run.
+// A query that recall answers with the project's rule on frontend tests
+// when the file is imported by hand: the project's CLAUDE.md (a real one,
+// copied to testdata) says how frontend tests run. The query is this
+// test's own, not a sentence of an evaluation set.
 const (
-	frontendQuery = "I changed a React component in site/src/pages/WorkspacePage and want to run the frontend tests."
+	frontendQuery = "Which command runs the frontend tests after I edit a React page in site/src/pages?"
 	frontendRule  = "`pnpm test` - Run frontend tests"
 	// frontendEdit is the rule reworded.
 	frontendEdit = "`pnpm test:unit` - Run frontend tests (not the e2e suite)"

@@ -16,11 +16,11 @@ import (
 	"github.com/innate-mcp/innate-mcp/rulesync"
 )
 
-// The scenario coder-coder-9 of the rules set (../shared/eval/rules), whose
+// A query (this test's own, not a sentence of an evaluation set) whose
 // rule recall finds when the file is imported by hand; rulesync/testdata
 // holds that project's CLAUDE.md.
 const (
-	syncQuery = "I changed a React component in site/src/pages/WorkspacePage and want to run the frontend tests."
+	syncQuery = "Which command runs the frontend tests after I edit a React page in site/src/pages?"
 	syncRule  = "`pnpm test` - Run frontend tests"
 	syncEdit  = "`pnpm test:unit` - Run frontend tests (not the e2e suite)"
 )
