@@ -270,9 +270,23 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 		case a.Score < b.Score:
 			return 1
 		}
-		return strings.Compare(a.Lesson.ID, b.Lesson.ID)
+		return cmpTie(a.Lesson, b.Lesson)
 	})
 	return ranked, info, nil
+}
+
+// cmpTie orders lessons of the same score by what they are, not by their
+// random ids, so that a ranking is the same wherever the lessons were
+// imported: by source (a rule file's earlier line first), then content,
+// then id.
+func cmpTie(a, b Lesson) int {
+	if c := strings.Compare(a.Source, b.Source); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Content, b.Content); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
 }
 
 // choose applies recall's rules to ranked candidates: a relevance floor on

@@ -7,12 +7,14 @@
 package vecindex
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -263,6 +265,10 @@ func (ix *Index) load(ctx context.Context, from int64) (int64, error) {
 }
 
 // Query returns up to n lesson seqs nearest to vec by key vector.
+// tieSlack is how many more documents than asked a query reads, to break
+// ties at the cut by sequence.
+const tieSlack = 8
+
 func (ix *Index) Query(ctx context.Context, vec []float32, n int) ([]int64, error) {
 	count := int(ix.n.Load())
 	if count == 0 || n <= 0 {
@@ -274,18 +280,42 @@ func (ix *Index) Query(ctx context.Context, vec []float32, n int) ([]int64, erro
 	ix.mu.Lock()
 	coll := ix.coll
 	ix.mu.Unlock()
-	// chromem-go errors when n exceeds the collection size.
-	res, err := coll.QueryEmbedding(ctx, vec, min(n, coll.Count()), nil, nil)
-	if err != nil {
-		return nil, fmt.Errorf("query vector index: %w", err)
+	// chromem-go errors when n exceeds the collection size. It scans in
+	// parallel, so documents of equal similarity come in any order: a few
+	// more are asked for, more again while the ones past the cut tie with
+	// the last kept, and the ties are broken by sequence, so that the same
+	// query over the same documents gives the same candidates.
+	type hit struct {
+		seq int64
+		sim float32
 	}
-	out := make([]int64, 0, len(res))
-	for _, r := range res {
-		seq, err := strconv.ParseInt(r.ID, 10, 64)
+	var hits []hit
+	for k := min(n+tieSlack, coll.Count()); ; k = min(2*k, coll.Count()) {
+		res, err := coll.QueryEmbedding(ctx, vec, k, nil, nil)
 		if err != nil {
-			return nil, fmt.Errorf("vector index: bad document id %q", r.ID)
+			return nil, fmt.Errorf("query vector index: %w", err)
 		}
-		out = append(out, seq)
+		hits = hits[:0]
+		for _, r := range res {
+			seq, err := strconv.ParseInt(r.ID, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("vector index: bad document id %q", r.ID)
+			}
+			hits = append(hits, hit{seq, r.Similarity})
+		}
+		slices.SortStableFunc(hits, func(a, b hit) int {
+			if c := cmp.Compare(b.sim, a.sim); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.seq, b.seq)
+		})
+		if len(hits) <= n || k >= coll.Count() || hits[len(hits)-1].sim != hits[n-1].sim {
+			break
+		}
+	}
+	out := make([]int64, 0, min(n, len(hits)))
+	for _, h := range hits[:min(n, len(hits))] {
+		out = append(out, h.seq)
 	}
 	return out, nil
 }

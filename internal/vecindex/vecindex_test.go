@@ -188,3 +188,29 @@ func BenchmarkIndex_memory(b *testing.B) {
 		runtime.KeepAlive(ix)
 	}
 }
+
+// TestQuery_tiesBySequence: documents of equal similarity come back in
+// sequence order, and the cut keeps the lowest sequences, on every query:
+// chromem-go's parallel scan gives them in any order.
+func TestQuery_tiesBySequence(t *testing.T) {
+	src := &fakeSource{rows: map[int64]Row{}}
+	for seq := int64(1); seq <= 200; seq++ {
+		src.put(seq, false, 1, 0, 0, 0)
+	}
+	src.put(500, false, 0, 1, 0, 0)
+	ix := New(src, nil)
+	ctx := context.Background()
+	if err := ix.Ensure(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := []int64{1, 2, 3, 4, 5}
+	for range 20 {
+		got, err := ix.Query(ctx, norm([]float32{1, 0, 0, 0}), 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("Query = %v, want %v", got, want)
+		}
+	}
+}
