@@ -19,10 +19,10 @@ func TestApplicableRule_namedBreach(t *testing.T) {
 		return Lesson{ID: id, Content: text, Own: true, Directive: &d, Score: score, Resonance: score}
 	}
 	general := rule("Lgeneral", "Tests use the sqllogictest format (`.test` files).", 0.28)
-	slow := rule("Lslow", "Slow tests should use `.test_slow` extension instead of `.test`.", 0.24)
+	slow := rule("Lslow", "Long-running tests should use the `.test_slow` extension instead of `.test`.", 0.24)
 	other := rule("Lother", "Run `make format-fix` before committing.", 0.20)
 	filler := rule("Lfiller", "Use `idx_t` instead of `size_t` for offsets.", 0.19)
-	slowFourth := rule("Lslow", "Slow tests should use `.test_slow` extension instead of `.test`.", 0.15)
+	slowFourth := rule("Lslow", "Long-running tests should use the `.test_slow` extension instead of `.test`.", 0.15)
 	tests := []struct {
 		name      string
 		candidate string

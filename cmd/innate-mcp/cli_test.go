@@ -234,7 +234,7 @@ func TestCLI_lessonsShowPrintsDirectiveAndWholeContent(t *testing.T) {
 		`{"id":"pnpm","content":"Use `+"`pnpm`"+`, not npm or yarn, when installing packages unless the user explicitly asks.","trigger":"installing JavaScript packages"}
 {"id":"doc","content":"# Style\n\nThese rules describe the house style.\n\n- Keep functions short.\n  Split long ones by concern."}
 {"id":"bench","content":"No one-off kernel benchmarks in `+"`tests/`"+`."}
-{"id":"indent","content":"The project uses SwiftFormat with 2-space indentation."}
+{"id":"indent","content":"This repository uses SwiftFormat with 2-space indentation."}
 `)
 	if _, err := run(t, env, "", "import", file); err != nil {
 		t.Fatal(err)
