@@ -181,6 +181,8 @@ type Result struct {
 	// the prompt was printed): they are skipped.
 	Missing []string `json:"missing,omitempty"`
 	Unknown []string `json:"unknown,omitempty"`
+	// Named are the rules the answer names, as they were asked about.
+	Named []Rule `json:"-"`
 }
 
 // Validate checks an answer against the rules it was asked about and keeps
@@ -194,9 +196,20 @@ func Validate(a Answer, rules []Rule, o Options) (Result, error) {
 	if o.MinRecorded <= 0 {
 		o.MinRecorded = DefaultMinRecorded
 	}
-	byID := make(map[string]Rule, len(rules))
+	byID := make(map[string]Rule, 2*len(rules))
 	for _, r := range rules {
 		byID[r.ID] = r
+	}
+	// A prompt names a rule by a prefix of its id (ShortIDs over the
+	// rules of one file); one that more rules asked about share names none.
+	prefixes := map[string]int{}
+	for _, r := range rules {
+		prefixes[shortID(r.ID)]++
+	}
+	for _, r := range rules {
+		if p := shortID(r.ID); prefixes[p] == 1 {
+			byID[p] = r
+		}
 	}
 	res := Result{Model: strings.TrimSpace(a.Model), Compiled: []Compiled{}}
 	seen := map[string]bool{}
@@ -207,15 +220,17 @@ func Validate(a Answer, rules []Rule, o Options) (Result, error) {
 		}
 	}
 	for _, ra := range a.Rules {
-		if seen[ra.ID] {
-			return Result{}, fmt.Errorf("the answer names rule %q twice: give each rule once", ra.ID)
-		}
-		seen[ra.ID] = true
 		r, ok := byID[ra.ID]
 		if !ok {
 			res.Unknown = append(res.Unknown, ra.ID)
 			continue
 		}
+		if seen[r.ID] {
+			return Result{}, fmt.Errorf("the answer names rule %q twice: give each rule once", ra.ID)
+		}
+		seen[r.ID] = true
+		res.Named = append(res.Named, r)
+		ra.ID = r.ID
 		c, refused := validateRule(r, ra, recorded, o)
 		res.Refused = append(res.Refused, refused...)
 		if c != nil {

@@ -166,9 +166,54 @@ func TestPrompt(t *testing.T) {
 	if got != string(want) {
 		t.Errorf("the prompt differs from %s (go test ./consult -run TestPrompt -update, then review):\n%s", path, got)
 	}
-	for _, r := range rules {
-		if !strings.Contains(got, r.ID+" | ") {
-			t.Errorf("the prompt does not name %s", r.ID)
+	for id, short := range ShortIDs(rules) {
+		if !strings.HasPrefix(id, short) || !strings.Contains(got, "\n"+short+" | ") {
+			t.Errorf("the prompt does not name %s by %s", id, short)
+		}
+	}
+}
+
+// TestShortIDs: a prompt names a rule by a prefix of its id, unless two
+// rules share it; an answer may name it either way, and a prefix two rules
+// asked about share names neither.
+func TestShortIDs(t *testing.T) {
+	twins := []Rule{{ID: "rabcdef01", Text: "Use pnpm."}, {ID: "rabcdef02", Text: "Use uv."}, {ID: "r12345678", Text: "Use just."}}
+	short := ShortIDs(twins)
+	if short["rabcdef01"] != "rabcdef01" || short["rabcdef02"] != "rabcdef02" || short["r12345678"] != "r123456" {
+		t.Fatalf("short ids: %v", short)
+	}
+	a := Answer{Rules: []RuleAnswer{{ID: "r123456", Is: IsMap}, {ID: "rabcdef02", Is: IsMap}, {ID: "rabcdef", Is: IsMap}}}
+	res, err := Validate(a, twins, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named []string
+	for _, r := range res.Named {
+		named = append(named, r.ID)
+	}
+	if strings.Join(named, " ") != "r12345678 rabcdef02" || strings.Join(res.Unknown, " ") != "rabcdef" || strings.Join(res.Missing, " ") != "rabcdef01" {
+		t.Errorf("named %v, unknown %v, missing %v", named, res.Unknown, res.Missing)
+	}
+	// One rule named by its id and by its prefix is named twice.
+	if _, err := Validate(Answer{Rules: []RuleAnswer{{ID: "r123456", Is: IsMap}, {ID: "r12345678", Is: IsMap}}}, twins, Options{}); err == nil {
+		t.Error("a rule named by its prefix and its id was accepted")
+	}
+}
+
+// TestShortWhen: a heading path shares its leading headings with the one
+// before as "…".
+func TestShortWhen(t *testing.T) {
+	tests := []struct{ when, prev, want string }{
+		{"Guide > Testing", "", "Guide > Testing"},
+		{"Guide > Testing", "Guide > Style", "… > Testing"},
+		{"Guide > Testing > Go", "Guide > Testing", "… > Go"},
+		{"Guide", "Guide > Testing", "Guide"},
+		{"Other > Testing", "Guide > Testing", "Other > Testing"},
+		{"files: *.go", "Guide", "files: *.go"},
+	}
+	for _, tt := range tests {
+		if got := shortWhen(tt.when, tt.prev); got != tt.want {
+			t.Errorf("shortWhen(%q, %q) = %q, want %q", tt.when, tt.prev, got, tt.want)
 		}
 	}
 }

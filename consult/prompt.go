@@ -34,22 +34,22 @@ const maxRuleBytes = 400
 // instructions open every prompt. They say what is asked, in as few tokens
 // as serve: the compile of a 50-rule file, prompt and answer, is meant to
 // stay within 4k tokens.
-const instructions = `You compile a project's rules for innate-mcp, a hook that checks a coding agent's tool calls (shell commands, file writes, commit messages) against them, with no model. Answer once, JSON only, in the shape at the end.
+const instructions = `Compile these rules into checks a hook applies, with no model, to a coding agent's tool calls. Answer with JSON only, shaped as at the end.
 
-For each rule ("id | text", under "## when:" its context):
-- is: omit it for a rule that directs a coding agent; else "description", "map" (a list of commands, files or names), "example" or "not-for-agents".
-- do: "dont" if it rules something out, "do" if it asks for something.
-- say (rules only): 5 phrasings, 3 to 6 words each, of moments where it applies, as a user or agent would say the task, sharing no key word with the rule ("Keep SQL out of handlers" -> "add a lookup to an endpoint").
-- checks: wherever a tool call can visibly break the rule: a program, subcommand or flag; a path written; a pattern of the new text (an API, type, construct or missing header in given files); a commit message; a step missing before a commit or push. A check first only reminds the agent, once a session, until the user approves it, so give one whenever it is precise; never one that fires on compliant work. Each check has bad (1 or more) and good tool calls: it must match every bad one and no good one. Copy examples the rule gives, with "quoted":true.
+Per rule ("id | text"; "## when:" is its context, "…" the previous one's start):
+- is: omit for a rule that directs the agent; else description, map (list of commands, files or names), example or not-for-agents.
+- do: dont (rules something out) or do.
+- say: 5 tasks of 3-5 words where it applies, as a user or agent would say them, with none of its key words ("Keep SQL out of handlers" -> "add a lookup to an endpoint").
+- checks: wherever a call visibly breaks it (a command or flag, a path written, a pattern of new text such as an API or a missing header, a commit message, a step skipped before a commit). Checks start as reminders, so give every precise one; none that fires on compliant work. Each has bad (1+) and good calls: it matches all bad, no good. The rule's own examples get "quoted":true.
 
-A check: kind forbid | require (the write's text or the message must match) | require-before (the command needs "before" earlier in the session, as the user runs that step) | prefer-instead (forbid, plus "instead"); one target: command {programs or classes [test,build,format,lint,typecheck], sub (leading words, in order), flags (all required; a flag's value is not an arg), args (globs of other words), pipe_to, not_via, except [command]} | write {paths (.gitignore globs, "!" excludes), text (RE2), new, delete} | message {must or must_not (RE2 on the first line), name}; optional before {command}, instead, when {touched [globs]}. Lists are JSON arrays.
-Tool call: {"run":"shell line"} | {"write":"path","text":"new text"} | {"commit":"message"}.
-E.g. {"kind":"forbid","write":{"paths":["handlers/"],"text":"(?i)\\bselect\\s.+\\sfrom\\b"},"bad":[{"write":"handlers/user.go","text":"db.Query(\"SELECT id FROM users\")"}],"good":[{"write":"store/user.go","text":"db.Query(\"SELECT id FROM users\")"}]}
+Check: kind forbid | require (text or message must match) | require-before (needs "before" run earlier in the session) | prefer-instead (forbid + instead); one target: command {programs or classes [test,build,format,lint,typecheck], sub (leading words), flags (all required), args (globs), pipe_to, not_via, except [command]} | write {paths (gitignore globs, ! excludes), text (RE2), new, delete} | message {must or must_not (RE2, first line), name}; optional before {command}, instead, when {touched [globs]}.
+Call: {"run":"shell line"} | {"write":"path","text":"new text"} | {"commit":"message"}.
+E.g. {"kind":"forbid","write":{"paths":["api/"],"text":"(?i)\\bselect\\b"},"bad":[{"write":"api/u.go","text":"q(\"SELECT id\")"}],"good":[{"write":"db/u.go","text":"q(\"SELECT id\")"}]}
 `
 
 // Shape is the answer's shape as the prompt ends with it: what Schema says,
 // in the fewest tokens (the prompt's words say what each field holds).
-const Shape = `{"model":"you","rules":[{"id":"r…","is":"…","do":"…","say":["…"],"checks":[{"kind":"…","command":{…},"bad":[…],"good":[…]}]}]}`
+const Shape = `{"model":"you","rules":[{"id":"r…","do":"…","say":["…"],"checks":[{"kind":"…","command":{…},"bad":[…],"good":[…]}]}]}`
 
 // Schema is the JSON schema of an answer, minified, for a consultant that
 // takes one apart from its prompt (a structured-output option): `rules
@@ -62,17 +62,19 @@ func Prompt(file string, rules []Rule) string {
 	var b strings.Builder
 	b.WriteString(instructions)
 	fmt.Fprintf(&b, "\nRules of %s:\n", file)
-	when := ""
+	short := ShortIDs(rules)
+	when, shown := "", ""
 	for _, r := range rules {
 		if w := oneLine(r.When, maxRuleBytes/2); w != when {
 			when = w
+			shown = shortWhen(when, shown)
 			if when == "" {
-				when = "-"
+				shown = "-"
 			}
-			fmt.Fprintf(&b, "## when: %s\n", when)
-			when = w
+			fmt.Fprintf(&b, "## when: %s\n", shown)
+			shown = when
 		}
-		b.WriteString(r.ID)
+		b.WriteString(short[r.ID])
 		b.WriteString(" | ")
 		b.WriteString(oneLine(r.Text, maxRuleBytes))
 		b.WriteByte('\n')
@@ -81,6 +83,52 @@ func Prompt(file string, rules []Rule) string {
 	b.WriteString(Shape)
 	b.WriteByte('\n')
 	return b.String()
+}
+
+// whenSep parts a heading path ("Guide > Testing").
+const whenSep = " > "
+
+// shortWhen is when as the prompt shows it after prev: the leading
+// headings the two share are shown as "…", as the instructions say.
+func shortWhen(when, prev string) string {
+	w, p := strings.Split(when, whenSep), strings.Split(prev, whenSep)
+	n := 0
+	for n < len(w)-1 && n < len(p) && w[n] == p[n] {
+		n++
+	}
+	if n == 0 {
+		return when
+	}
+	return "…" + whenSep + strings.Join(w[n:], whenSep)
+}
+
+// shortIDLen is the length of a rule's id in a prompt: "r" and 6 hex
+// digits, unless two rules asked about share them.
+const shortIDLen = 7
+
+// ShortIDs maps the id of each rule to the id a prompt names it by: the
+// first shortIDLen characters, or the whole id where two rules share
+// those. Validate takes either.
+func ShortIDs(rules []Rule) map[string]string {
+	n := map[string]int{}
+	for _, r := range rules {
+		n[shortID(r.ID)]++
+	}
+	out := make(map[string]string, len(rules))
+	for _, r := range rules {
+		out[r.ID] = r.ID
+		if s := shortID(r.ID); n[s] == 1 {
+			out[r.ID] = s
+		}
+	}
+	return out
+}
+
+func shortID(id string) string {
+	if len(id) > shortIDLen {
+		return id[:shortIDLen]
+	}
+	return id
 }
 
 // oneLine folds a text onto one line, clipped to n bytes at a rune

@@ -215,8 +215,6 @@ type ApplyReport struct {
 	Rules    int `json:"rules"`    // rules compiled
 	Checks   int `json:"checks"`   // checks stored
 	Phrasing int `json:"phrasing"` // phrasings stored
-	// Named are the rules the answer names, as a prompt asked about them.
-	Named []consult.Rule `json:"-"`
 }
 
 // ApplyCompile validates a consultant's answer for rules of a project and
@@ -255,13 +253,6 @@ func (k *KB) ApplyCompile(ctx context.Context, project string, a consult.Answer,
 		model = "consultant"
 	}
 	rep := ApplyReport{Result: res}
-	for _, ra := range a.Rules {
-		for _, r := range asked {
-			if r.ID == ra.ID {
-				rep.Named = append(rep.Named, r)
-			}
-		}
-	}
 	now := k.now().UTC()
 	err = k.store.Update(ctx, func(tx Tx) error {
 		for _, c := range res.Compiled {

@@ -209,7 +209,7 @@ func TestConsultant_endToEnd(t *testing.T) {
 		t.Errorf("rules compile --run printed:\n%s", stdout)
 	}
 	n, prompt := e.prompts(t)
-	if n != 1 || !strings.Contains(prompt, ids[0]) || !strings.Contains(prompt, ids[1]) {
+	if n != 1 || !strings.Contains(prompt, ids[0][:7]+" | ") || !strings.Contains(prompt, ids[1][:7]+" | ") {
 		t.Fatalf("the consultant was given %d prompts; the last:\n%s", n, prompt)
 	}
 
@@ -266,7 +266,7 @@ func TestConsultant_endToEnd(t *testing.T) {
 		t.Fatalf("rules compile --run after the edit: %s %s", stdout, stderr)
 	}
 	n, prompt = e.prompts(t)
-	if n != 2 || !strings.Contains(prompt, edited[0]) || strings.Contains(prompt, ids[0]) {
+	if n != 2 || !strings.Contains(prompt, edited[0][:7]+" | ") || strings.Contains(prompt, ids[0][:7]+" | ") {
 		t.Errorf("after the edit, %d prompts; the last should ask about the edited rule alone:\n%s", n, prompt)
 	}
 }
@@ -366,7 +366,7 @@ func TestConsultant_agentThroughMCP(t *testing.T) {
 	res := c.tool("compile_rules", map[string]any{})
 	sc, _ := res["structuredContent"].(map[string]any)
 	prompt, _ := sc["prompt"].(string)
-	if res["isError"] == true || !strings.Contains(prompt, ids[0]) || !strings.Contains(prompt, ids[1]) || sc["file"] != "CLAUDE.md" {
+	if res["isError"] == true || !strings.Contains(prompt, ids[0][:7]+" | ") || !strings.Contains(prompt, ids[1][:7]+" | ") || sc["file"] != "CLAUDE.md" {
 		t.Fatalf("compile_rules without an answer: %v", res)
 	}
 	bad := c.tool("compile_rules", map[string]any{"answer": map[string]any{"rules": []any{map[string]any{"id": "r00000000", "is": "rule"}}}})

@@ -159,7 +159,7 @@ func TestRules_exportImportKeepsChecks(t *testing.T) {
 		t.Errorf("--print-prompt --json: %v %s; want the prompt and the answer's schema", err, js)
 	}
 	var answers []string
-	for i, id := range regexp.MustCompile(`(?m)^(r[0-9a-f]{8}) \| `).FindAllStringSubmatch(planned, -1) {
+	for i, id := range regexp.MustCompile(`(?m)^(r[0-9a-f]{6,8}) \| `).FindAllStringSubmatch(planned, -1) {
 		is := `"is":"rule",`
 		if i == 1 {
 			is = "" // the prompt says to omit it for a rule
