@@ -67,7 +67,7 @@ func resonating(lessons []Lesson, cfg Config, r *Result) []Lesson {
 		if c := cmp.Compare(b.Resonance, a.Resonance); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.ID, b.ID)
+		return cmpTie(a, b)
 	})
 	r.Resonating = len(res)
 	for _, l := range res {

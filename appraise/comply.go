@@ -80,7 +80,7 @@ func applicableRule(in Input, cfg Config) ruling {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.ID, b.ID)
+		return cmpTie(a, b)
 	})
 	rules = rules[:min(len(rules), count(cfg.RuleCandidates))]
 	if len(rules) == 0 {

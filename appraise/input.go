@@ -1,6 +1,8 @@
 package appraise
 
 import (
+	"strings"
+
 	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
 )
@@ -159,4 +161,13 @@ func (r Result) Skipped() []Raise {
 		}
 	}
 	return out
+}
+
+// cmpTie orders lessons of the same score by their text, then id: ids are
+// random, and an answer must not depend on them.
+func cmpTie(a, b Lesson) int {
+	if c := strings.Compare(a.Content, b.Content); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
 }

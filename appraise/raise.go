@@ -62,7 +62,7 @@ func raise(flagged []flaggedLesson, in Input, cfg Config) ([]FlaggedPoint, []Rai
 		if c := cmp.Compare(b.r.Will, a.r.Will); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.l.ID, b.l.ID)
+		return cmpTie(a.l, b.l)
 	})
 	points := []FlaggedPoint{}
 	raises := make([]Raise, 0, len(cs))

@@ -279,15 +279,10 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 // random ids, so that a ranking is the same wherever the lessons were
 // imported: by source (a rule file's earlier line first), then content,
 // then id.
-func cmpTie(a, b Lesson) int {
-	if c := strings.Compare(a.Source, b.Source); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.Content, b.Content); c != 0 {
-		return c
-	}
-	return strings.Compare(a.ID, b.ID)
-}
+func cmpTie(a, b Lesson) int { return strings.Compare(tieKey(a), tieKey(b)) }
+
+// tieKey is what cmpTie orders lessons by.
+func tieKey(l Lesson) string { return l.Source + "\x00" + l.Content + "\x00" + l.ID }
 
 // choose applies recall's rules to ranked candidates: a relevance floor on
 // resonance that depends on the lesson's tier (core lessons are recalled
@@ -346,21 +341,26 @@ func (k *KB) choose(ranked []Scored, top int, info *situationInfo) []Scored {
 			break
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Scored) int {
-		ca, cb := a.Lesson.Tier == confidence.TierCore, b.Lesson.Tier == confidence.TierCore
-		if ca != cb {
-			if ca {
-				return -1
-			}
-			return 1
-		}
-		if c := cmpOwn(a, b, info.project); c != 0 {
-			return c
-		}
-		return confidence.Compare(confidence.Candidate{ID: a.Lesson.ID, Match: a.Score, State: a.Lesson.Conf},
-			confidence.Candidate{ID: b.Lesson.ID, Match: b.Score, State: b.Lesson.Conf}, k.conf)
-	})
+	slices.SortStableFunc(out, func(a, b Scored) int { return cmpChosen(a, b, info.project, k.conf) })
 	return out
+}
+
+// cmpChosen orders the lessons recall returns: core lessons first, then
+// the project's own, then by confidence.Compare; exact ties go by what the
+// lessons are (cmpTie), not by their random ids.
+func cmpChosen(a, b Scored, project string, conf confidence.Config) int {
+	ca, cb := a.Lesson.Tier == confidence.TierCore, b.Lesson.Tier == confidence.TierCore
+	if ca != cb {
+		if ca {
+			return -1
+		}
+		return 1
+	}
+	if c := cmpOwn(a, b, project); c != 0 {
+		return c
+	}
+	return confidence.Compare(confidence.Candidate{ID: tieKey(a.Lesson), Match: a.Score, State: a.Lesson.Conf},
+		confidence.Candidate{ID: tieKey(b.Lesson), Match: b.Score, State: b.Lesson.Conf}, conf)
 }
 
 // Coverage that lets a rule the user wrote through below its floor: the

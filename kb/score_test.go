@@ -2,9 +2,12 @@ package kb
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/confidence"
 	"github.com/innate-mcp/innate-mcp/directive"
 )
 
@@ -135,6 +138,30 @@ func TestFloorOf_userDirectives(t *testing.T) {
 	for _, tc := range tests {
 		if got, ok := w.floorOf(tc.s); !ok || got != tc.floor {
 			t.Errorf("%s: floor %v (%v), want %v", tc.name, got, ok, tc.floor)
+		}
+	}
+}
+
+// TestCmpChosen_tiesByWhatLessonsAre: lessons of the same score come in
+// the order of their sources and texts, whatever their random ids, so that
+// recall gives the same answer on every import.
+func TestCmpChosen_tiesByWhatLessonsAre(t *testing.T) {
+	mk := func(id, source, content string) Scored {
+		return Scored{Candidate: Candidate{Lesson: Lesson{ID: id, Project: "p", Source: source, Content: content}}, Score: 0.15}
+	}
+	for _, ids := range [][3]string{{"L1", "L2", "L3"}, {"L3", "L2", "L1"}, {"Lz", "La", "Lm"}} {
+		got := []Scored{
+			mk(ids[0], "CLAUDE.md#9", "Never use Jackson annotations."),
+			mk(ids[1], "CLAUDE.md#3", "Parsers are written by hand."),
+			mk(ids[2], "CLAUDE.md#3", "Keep parsers small."),
+		}
+		slices.SortStableFunc(got, func(a, b Scored) int { return cmpChosen(a, b, "p", confidence.Config{MatchBucket: 0.05}) })
+		var order []string
+		for _, s := range got {
+			order = append(order, s.Lesson.Content)
+		}
+		if want := "Keep parsers small.|Parsers are written by hand.|Never use Jackson annotations."; strings.Join(order, "|") != want {
+			t.Errorf("ids %v: order %q, want %q", ids, order, want)
 		}
 	}
 }
