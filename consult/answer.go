@@ -88,6 +88,30 @@ func (c Call) Action() (action.Action, error) {
 	return a, nil
 }
 
+// readAs says how the hooks read a shell call's commands, when a runner or
+// wrapper is taken off (`uvx prek run` runs prek), for a consultant to fix
+// a check that names the wrapper; "" for other calls.
+func readAs(a action.Action) string {
+	var parts []string
+	for _, c := range a.Commands {
+		if len(c.Via) == 0 {
+			continue
+		}
+		w := []string{c.Program}
+		for _, arg := range c.Args {
+			if len(w) == 3 {
+				break
+			}
+			w = append(w, arg.Value)
+		}
+		parts = append(parts, fmt.Sprintf("`%s` runs as program %s via %s", clipped(c.Text), strings.Join(w, " "), strings.Join(c.Via, ", ")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ": name the program, not its runner)"
+}
+
 // shellQuote quotes s for a POSIX shell.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
@@ -357,7 +381,7 @@ func validateCheck(r Rule, ca CheckAnswer, recorded []action.Action, o Options) 
 			_, hit := p.Match(act, check.History{})
 			switch {
 			case i == 0 && !hit:
-				return fmt.Sprintf("it does not match its bad example %q", clipped(call.said()))
+				return fmt.Sprintf("it does not match its bad example %q%s", clipped(call.said()), readAs(act))
 			case i == 1 && hit:
 				return fmt.Sprintf("it matches its good example %q", clipped(call.said()))
 			}
@@ -371,7 +395,7 @@ func validateCheck(r Rule, ca CheckAnswer, recorded []action.Action, o Options) 
 		for _, call := range ca.Bad {
 			if act, err := call.Action(); err == nil {
 				if _, hit := p.Match(act, h); hit {
-					return fmt.Sprintf("it still fires on %q after `%s` ran: its before does not recognise the step it asks for", clipped(call.said()), step)
+					return fmt.Sprintf("it still fires on %q after `%s` ran: its before does not recognise the step it asks for%s", clipped(call.said()), step, readAs(action.Shell(step, action.Env{})))
 				}
 			}
 		}

@@ -112,6 +112,14 @@ func TestValidate_requireBefore(t *testing.T) {
 	if err != nil || len(res.Refused) != 1 || !strings.Contains(res.Refused[0].Why, "does not recognise the step") {
 		t.Errorf("a require-before check its step cannot satisfy: %+v, %v", res.Refused, err)
 	}
+	// A step named by its runner: the refusal says what program runs.
+	viaRunner := ok
+	viaRunner.Rules = []RuleAnswer{{ID: rules[1].ID, Checks: []CheckAnswer{{Check: check.Check{Kind: check.RequireBefore, Command: commit,
+		Before: &check.CommandPattern{Programs: []string{"uvx"}, Sub: []string{"prek", "run"}}}, Bad: []Call{{Commit: "feat: x"}}}}}}
+	res, err = Validate(viaRunner, rules, Options{})
+	if err != nil || len(res.Refused) != 1 || !strings.Contains(res.Refused[0].Why, "runs as program prek run via uvx") {
+		t.Errorf("a require-before check naming the runner: %+v, %v", res.Refused, err)
+	}
 }
 
 // TestValidate_wrongPrompt: an answer to another prompt is refused whole;
