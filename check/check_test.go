@@ -312,3 +312,22 @@ func TestInClass(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepare_programByPath: a pattern that names a program by its path
+// matches the command however it is invoked, as the hooks read programs
+// by base name, and the check given to Prepare is left as it was.
+func TestPrepare_programByPath(t *testing.T) {
+	c := Check{Kind: Forbid, From: Provenance{By: ByPerson}, Command: &CommandPattern{Programs: []string{"./scripts/deploy.sh"}, Except: []*CommandPattern{{Programs: []string{"bin/deploy.sh"}, Args: []string{"dry"}}}}}
+	p, err := Prepare(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line, want := range map[string]bool{"./scripts/deploy.sh prod": true, "bash -c 'scripts/deploy.sh prod'": true, "deploy.sh dry": false, "./deploy-all.sh": false} {
+		if _, hit := p.Match(action.Shell(line, action.Env{}), History{}); hit != want {
+			t.Errorf("%q: hit %v, want %v", line, hit, want)
+		}
+	}
+	if c.Command.Programs[0] != "./scripts/deploy.sh" || c.Command.Except[0].Programs[0] != "bin/deploy.sh" {
+		t.Errorf("Prepare changed the check it was given: %+v", c.Command)
+	}
+}

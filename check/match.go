@@ -32,6 +32,7 @@ func Prepare(c Check) (*Prepared, error) {
 	if err := Validate(c); err != nil {
 		return nil, err
 	}
+	c.Command, c.Before = byBaseName(c.Command), byBaseName(c.Before)
 	p := &Prepared{Check: c}
 	if c.Write != nil && c.Write.Text != "" {
 		p.text = regexp.MustCompile(c.Write.Text)
@@ -45,6 +46,30 @@ func Prepare(c Check) (*Prepared, error) {
 		}
 	}
 	return p, nil
+}
+
+// byBaseName returns a copy of a command pattern whose programs named by a
+// path ("./phpstan.sh", "bin/rails") are named as the hooks read a
+// command's program, by its base name; the pattern itself is not changed.
+func byBaseName(cp *CommandPattern) *CommandPattern {
+	if cp == nil {
+		return nil
+	}
+	out := *cp
+	out.Programs = slices.Clone(cp.Programs)
+	for i, x := range out.Programs {
+		if strings.Contains(x, "/") {
+			out.Programs[i] = path.Base(x)
+		}
+	}
+	out.Except = make([]*CommandPattern, len(cp.Except))
+	for i, x := range cp.Except {
+		out.Except[i] = byBaseName(x)
+	}
+	if len(cp.Except) == 0 {
+		out.Except = cp.Except
+	}
+	return &out
 }
 
 // Hit is a check an action breaks.

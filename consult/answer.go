@@ -390,7 +390,14 @@ func validateCheck(r Rule, ca CheckAnswer, recorded []action.Action, o Options) 
 	if b := p.Check.Before; p.Check.Kind == check.RequireBefore && len(b.Programs) > 0 && b.Programs[0] != "*" {
 		// The step it asks for, run first, must satisfy it: else it would
 		// fire on every such command, the step run or not.
-		step := strings.Join(append(append([]string{b.Programs[0]}, b.Sub...), b.Flags...), " ")
+		words := append(append([]string{b.Programs[0]}, b.Sub...), b.Flags...)
+		for _, a := range b.Args {
+			if !strings.ContainsAny(a, "*?[") {
+				words = append(words, a) // the step as the user runs it: `./phpstan.sh core`
+				break
+			}
+		}
+		step := strings.Join(words, " ")
 		h := check.History{Commands: action.Shell(step, action.Env{}).Commands}
 		for _, call := range ca.Bad {
 			if act, err := call.Action(); err == nil {

@@ -112,6 +112,13 @@ func TestValidate_requireBefore(t *testing.T) {
 	if err != nil || len(res.Refused) != 1 || !strings.Contains(res.Refused[0].Why, "does not recognise the step") {
 		t.Errorf("a require-before check its step cannot satisfy: %+v, %v", res.Refused, err)
 	}
+	// A step named by its path, with the argument it needs, is recognised.
+	script := ok
+	script.Rules = []RuleAnswer{{ID: rules[1].ID, Checks: []CheckAnswer{{Check: check.Check{Kind: check.RequireBefore, Command: commit,
+		Before: &check.CommandPattern{Programs: []string{"./phpstan.sh"}, Args: []string{"core"}}}, Bad: []Call{{Commit: "feat: x"}}}}}}
+	if res, err := Validate(script, rules, Options{}); err != nil || len(res.Refused) != 0 || len(res.Compiled) != 1 || len(res.Compiled[0].Checks) != 1 {
+		t.Errorf("a require-before check whose step is a script with an argument: %+v, %v", res.Refused, err)
+	}
 	// A step named by its runner: the refusal says what program runs.
 	viaRunner := ok
 	viaRunner.Rules = []RuleAnswer{{ID: rules[1].ID, Checks: []CheckAnswer{{Check: check.Check{Kind: check.RequireBefore, Command: commit,
