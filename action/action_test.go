@@ -188,6 +188,13 @@ func TestCommand_flags(t *testing.T) {
 	if got := c.Sub(2); !slices.Equal(got, []string{"push", "origin"}) {
 		t.Errorf("Sub(2) = %q", got)
 	}
+	// A single-dash long flag with its value after "=", as Go's tools take it.
+	g := Shell("go test -tags=test_dep -run=TestX ./...", Env{}).Commands[0]
+	for flag, want := range map[string]bool{"-tags": true, "-run": true, "-t": false, "-race": false} {
+		if got := g.Has(flag); got != want {
+			t.Errorf("go test: Has(%s) = %v, want %v", flag, got, want)
+		}
+	}
 	if got := c.Positionals(); !slices.Equal(got, []string{"push", "origin", "main"}) {
 		t.Errorf("Positionals = %q", got)
 	}

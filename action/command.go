@@ -70,7 +70,9 @@ func (c Command) Has(flag string) bool {
 		if i > 0 && c.Args[i-1].Known && valued(c.Program, c.Args[i-1].Value) {
 			continue // a value, not a flag
 		}
-		if v == flag || strings.HasPrefix(flag, "--") && strings.HasPrefix(v, flag+"=") {
+		// A long flag may carry its value after "=": `--out=x`, and Go's
+		// and Java's single-dash `-tags=x`.
+		if v == flag || len(flag) > 2 && flag[0] == '-' && strings.HasPrefix(v, flag+"=") {
 			return true
 		}
 		if short && len(v) > 2 && v[0] == '-' && v[1] != '-' && !valued(c.Program, v[:2]) && isLetters(v[1:]) && strings.IndexByte(v[1:], flag[1]) >= 0 {
