@@ -331,3 +331,30 @@ func TestPrepare_programByPath(t *testing.T) {
 		t.Errorf("Prepare changed the check it was given: %+v", c.Command)
 	}
 }
+
+// TestMatch_runnerForm: a pattern that names a runner and the words after
+// it matches the command run through that runner.
+func TestMatch_runnerForm(t *testing.T) {
+	tests := []struct {
+		pattern CommandPattern
+		line    string
+		want    bool
+	}{
+		{CommandPattern{Programs: []string{"uv"}, Sub: []string{"run", "prek"}}, "uv run prek run --all-files", true},
+		{CommandPattern{Programs: []string{"uv"}, Sub: []string{"run", "prek", "run"}}, "uv run prek run --all-files", true},
+		{CommandPattern{Programs: []string{"uv"}, Sub: []string{"run", "pytest"}}, "uv run prek run --all-files", false},
+		{CommandPattern{Programs: []string{"bundle"}, Sub: []string{"exec", "rspec"}}, "bundle exec rspec spec/a_spec.rb", true},
+		{CommandPattern{Programs: []string{"prek"}, Sub: []string{"run"}}, "uv run prek run -a", true},
+		{CommandPattern{Programs: []string{"npx"}, Sub: []string{"prisma", "migrate"}}, "npx prisma migrate dev", true},
+		{CommandPattern{Programs: []string{"npx"}, Sub: []string{"prisma", "migrate"}}, "npx prisma generate", false},
+	}
+	for _, tt := range tests {
+		p, err := Prepare(Check{Kind: Forbid, From: Provenance{By: ByPerson}, Command: &tt.pattern})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, hit := p.Match(action.Shell(tt.line, action.Env{}), History{}); hit != tt.want {
+			t.Errorf("%+v on %q: hit %v, want %v", tt.pattern, tt.line, hit, tt.want)
+		}
+	}
+}

@@ -168,6 +168,9 @@ func (p *CommandPattern) matches(c action.Command) bool {
 	}
 	if len(p.Sub) > 0 {
 		sub := c.Sub(len(p.Sub))
+		if seq := runnerForm(c, p.Programs, len(p.Sub)); seq != nil {
+			sub = seq
+		}
 		// A pattern named by another name (gofmt for `go fmt`) has no
 		// subcommand of its own to match.
 		if len(sub) < len(p.Sub) {
@@ -213,6 +216,26 @@ func (p *CommandPattern) matches(c action.Command) bool {
 		}
 	}
 	return true
+}
+
+// runnerForm is the first n words after the program for a pattern that
+// names the runner a command went through (`uv` with sub `run prek` for
+// `uv run prek run -a`, `bundle` with `exec rspec`): the runner's own words,
+// the program, and its subcommands. It is nil when the pattern names the
+// program itself.
+func runnerForm(c action.Command, programs []string, n int) []string {
+	if slices.Contains(programs, c.Program) {
+		return nil
+	}
+	for _, v := range c.Via {
+		words := strings.Fields(v)
+		if len(words) == 0 || !slices.Contains(programs, words[0]) {
+			continue
+		}
+		seq := append(append(slices.Clone(words[1:]), c.Program), c.Sub(n)...)
+		return seq[:min(n, len(seq))]
+	}
+	return nil
 }
 
 // ranBefore reports whether one of cmds matches the step.

@@ -119,13 +119,19 @@ func TestValidate_requireBefore(t *testing.T) {
 	if res, err := Validate(script, rules, Options{}); err != nil || len(res.Refused) != 0 || len(res.Compiled) != 1 || len(res.Compiled[0].Checks) != 1 {
 		t.Errorf("a require-before check whose step is a script with an argument: %+v, %v", res.Refused, err)
 	}
-	// A step named by its runner: the refusal says what program runs.
+	// A step named by its runner and the words after it is recognised.
 	viaRunner := ok
 	viaRunner.Rules = []RuleAnswer{{ID: rules[1].ID, Checks: []CheckAnswer{{Check: check.Check{Kind: check.RequireBefore, Command: commit,
 		Before: &check.CommandPattern{Programs: []string{"uvx"}, Sub: []string{"prek", "run"}}}, Bad: []Call{{Commit: "feat: x"}}}}}}
-	res, err = Validate(viaRunner, rules, Options{})
-	if err != nil || len(res.Refused) != 1 || !strings.Contains(res.Refused[0].Why, "runs as program prek run via uvx") {
+	if res, err := Validate(viaRunner, rules, Options{}); err != nil || len(res.Refused) != 0 {
 		t.Errorf("a require-before check naming the runner: %+v, %v", res.Refused, err)
+	}
+	// A bad example the check misses says how the call was read.
+	miss := ok
+	miss.Rules = []RuleAnswer{{ID: rules[1].ID, Checks: []CheckAnswer{{Check: check.Check{Kind: check.Forbid,
+		Command: &check.CommandPattern{Programs: []string{"uvx"}, Sub: []string{"ruff", "format"}}}, Bad: []Call{{Run: "uvx ruff check ."}}}}}}
+	if res, err := Validate(miss, rules, Options{}); err != nil || len(res.Refused) != 1 || !strings.Contains(res.Refused[0].Why, "runs as program ruff check . via uvx") {
+		t.Errorf("a check that misses its bad example: %+v, %v", res.Refused, err)
 	}
 }
 
