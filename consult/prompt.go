@@ -31,20 +31,22 @@ func RuleID(text, when string) string {
 // clipped (its checks come from what the prompt shows).
 const maxRuleBytes = 400
 
-// instructions open every prompt. They say what is asked, in as few tokens
-// as serve: the compile of a 50-rule file, prompt and answer, is meant to
-// stay within 4k tokens.
-const instructions = `Compile these rules into checks a hook applies, with no model, to a coding agent's tool calls. Answer with JSON only, shaped as at the end.
+// instructions open every prompt and say what is asked. A leaner text (in
+// eval/testdata/consultant/round3) was tried on 2026-11-29: consultants
+// answered it with 70% more checks, the compile cost more in all, and recall
+// found fewer rules, so this one, under which the recorded answers were
+// made, stays.
+const instructions = `You compile a project's rules for innate-mcp, a hook that checks a coding agent's tool calls (shell commands, file writes, commit messages) against them, with no model. Answer once, JSON only, in the shape at the end.
 
-Per rule ("id | text"; "## when:" is its context, "…" the previous one's start):
-- is: omit for a rule that directs the agent; else description, map (list of commands, files or names), example or not-for-agents.
-- do: dont (rules something out) or do.
-- say: 5 tasks of 3-5 words where it applies, as a user or agent would say them, with none of its key words ("Keep SQL out of handlers" -> "add a lookup to an endpoint").
-- checks: wherever a call visibly breaks it (a command or flag, a path written, a pattern of new text such as an API or a missing header, a commit message, a step skipped before a commit). Checks start as reminders, so give every precise one; none that fires on compliant work. Each has bad (1+) and good calls: it matches all bad, no good. The rule's own examples get "quoted":true.
+For each rule ("id | text", under "## when:" its context; "…" starts as the one before):
+- is: omit it for a rule that directs a coding agent; else "description", "map" (a list of commands, files or names), "example" or "not-for-agents".
+- do: "dont" if it rules something out, "do" if it asks for something.
+- say (rules only): 5 phrasings, 3 to 6 words each, of moments where it applies, as a user or agent would say the task, sharing no key word with the rule ("Keep SQL out of handlers" -> "add a lookup to an endpoint").
+- checks: wherever a tool call can visibly break the rule: a program, subcommand or flag; a path written; a pattern of the new text (an API, type, construct or missing header in given files); a commit message; a step missing before a commit or push. A check first only reminds the agent, once a session, until the user approves it, so give one whenever it is precise; never one that fires on compliant work. Each check has bad (1 or more) and good tool calls: it must match every bad one and no good one. Copy examples the rule gives, with "quoted":true.
 
-Check: kind forbid | require (text or message must match) | require-before (needs "before" run earlier in the session) | prefer-instead (forbid + instead); one target: command {programs or classes [test,build,format,lint,typecheck], sub (leading words), flags (all required), args (globs), pipe_to, not_via, except [command]} | write {paths (gitignore globs, ! excludes), text (RE2), new, delete} | message {must or must_not (RE2, first line), name}; optional before (the step, a command target's fields), instead, when {touched [globs]}.
-Call: {"run":"shell line"} | {"write":"path","text":"new text"} | {"commit":"message"}.
-E.g. {"kind":"forbid","write":{"paths":["api/"],"text":"(?i)\\bselect\\b"},"bad":[{"write":"api/u.go","text":"q(\"SELECT id\")"}],"good":[{"write":"db/u.go","text":"q(\"SELECT id\")"}]}
+A check: kind forbid | require (the write's text or the message must match) | require-before (the command needs "before" earlier in the session, as the user runs that step) | prefer-instead (forbid, plus "instead"); one target: command {programs or classes [test,build,format,lint,typecheck], sub (leading words, in order), flags (all required; a flag's value is not an arg), args (globs of other words), pipe_to, not_via, except [command]} | write {paths (.gitignore globs, "!" excludes), text (RE2), new, delete} | message {must or must_not (RE2 on the first line), name}; optional before (the step, a command target's fields), instead, when {touched [globs]}. Lists are JSON arrays.
+Tool call: {"run":"shell line"} | {"write":"path","text":"new text"} | {"commit":"message"}.
+E.g. {"kind":"forbid","write":{"paths":["handlers/"],"text":"(?i)\\bselect\\s.+\\sfrom\\b"},"bad":[{"write":"handlers/user.go","text":"db.Query(\"SELECT id FROM users\")"}],"good":[{"write":"store/user.go","text":"db.Query(\"SELECT id FROM users\")"}]}
 `
 
 // Shape is the answer's shape as the prompt ends with it: what Schema says,
