@@ -189,7 +189,7 @@ func TestCommand_flags(t *testing.T) {
 		t.Errorf("Sub(2) = %q", got)
 	}
 	// A single-dash long flag with its value after "=", as Go's tools take it.
-	g := Shell("go test -tags=test_dep -run=TestX ./...", Env{}).Commands[0]
+	g := Shell("go test -tags=integration -run=TestX ./...", Env{}).Commands[0]
 	for flag, want := range map[string]bool{"-tags": true, "-run": true, "-t": false, "-race": false} {
 		if got := g.Has(flag); got != want {
 			t.Errorf("go test: Has(%s) = %v, want %v", flag, got, want)

@@ -340,11 +340,11 @@ func TestMatch_runnerForm(t *testing.T) {
 		line    string
 		want    bool
 	}{
-		{CommandPattern{Programs: []string{"uv"}, Sub: []string{"run", "prek"}}, "uv run prek run --all-files", true},
-		{CommandPattern{Programs: []string{"uv"}, Sub: []string{"run", "prek", "run"}}, "uv run prek run --all-files", true},
-		{CommandPattern{Programs: []string{"uv"}, Sub: []string{"run", "pytest"}}, "uv run prek run --all-files", false},
+		{CommandPattern{Programs: []string{"uv"}, Sub: []string{"run", "lefthook"}}, "uv run lefthook run --force", true},
+		{CommandPattern{Programs: []string{"uv"}, Sub: []string{"run", "lefthook", "run"}}, "uv run lefthook run --force", true},
+		{CommandPattern{Programs: []string{"uv"}, Sub: []string{"run", "pytest"}}, "uv run lefthook run --force", false},
 		{CommandPattern{Programs: []string{"bundle"}, Sub: []string{"exec", "rspec"}}, "bundle exec rspec spec/a_spec.rb", true},
-		{CommandPattern{Programs: []string{"prek"}, Sub: []string{"run"}}, "uv run prek run -a", true},
+		{CommandPattern{Programs: []string{"lefthook"}, Sub: []string{"run"}}, "uv run lefthook run -a", true},
 		{CommandPattern{Programs: []string{"npx"}, Sub: []string{"prisma", "migrate"}}, "npx prisma migrate dev", true},
 		{CommandPattern{Programs: []string{"npx"}, Sub: []string{"prisma", "migrate"}}, "npx prisma generate", false},
 	}

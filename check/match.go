@@ -49,7 +49,7 @@ func Prepare(c Check) (*Prepared, error) {
 }
 
 // byBaseName returns a copy of a command pattern whose programs named by a
-// path ("./phpstan.sh", "bin/rails") are named as the hooks read a
+// path ("./lint.sh", "bin/rails") are named as the hooks read a
 // command's program, by its base name; the pattern itself is not changed.
 func byBaseName(cp *CommandPattern) *CommandPattern {
 	if cp == nil {
@@ -219,8 +219,8 @@ func (p *CommandPattern) matches(c action.Command) bool {
 }
 
 // runnerForm is the first n words after the program for a pattern that
-// names the runner a command went through (`uv` with sub `run prek` for
-// `uv run prek run -a`, `bundle` with `exec rspec`): the runner's own words,
+// names the runner a command went through (`uv` with sub `run lefthook` for
+// `uv run lefthook run -a`, `bundle` with `exec rspec`): the runner's own words,
 // the program, and its subcommands. It is nil when the pattern names the
 // program itself.
 func runnerForm(c action.Command, programs []string, n int) []string {

@@ -89,7 +89,7 @@ func (c Call) Action() (action.Action, error) {
 }
 
 // readAs says how the hooks read a shell call's commands, when a runner or
-// wrapper is taken off (`uvx prek run` runs prek), for a consultant to fix
+// wrapper is taken off (`uvx lefthook run` runs lefthook), for a consultant to fix
 // a check that names the wrapper; "" for other calls.
 func readAs(a action.Action) string {
 	var parts []string
@@ -393,7 +393,7 @@ func validateCheck(r Rule, ca CheckAnswer, recorded []action.Action, o Options) 
 		words := append(append([]string{b.Programs[0]}, b.Sub...), b.Flags...)
 		for _, a := range b.Args {
 			if !strings.ContainsAny(a, "*?[") {
-				words = append(words, a) // the step as the user runs it: `./phpstan.sh core`
+				words = append(words, a) // the step as the user runs it: `./lint.sh api`
 				break
 			}
 		}

@@ -115,14 +115,14 @@ func TestValidate_requireBefore(t *testing.T) {
 	// A step named by its path, with the argument it needs, is recognised.
 	script := ok
 	script.Rules = []RuleAnswer{{ID: rules[1].ID, Checks: []CheckAnswer{{Check: check.Check{Kind: check.RequireBefore, Command: commit,
-		Before: &check.CommandPattern{Programs: []string{"./phpstan.sh"}, Args: []string{"core"}}}, Bad: []Call{{Commit: "feat: x"}}}}}}
+		Before: &check.CommandPattern{Programs: []string{"./lint.sh"}, Args: []string{"api"}}}, Bad: []Call{{Commit: "feat: x"}}}}}}
 	if res, err := Validate(script, rules, Options{}); err != nil || len(res.Refused) != 0 || len(res.Compiled) != 1 || len(res.Compiled[0].Checks) != 1 {
 		t.Errorf("a require-before check whose step is a script with an argument: %+v, %v", res.Refused, err)
 	}
 	// A step named by its runner and the words after it is recognised.
 	viaRunner := ok
 	viaRunner.Rules = []RuleAnswer{{ID: rules[1].ID, Checks: []CheckAnswer{{Check: check.Check{Kind: check.RequireBefore, Command: commit,
-		Before: &check.CommandPattern{Programs: []string{"uvx"}, Sub: []string{"prek", "run"}}}, Bad: []Call{{Commit: "feat: x"}}}}}}
+		Before: &check.CommandPattern{Programs: []string{"uvx"}, Sub: []string{"lefthook", "run"}}}, Bad: []Call{{Commit: "feat: x"}}}}}}
 	if res, err := Validate(viaRunner, rules, Options{}); err != nil || len(res.Refused) != 0 {
 		t.Errorf("a require-before check naming the runner: %+v, %v", res.Refused, err)
 	}

@@ -151,16 +151,16 @@ func TestCmpChosen_tiesByWhatLessonsAre(t *testing.T) {
 	}
 	for _, ids := range [][3]string{{"L1", "L2", "L3"}, {"L3", "L2", "L1"}, {"Lz", "La", "Lm"}} {
 		got := []Scored{
-			mk(ids[0], "CLAUDE.md#9", "Never use Jackson annotations."),
-			mk(ids[1], "CLAUDE.md#3", "Parsers are written by hand."),
-			mk(ids[2], "CLAUDE.md#3", "Keep parsers small."),
+			mk(ids[0], "CLAUDE.md#9", "Log through the shared logger."),
+			mk(ids[1], "CLAUDE.md#3", "Handlers stay thin."),
+			mk(ids[2], "CLAUDE.md#3", "Keep handlers small."),
 		}
 		slices.SortStableFunc(got, func(a, b Scored) int { return cmpChosen(a, b, "p", confidence.Config{MatchBucket: 0.05}) })
 		var order []string
 		for _, s := range got {
 			order = append(order, s.Lesson.Content)
 		}
-		if want := "Keep parsers small.|Parsers are written by hand.|Never use Jackson annotations."; strings.Join(order, "|") != want {
+		if want := "Keep handlers small.|Handlers stay thin.|Log through the shared logger."; strings.Join(order, "|") != want {
 			t.Errorf("ids %v: order %q, want %q", ids, order, want)
 		}
 	}
