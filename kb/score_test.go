@@ -160,7 +160,7 @@ func TestCmpChosen_tiesByWhatLessonsAre(t *testing.T) {
 		for _, s := range got {
 			order = append(order, s.Lesson.Content)
 		}
-		if want := "Keep handlers small.|Handlers stay thin.|Log through the shared logger."; strings.Join(order, "|") != want {
+		if want := "Handlers stay thin.|Keep handlers small.|Log through the shared logger."; strings.Join(order, "|") != want {
 			t.Errorf("ids %v: order %q, want %q", ids, order, want)
 		}
 	}
