@@ -62,12 +62,11 @@ func byBaseName(cp *CommandPattern) *CommandPattern {
 			out.Programs[i] = path.Base(x)
 		}
 	}
-	out.Except = make([]*CommandPattern, len(cp.Except))
-	for i, x := range cp.Except {
-		out.Except[i] = byBaseName(x)
-	}
-	if len(cp.Except) == 0 {
-		out.Except = cp.Except
+	if len(cp.Except) > 0 {
+		out.Except = make([]*CommandPattern, len(cp.Except))
+		for i, x := range cp.Except {
+			out.Except[i] = byBaseName(x)
+		}
 	}
 	return &out
 }

@@ -226,14 +226,8 @@ func Validate(a Answer, rules []Rule, o Options) (Result, error) {
 	}
 	// A prompt names a rule by a prefix of its id (ShortIDs over the
 	// rules of one file); one that more rules asked about share names none.
-	prefixes := map[string]int{}
-	for _, r := range rules {
-		prefixes[shortID(r.ID)]++
-	}
-	for _, r := range rules {
-		if p := shortID(r.ID); prefixes[p] == 1 {
-			byID[p] = r
-		}
+	for id, short := range ShortIDs(rules) {
+		byID[short] = byID[id]
 	}
 	res := Result{Model: strings.TrimSpace(a.Model), Compiled: []Compiled{}}
 	seen := map[string]bool{}

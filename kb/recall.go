@@ -277,12 +277,16 @@ func (k *KB) rank(ctx context.Context, sit *Situation, top int) ([]Scored, *situ
 
 // cmpTie orders lessons of the same score by what they are, not by their
 // random ids, so that a ranking is the same wherever the lessons were
-// imported: by source (a rule file's earlier line first), then content,
-// then id.
-func cmpTie(a, b Lesson) int { return strings.Compare(tieKey(a), tieKey(b)) }
-
-// tieKey is what cmpTie orders lessons by.
-func tieKey(l Lesson) string { return l.Source + "\x00" + l.Content + "\x00" + l.ID }
+// imported: by source ("file#line", as text), then content, then id.
+func cmpTie(a, b Lesson) int {
+	if c := strings.Compare(a.Source, b.Source); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Content, b.Content); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
+}
 
 // choose applies recall's rules to ranked candidates: a relevance floor on
 // resonance that depends on the lesson's tier (core lessons are recalled
@@ -359,8 +363,12 @@ func cmpChosen(a, b Scored, project string, conf confidence.Config) int {
 	if c := cmpOwn(a, b, project); c != 0 {
 		return c
 	}
-	return confidence.Compare(confidence.Candidate{ID: tieKey(a.Lesson), Match: a.Score, State: a.Lesson.Conf},
-		confidence.Candidate{ID: tieKey(b.Lesson), Match: b.Score, State: b.Lesson.Conf}, conf)
+	// No ids given: confidence.Compare leaves exact ties to cmpTie.
+	if c := confidence.Compare(confidence.Candidate{Match: a.Score, State: a.Lesson.Conf},
+		confidence.Candidate{Match: b.Score, State: b.Lesson.Conf}, conf); c != 0 {
+		return c
+	}
+	return cmpTie(a.Lesson, b.Lesson)
 }
 
 // Coverage that lets a rule the user wrote through below its floor: the
