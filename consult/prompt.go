@@ -34,8 +34,8 @@ const maxRuleBytes = 400
 // instructions open every prompt and say what is asked. A leaner text (in
 // eval/testdata/consultant/round3) was tried on 2026-11-29: consultants
 // answered it with 70% more checks, the compile cost more in all, and recall
-// found fewer rules, so this one, under which the recorded answers were
-// made, stays.
+// found fewer rules (one more breach of real actions was caught), so this
+// one, under which the recorded answers were made, stays.
 const instructions = `You compile a project's rules for innate-mcp, a hook that checks a coding agent's tool calls (shell commands, file writes, commit messages) against them, with no model. Answer once, JSON only, in the shape at the end.
 
 For each rule ("id | text", under "## when:" its context; "…" starts as the one before):
