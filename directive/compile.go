@@ -646,7 +646,9 @@ func codeCommand(code, verb string) *check.CommandPattern {
 	if !known && !(runVerbs[verb] && len(c.Args) > 0 && !strings.Contains(c.Program, ".")) {
 		return nil
 	}
-	if !known && (strings.ContainsAny(c.Program, "()=:") || len(c.Program) < 2) {
+	if !known && (strings.ContainsAny(c.Program, "()=:") || len(c.Program) < 2 || strings.HasPrefix(c.Program, "-")) {
+		// A span that opens with a flag (`-tags test_dep`) names options
+		// of some command, not a program.
 		return nil
 	}
 	p := &check.CommandPattern{Programs: []string{c.Program}}

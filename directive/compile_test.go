@@ -74,6 +74,8 @@ func TestCompile(t *testing.T) {
 		// Not rules, or nothing structural to check: no check.
 		{"Always run `meson compile -C build <target>` to build.", "", nil},
 		{"Keep functions small and focused.", "", nil},
+		// Flags alone name no program: no command to prefer.
+		{"Always pass `-count 1` when you run the tests.", "", nil},
 		{"Uses `s3://bucket/latest/` for current version", "", nil},
 		{"`deco login` - Authenticate with deco.chat", "", nil},
 		{"warning CS8618: Non-nullable property 'Name' must contain a non-null value when exiting constructor. Consider declaring the property as nullable.", "", nil},

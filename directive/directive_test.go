@@ -220,6 +220,7 @@ func TestCheck(t *testing.T) {
 		{"deleting is not running", "DO NOT delete files from `repros/` after reproducing the issue", "`uv run --extra aws repros/18012.py`", Avoids, "repros/"},
 		{"deleting", "DO NOT delete files from `repros/` after reproducing the issue", "Then `rm repros/18012.py` to keep the tree clean.", Violates, "repros/"},
 		{"an issue number in an example stands for any", "Always reference the issue number in commits: `Fix #12345: Description`", "`git commit -m \"Fix #54321: Make pluck respect aliases\"`", Complies, "Fix #12345: Description"},
+		{"a letter for the issue number stands for any", "Start the commit title with `Refs #N:` when there is an issue.", "`git commit -m \"Refs #987: Keep the cursor on reload\"`", Complies, "Refs #N:"},
 		{"a use for issues that should not crash is not a ban", "Use `logger.DPanic` for problems that are important but should not crash production", "`pm.logger.DPanic(\"unexpected state\")`", Complies, "logger.DPanic"},
 		{"banned", "**`Console.Write` and `Console.WriteLine` are banned**—use proper logging", "Add `Console.WriteLine($\"x\")` in the loop.", Violates, "Console.WriteLine"},
 		{"an empty initializer stands for any", "Prefer collection expressions (`[a, b]`) over `new List<T>{}`", "`return new List<string> { \"name\" };`", Violates, "new List<T>{}"},

@@ -61,8 +61,8 @@ func titleCase(w string) bool {
 }
 
 // issueNumber is an issue or pull request number in an example ("Fix
-// #12345: Description"): it stands for any number.
-var issueNumber = lazyRE(`#\d{2,}\b`)
+// #12345: Description", "Closes #N", "#XXX"): it stands for any number.
+var issueNumber = lazyRE(`#(?:\d{2,}|[NX]{1,4})\b`)
 
 // htmlTags are tag names that are code, not placeholders, in `<tag>`.
 var htmlTags = set("a", "b", "i", "p", "br", "hr", "div", "span", "img", "script", "style", "template", "html",

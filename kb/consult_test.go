@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/innate-mcp/innate-mcp/action"
+	"github.com/innate-mcp/innate-mcp/appraise"
 	"github.com/innate-mcp/innate-mcp/check"
 	"github.com/innate-mcp/innate-mcp/consult"
 	"github.com/innate-mcp/innate-mcp/kb"
@@ -182,5 +183,53 @@ func TestAppraise_consultantWriteCheck(t *testing.T) {
 	}
 	if flagged("In lib/web/page.html.heex add `<%!-- banner --%>` above the header.") {
 		t.Error("a plan writing a HEEx comment is flagged")
+	}
+}
+
+// TestAppraise_consultantCheckDecidesUnranked: a plan that breaks a
+// consultant's check structurally is cautioned however low its rule ranks
+// among the project's rules, as for a check that asks: the check only
+// reminds in the hooks, and a caution is no more than a reminder.
+func TestAppraise_consultantCheckDecidesUnranked(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	rulesFile := "# Go\n\n- Pass the build tag `integration` to every go invocation.\n" +
+		"- Unit tests live next to the package they test.\n- Name unit tests after the function under test.\n" +
+		"- Table-driven unit tests for parsers.\n- A package's unit tests never touch the network.\n" +
+		"- Keep unit tests for the cache fast.\n- The cache package owns eviction.\n- Changes to the cache need a benchmark.\n"
+	if _, err := e.kb.ImportRuleFile(ctx, "/src/svc/CLAUDE.md", "svc", []byte(rulesFile)); err != nil {
+		t.Fatal(err)
+	}
+	files, err := e.kb.RulesToCompile(ctx, "svc", true)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("rules to compile: %+v %v", files, err)
+	}
+	var ans consult.Answer
+	for _, r := range files[0].Rules {
+		ra := consult.RuleAnswer{ID: r.ID, Is: consult.IsRule, Do: consult.Do}
+		if strings.Contains(r.Text, "build tag") {
+			ra.Checks = []consult.CheckAnswer{{Check: check.Check{Kind: check.Forbid,
+				Command: &check.CommandPattern{Programs: []string{"go"}, Sub: []string{"test"},
+					Except: []*check.CommandPattern{{Programs: []string{"go"}, Sub: []string{"test"}, Flags: []string{"-tags"}}}}},
+				Bad: []consult.Call{{Run: "go test ./..."}}, Good: []consult.Call{{Run: "go test -tags integration ./..."}}}}
+		}
+		ans.Rules = append(ans.Rules, ra)
+	}
+	if rep, err := e.kb.ApplyCompile(ctx, "svc", ans, kb.ApplyOptions{}); err != nil || rep.Checks != 1 {
+		t.Fatalf("apply: %+v %v", rep, err)
+	}
+	verdict := func(candidate string) appraise.Verdict {
+		res, err := e.kb.Appraise(ctx, kb.AppraiseRequest{Project: "svc",
+			Query: "I changed the cache eviction and want to run the unit tests of that package.", Candidate: candidate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Verdict
+	}
+	if v := verdict("`go test ./internal/cache/...`"); v.Abstained || v.Valence != appraise.Caution || len(v.FlaggedPoints) == 0 || !strings.Contains(v.FlaggedPoints[0].Summary, "build tag") {
+		t.Errorf("a plan breaking a consultant's check of a low-ranked rule: %+v", v)
+	}
+	if v := verdict("`go test -tags integration ./internal/cache/...`"); v.Valence == appraise.Caution {
+		t.Errorf("a plan that follows it is cautioned: %+v", v)
 	}
 }

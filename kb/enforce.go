@@ -191,7 +191,7 @@ func (k *KB) planBreaches(ctx context.Context, project, plan, situation string) 
 		}
 		// Outright: a check trusted to ask (a reminder-only check is not
 		// trusted to interrupt), on what the plan itself does.
-		if h.Stored.Asks() && h.Hit.Check.Kind != check.RequireBefore {
+		if (h.Stored.Asks() || h.Stored.Check.From.By == check.ByConsultant) && h.Hit.Check.Kind != check.RequireBefore {
 			outright[h.Stored.LessonID] = true
 		}
 	}
