@@ -118,7 +118,7 @@ func applicableRule(in Input, cfg Config) ruling {
 		case directive.Lacks, directive.Avoids:
 			// Absence decides only for a line that is a rule: a map entry
 			// or a description (directive.NotARule) asks for nothing.
-			if i == 0 && l.Resonance >= cfg.RuleApplies && standsOut(rules, cfg.RuleStandout) && !describes(l.Content) {
+			if i == 0 && l.Resonance >= cfg.RuleApplies && standsOut(rules, cfg.RuleStandout) && !describes(l.Content) && !l.NotRule {
 				v := Caution
 				if f.Result == directive.Avoids {
 					v = Affirm

@@ -188,3 +188,20 @@ func TestApplicableRule_outrightBreach(t *testing.T) {
 		})
 	}
 }
+
+// TestApplicableRule_notRuleAsksNothing: a line a consultant read as no
+// rule (a map entry naming a command) does not caution a plan for leaving
+// out what it names; read as a rule, the same line does.
+func TestApplicableRule_notRuleAsksNothing(t *testing.T) {
+	text := "Lint: `cargo clippy --all-targets`."
+	d := directive.Parse(text, "")
+	l := Lesson{ID: "Llint", Content: text, Own: true, Directive: &d, Score: 0.4, Resonance: 0.4}
+	plan := "Run `cargo build` and push the branch."
+	if r := applicableRule(Input{Candidate: plan, Lessons: []Lesson{l}}, DefaultConfig()); r.valence != Caution || r.finding.Result != directive.Lacks {
+		t.Fatalf("read as a rule: valence %s (%s), want a caution for what it lacks", r.valence, r.finding.Result)
+	}
+	l.NotRule = true
+	if r := applicableRule(Input{Candidate: plan, Lessons: []Lesson{l}}, DefaultConfig()); r.valence == Caution {
+		t.Errorf("read as no rule: valence %s (%s), want no caution", r.valence, r.finding.Result)
+	}
+}

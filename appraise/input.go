@@ -58,6 +58,14 @@ type Lesson struct {
 	// user stated for every project: the rules that decide come from these
 	// before any other project's or an imported global corpus's.
 	Own bool
+	// NotRule is true for a line a consultant read as no rule (a
+	// description, a map, an example, a note not for agents): whatever its
+	// words, it asks for nothing, so a candidate that leaves out what it
+	// names is not cautioned for it (a candidate that does what it names
+	// or breaks what it names outright is read as before; tried on the
+	// rules sets, letting such a line decide nothing let worse rules
+	// decide). A check a person gave it still decides (Input.Breaches).
+	NotRule bool
 }
 
 // History is what the session's recent appraisals raised, for novelty and

@@ -119,7 +119,13 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	state, cal := sr.state, sr.cal
 	redactSituation(&sit)
 	breaches, outright := k.planBreaches(ctx, sit.Project, req.Candidate, sit.Query+"\n"+strings.Join(sit.Files, "\n"))
-	res := appraise.Appraise(appraise.Input{Lessons: k.appraiseLessons(ranked, sit.Project), Candidate: req.Candidate, Mode: mode,
+	var notRule map[string]bool
+	if phr, err := k.phrasingsFor(ctx, sit.Project); err != nil {
+		k.log.Warn("read the consultant's compiles for appraise", "project", sit.Project, "err", err)
+	} else if phr != nil {
+		notRule = phr.notRule
+	}
+	res := appraise.Appraise(appraise.Input{Lessons: k.appraiseLessons(ranked, sit.Project, notRule), Candidate: req.Candidate, Mode: mode,
 		Situation: sit.Query + "\n" + strings.Join(sit.Files, "\n"), History: history(state.Recent), Calibration: cal, Patterns: &k.patterns,
 		Breaches: breaches, Outright: outright}, k.AppraiseConfig())
 	res.Verdict.TraceID = newID("t_")
@@ -188,8 +194,8 @@ func (k *KB) cleanAppraise(req AppraiseRequest) (AppraiseRequest, appraise.Mode,
 
 // appraiseLessons converts scored candidates for package appraise, applying
 // recall's project rule: another project's lesson counts only on a strong
-// match.
-func (k *KB) appraiseLessons(ranked []Scored, project string) []appraise.Lesson {
+// match. notRule holds the lessons a consultant read as no rule.
+func (k *KB) appraiseLessons(ranked []Scored, project string, notRule map[string]bool) []appraise.Lesson {
 	out := make([]appraise.Lesson, 0, len(ranked))
 	for _, s := range ranked {
 		own := own(s.Lesson, project)
@@ -206,6 +212,7 @@ func (k *KB) appraiseLessons(ranked []Scored, project string) []appraise.Lesson 
 			AntiTriggerHit: b.AntiTrigger, Confidence: l.Confidence, Context: b.Context,
 			Successes: l.Counters.Successes, Failures: l.Counters.Failures,
 			Approvals: l.Counters.Approvals, Rejects: l.Counters.Rejects, Directive: l.Directive, Own: own,
+			NotRule: notRule[l.ID],
 		})
 	}
 	return out

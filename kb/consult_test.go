@@ -2,6 +2,7 @@ package kb_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -231,5 +232,47 @@ func TestAppraise_consultantCheckDecidesUnranked(t *testing.T) {
 	}
 	if v := verdict("`go test -tags integration ./internal/cache/...`"); v.Valence == appraise.Caution {
 		t.Errorf("a plan that follows it is cautioned: %+v", v)
+	}
+}
+
+// TestAppraise_consultantNotRule: once a consultant reads a line as a map
+// entry, appraise no longer cautions a plan for leaving out the command it
+// names.
+func TestAppraise_consultantNotRule(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	if _, err := e.kb.ImportRuleFile(ctx, "/src/rs/CLAUDE.md", "rs", []byte("# Commands\n\n- Lint: `cargo clippy --all-targets`.\n- Never commit secrets.\n")); err != nil {
+		t.Fatal(err)
+	}
+	session := 0
+	lacks := func() bool {
+		session++
+		res, err := e.kb.Appraise(ctx, kb.AppraiseRequest{Project: "rs", Query: "lint the crate before I push", Candidate: "Run `cargo build` and push the branch.",
+			Session: fmt.Sprint("s", session)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Valence == appraise.Caution
+	}
+	if !lacks() {
+		t.Fatal("before the consultant: the map line read as a rule does not caution")
+	}
+	files, err := e.kb.RulesToCompile(ctx, "rs", true)
+	if err != nil || len(files) != 1 || len(files[0].Rules) != 2 {
+		t.Fatalf("rules to compile: %+v %v", files, err)
+	}
+	ans := consult.Answer{}
+	for _, r := range files[0].Rules {
+		ra := consult.RuleAnswer{ID: r.ID, Is: consult.IsMap}
+		if strings.Contains(r.Text, "secrets") {
+			ra = consult.RuleAnswer{ID: r.ID, Is: consult.IsRule, Do: consult.Dont, Say: webSay}
+		}
+		ans.Rules = append(ans.Rules, ra)
+	}
+	if _, err := e.kb.ApplyCompile(ctx, "rs", ans, kb.ApplyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if lacks() {
+		t.Error("after the consultant read it as a map entry, it still cautions")
 	}
 }

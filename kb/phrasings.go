@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/innate-mcp/innate-mcp/consult"
 	"github.com/innate-mcp/innate-mcp/internal/bm25"
 	"github.com/innate-mcp/innate-mcp/internal/vecindex"
 	"github.com/innate-mcp/innate-mcp/terms"
@@ -20,6 +21,9 @@ type phrasings struct {
 	docs  []phrasingDoc
 	df    map[string]int
 	total int64
+	// notRule holds the lessons whose line a consultant read as no rule
+	// (a description, a map, an example, a note not for agents).
+	notRule map[string]bool
 }
 
 type phrasingDoc struct {
@@ -85,11 +89,14 @@ func (k *KB) buildPhrasings(ctx context.Context, project string) (*phrasings, er
 	if err != nil {
 		return nil, err
 	}
-	idx := &phrasings{df: map[string]int{}}
+	idx := &phrasings{df: map[string]int{}, notRule: map[string]bool{}}
 	var texts []string
 	for _, r := range rules {
 		c, ok := compiles[r.rule.ID]
-		if !ok || c.Is != "rule" {
+		if ok && c.Is != consult.IsRule {
+			idx.notRule[r.lesson.ID] = true
+		}
+		if !ok || c.Is != consult.IsRule {
 			continue
 		}
 		for _, s := range c.Say {
@@ -110,7 +117,7 @@ func (k *KB) buildPhrasings(ctx context.Context, project string) (*phrasings, er
 		}
 	}
 	if len(idx.docs) == 0 {
-		return nil, nil
+		return idx, nil
 	}
 	vecs, err := k.emb.EmbedBatch(ctx, texts)
 	if err != nil {
@@ -133,7 +140,7 @@ func (k *KB) buildPhrasings(ctx context.Context, project string) (*phrasings, er
 // coverShare of its terms, and at least coverTerms): recall returns them
 // as it returns a rule whose statement the situation covers.
 func (p *phrasings) lift(cands []Candidate, qterms []string, vec []float32) map[string]bool {
-	if p == nil {
+	if p == nil || len(p.docs) == 0 {
 		return nil
 	}
 	held := make(map[string]bool, len(qterms))
