@@ -276,3 +276,27 @@ func TestAppraise_consultantNotRule(t *testing.T) {
 		t.Error("after the consultant read it as a map entry, it still cautions")
 	}
 }
+
+// TestEnforce_consultantNotRule: the reader's check of a line a consultant
+// read as no rule no longer speaks; the line's other checks are untouched.
+func TestEnforce_consultantNotRule(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	if _, err := e.kb.ImportRuleFile(ctx, "/src/js/CLAUDE.md", "js", []byte("# Notes for humans\n\n- Never run `npm install`.\n")); err != nil {
+		t.Fatal(err)
+	}
+	install := action.Shell("npm install lodash", action.Env{})
+	if got, err := e.kb.Enforce(ctx, "js", install, check.History{}); err != nil || len(got.Ask)+len(got.Remind) != 1 {
+		t.Fatalf("the reader's check before the consultant: %+v %v", got, err)
+	}
+	files, err := e.kb.RulesToCompile(ctx, "js", true)
+	if err != nil || len(files) != 1 || len(files[0].Rules) != 1 {
+		t.Fatalf("rules to compile: %+v %v", files, err)
+	}
+	if _, err := e.kb.ApplyCompile(ctx, "js", consult.Answer{Rules: []consult.RuleAnswer{{ID: files[0].Rules[0].ID, Is: consult.IsNotForAgents}}}, kb.ApplyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := e.kb.Enforce(ctx, "js", install, check.History{}); err != nil || len(got.Ask)+len(got.Remind) != 0 {
+		t.Errorf("the reader's check of a line read as not for agents still speaks: %+v %v", got, err)
+	}
+}

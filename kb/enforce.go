@@ -61,7 +61,26 @@ func (k *KB) Enforce(ctx context.Context, project string, act action.Action, h c
 	if err != nil {
 		return e, err
 	}
-	return k.enforce(Enforced(stored), act, h), nil
+	return k.enforce(k.readAsRules(ctx, project, Enforced(stored)), act, h), nil
+}
+
+// readAsRules drops the built-in reader's checks of the lines a consultant
+// read as no rule (a description, a map, an example): the reader's check
+// of such a line is a misreading, and would ask on work that breaks
+// nothing. A person's and a consultant's checks stay. A failure to read the
+// compiles is logged and drops nothing.
+func (k *KB) readAsRules(ctx context.Context, project string, cs []StoredCheck) []StoredCheck {
+	phr, err := k.phrasingsFor(ctx, project)
+	if err != nil {
+		k.log.Warn("read the consultant's compiles", "project", project, "err", err)
+		return cs
+	}
+	if phr == nil || len(phr.notRule) == 0 {
+		return cs
+	}
+	return slices.DeleteFunc(slices.Clone(cs), func(c StoredCheck) bool {
+		return c.Check.From.By == check.ByReader && phr.notRule[c.LessonID]
+	})
 }
 
 // EnforceOn is Enforce over checks already read (Checks, then Enforced),
@@ -167,7 +186,7 @@ func (k *KB) planBreaches(ctx context.Context, project, plan, situation string) 
 		k.log.Warn("read the checks for appraise", "err", err)
 		return nil, nil
 	}
-	cs := Enforced(stored)
+	cs := k.readAsRules(ctx, project, Enforced(stored))
 	var hits []CheckHit
 	// A consultant's check that only reminds still tells appraise that
 	// the plan breaks its rule: appraise cautions, it does not interrupt.
