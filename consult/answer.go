@@ -33,7 +33,14 @@ type Answer struct {
 	// Model names the consultant ("claude-sonnet-4", "the user's agent").
 	Model string       `json:"model,omitempty"`
 	Rules []RuleAnswer `json:"rules"`
+	// Other lists the lines that are not rules by what they are
+	// (IsDescription, IsMap, IsExample, IsNotForAgents): the compact form
+	// of a rules entry with only "id" and "is". Parse folds it into Rules.
+	Other map[string][]string `json:"other,omitempty"`
 }
+
+// otherKinds are the keys of Answer.Other, in the order Parse folds them.
+var otherKinds = []string{IsDescription, IsMap, IsExample, IsNotForAgents}
 
 // RuleAnswer is what a consultant says of one rule.
 type RuleAnswer struct {
@@ -151,9 +158,23 @@ func Parse(data []byte) (Answer, error) {
 	if dec.More() {
 		return a, errors.New("the answer holds more than one JSON value: give one object")
 	}
-	if a.Rules == nil {
+	if a.Rules == nil && a.Other == nil {
 		return a, errors.New(`the answer has no "rules": give {"rules":[…]}`)
 	}
+	for kind := range a.Other {
+		if !slices.Contains(otherKinds, kind) {
+			return a, fmt.Errorf(`"other" has the kind %q: give %s`, kind, strings.Join(otherKinds, ", "))
+		}
+	}
+	for _, kind := range otherKinds {
+		for _, id := range a.Other[kind] {
+			a.Rules = append(a.Rules, RuleAnswer{ID: id, Is: kind})
+		}
+	}
+	if a.Rules == nil {
+		a.Rules = []RuleAnswer{}
+	}
+	a.Other = nil
 	return a, nil
 }
 

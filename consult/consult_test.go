@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -162,12 +163,24 @@ func TestParse(t *testing.T) {
 		{`{"model":"m"}`, `no "rules"`},
 		{`{"rules":[]} {"rules":[]}`, "more than one"},
 		{`not json`, "not JSON"},
+		{`{"other":{"map":["r1"]}}`, ""},
+		{`{"rules":[],"other":{"maps":["r1"]}}`, `"other" has the kind "maps"`},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.in))
 		if (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("Parse(%q) = %v, want %q", tt.in, err, tt.err)
 		}
+	}
+	// The lines listed in "other" are rules entries with only id and is,
+	// after those of "rules", by kind in a fixed order.
+	a, err := Parse([]byte(`{"rules":[{"id":"r1","do":"dont"}],"other":{"map":["r3","r4"],"description":["r2"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []RuleAnswer{{ID: "r1", Do: Dont}, {ID: "r2", Is: IsDescription}, {ID: "r3", Is: IsMap}, {ID: "r4", Is: IsMap}}
+	if !reflect.DeepEqual(a.Rules, want) || a.Other != nil {
+		t.Errorf("folded: %+v (other %v), want %+v", a.Rules, a.Other, want)
 	}
 }
 

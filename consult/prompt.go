@@ -39,7 +39,7 @@ const maxRuleBytes = 400
 const instructions = `You compile a project's rules for innate-mcp, a hook that checks a coding agent's tool calls (shell commands, file writes, commit messages) against them, with no model. Answer once, JSON only, in the shape at the end.
 
 For each rule ("id | text", under "## when:" its context; "…" starts as the one before):
-- is: omit it for a rule that directs a coding agent; else "description", "map" (a list of commands, files or names), "example" or "not-for-agents".
+- A line that does not direct a coding agent goes in "other", by what it is: "description", "map" (a list of commands, files or names), "example" or "not-for-agents".
 - do: "dont" if it rules something out, "do" if it asks for something.
 - say (rules only): 5 phrasings, 3 to 6 words each, of moments where it applies, as a user or agent would say the task, sharing no key word with the rule ("Keep SQL out of handlers" -> "add a lookup to an endpoint").
 - checks: wherever a tool call can visibly break the rule: a program, subcommand or flag; a path written; a pattern of the new text (an API, type, construct or missing header in given files); a commit message; a step missing before a commit or push. A check first only reminds the agent, once a session, until the user approves it, so give one whenever it is precise; never one that fires on compliant work. Each check has bad (1 or more) and good tool calls: it must match every bad one and no good one. Copy examples the rule gives, with "quoted":true.
@@ -51,12 +51,12 @@ E.g. {"kind":"forbid","write":{"paths":["handlers/"],"text":"(?i)\\bselect\\s.+\
 
 // Shape is the answer's shape as the prompt ends with it: what Schema says,
 // in the fewest tokens (the prompt's words say what each field holds).
-const Shape = `{"model":"you","rules":[{"id":"r…","do":"…","say":["…"],"checks":[{"kind":"…","command":{…},"bad":[…],"good":[…]}]}]}`
+const Shape = `{"model":"you","rules":[{"id":"r…","do":"…","say":["…"],"checks":[{"kind":"…","command":{…},"bad":[…],"good":[…]}]}],"other":{"map":["r…"]}}`
 
 // Schema is the JSON schema of an answer, minified, for a consultant that
 // takes one apart from its prompt (a structured-output option): `rules
 // compile --print-prompt --json` gives it; the prompt ends with Shape.
-const Schema = `{"type":"object","required":["rules"],"properties":{"model":{"type":"string"},"rules":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"is":{"enum":["rule","description","map","example","not-for-agents"]},"do":{"enum":["do","dont"]},"say":{"type":"array","items":{"type":"string"}},"checks":{"type":"array","items":{"type":"object","required":["kind","bad"],"properties":{"kind":{"enum":["forbid","require","require-before","prefer-instead"]},"command":{"$ref":"#/$defs/cmd"},"write":{"type":"object"},"message":{"type":"object"},"before":{"$ref":"#/$defs/cmd"},"instead":{"type":"string"},"when":{"type":"object"},"bad":{"$ref":"#/$defs/calls"},"good":{"$ref":"#/$defs/calls"}}}}}}}},"$defs":{"cmd":{"type":"object"},"calls":{"type":"array","items":{"type":"object","properties":{"run":{"type":"string"},"write":{"type":"string"},"text":{"type":"string"},"commit":{"type":"string"},"quoted":{"type":"boolean"}}}}}}`
+const Schema = `{"type":"object","required":["rules"],"properties":{"model":{"type":"string"},"other":{"type":"object","properties":{"description":{"$ref":"#/$defs/ids"},"map":{"$ref":"#/$defs/ids"},"example":{"$ref":"#/$defs/ids"},"not-for-agents":{"$ref":"#/$defs/ids"}},"additionalProperties":false},"rules":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"is":{"enum":["rule","description","map","example","not-for-agents"]},"do":{"enum":["do","dont"]},"say":{"type":"array","items":{"type":"string"}},"checks":{"type":"array","items":{"type":"object","required":["kind","bad"],"properties":{"kind":{"enum":["forbid","require","require-before","prefer-instead"]},"command":{"$ref":"#/$defs/cmd"},"write":{"type":"object"},"message":{"type":"object"},"before":{"$ref":"#/$defs/cmd"},"instead":{"type":"string"},"when":{"type":"object"},"bad":{"$ref":"#/$defs/calls"},"good":{"$ref":"#/$defs/calls"}}}}}}}},"$defs":{"ids":{"type":"array","items":{"type":"string"}},"cmd":{"type":"object"},"calls":{"type":"array","items":{"type":"object","properties":{"run":{"type":"string"},"write":{"type":"string"},"text":{"type":"string"},"commit":{"type":"string"},"quoted":{"type":"boolean"}}}}}}`
 
 // Prompt is what a consultant is given for the rules of one file: the
 // instructions, the rules, and the schema of the answer.
