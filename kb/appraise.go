@@ -119,11 +119,9 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	state, cal := sr.state, sr.cal
 	redactSituation(&sit)
 	breaches, outright := k.planBreaches(ctx, sit.Project, req.Candidate, sit.Query+"\n"+strings.Join(sit.Files, "\n"))
-	var notRule map[string]bool
-	if phr, err := k.phrasingsFor(ctx, sit.Project); err != nil {
+	notRule, err := k.notRuleFor(ctx, sit.Project)
+	if err != nil {
 		k.log.Warn("read the consultant's compiles for appraise", "project", sit.Project, "err", err)
-	} else if phr != nil {
-		notRule = phr.notRule
 	}
 	res := appraise.Appraise(appraise.Input{Lessons: k.appraiseLessons(ranked, sit.Project, notRule), Candidate: req.Candidate, Mode: mode,
 		Situation: sit.Query + "\n" + strings.Join(sit.Files, "\n"), History: history(state.Recent), Calibration: cal, Patterns: &k.patterns,

@@ -70,16 +70,16 @@ func (k *KB) Enforce(ctx context.Context, project string, act action.Action, h c
 // nothing. A person's and a consultant's checks stay. A failure to read the
 // compiles is logged and drops nothing.
 func (k *KB) readAsRules(ctx context.Context, project string, cs []StoredCheck) []StoredCheck {
-	phr, err := k.phrasingsFor(ctx, project)
+	notRule, err := k.notRuleFor(ctx, project)
 	if err != nil {
 		k.log.Warn("read the consultant's compiles", "project", project, "err", err)
 		return cs
 	}
-	if phr == nil || len(phr.notRule) == 0 {
+	if len(notRule) == 0 {
 		return cs
 	}
 	return slices.DeleteFunc(slices.Clone(cs), func(c StoredCheck) bool {
-		return c.Check.From.By == check.ByReader && phr.notRule[c.LessonID]
+		return c.Check.From.By == check.ByReader && notRule[c.LessonID]
 	})
 }
 

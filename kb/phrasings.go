@@ -36,47 +36,108 @@ type phrasingDoc struct {
 	vec      []float32
 }
 
-// phrasingCache keeps each project's index while the project's compiles
-// are at the same revision (consultRevKey), so that a long-lived server
-// embeds a project's phrasings once.
+// phrasingCache keeps each project's index, and the lines its consultant
+// read as no rule, while the project's compiles are at the same revision
+// (consultRevKey), so that a long-lived server embeds a project's
+// phrasings once.
 type phrasingCache struct {
 	mu sync.Mutex
 	m  map[string]cachedPhrasings
 }
 
 type cachedPhrasings struct {
-	rev string
-	idx *phrasings
+	rev     string
+	idx     *phrasings // nil until built (indexed)
+	indexed bool
+	notRule map[string]bool
+}
+
+// consultRev returns the revision of a project's compiles; ok is false
+// when it has none (or the store keeps no settings).
+func (k *KB) consultRev(ctx context.Context, project string) (rev string, ok bool, err error) {
+	m, has := k.meta()
+	if !has || project == "" {
+		return "", false, nil
+	}
+	return m.Meta(ctx, consultRevKey+project)
+}
+
+// cached returns the project's cache entry at rev, or a new one.
+func (k *KB) cached(project, rev string) cachedPhrasings {
+	k.phr.mu.Lock()
+	defer k.phr.mu.Unlock()
+	if c, ok := k.phr.m[project]; ok && c.rev == rev {
+		return c
+	}
+	return cachedPhrasings{rev: rev}
+}
+
+func (k *KB) keepCached(project string, c cachedPhrasings) {
+	k.phr.mu.Lock()
+	defer k.phr.mu.Unlock()
+	if k.phr.m == nil {
+		k.phr.m = map[string]cachedPhrasings{}
+	}
+	k.phr.m[project] = c
 }
 
 // phrasingsFor returns the index of a project's phrasings; nil when it has
 // none (or the store keeps no settings).
 func (k *KB) phrasingsFor(ctx context.Context, project string) (*phrasings, error) {
-	m, ok := k.meta()
-	if !ok || project == "" {
-		return nil, nil
-	}
-	rev, ok, err := m.Meta(ctx, consultRevKey+project)
+	rev, ok, err := k.consultRev(ctx, project)
 	if err != nil || !ok {
 		return nil, err
 	}
-	k.phr.mu.Lock()
-	c, hit := k.phr.m[project]
-	k.phr.mu.Unlock()
-	if hit && c.rev == rev {
+	c := k.cached(project, rev)
+	if c.indexed {
 		return c.idx, nil
 	}
 	idx, err := k.buildPhrasings(ctx, project)
 	if err != nil {
 		return nil, err
 	}
-	k.phr.mu.Lock()
-	if k.phr.m == nil {
-		k.phr.m = map[string]cachedPhrasings{}
+	c.idx, c.indexed = idx, true
+	if idx != nil {
+		c.notRule = idx.notRule
 	}
-	k.phr.m[project] = cachedPhrasings{rev: rev, idx: idx}
-	k.phr.mu.Unlock()
+	k.keepCached(project, c)
 	return idx, nil
+}
+
+// notRuleFor returns the lessons of a project whose line its consultant
+// read as no rule, without embedding anything (the hooks ask for it on
+// every tool call); nil when it has none.
+func (k *KB) notRuleFor(ctx context.Context, project string) (map[string]bool, error) {
+	rev, ok, err := k.consultRev(ctx, project)
+	if err != nil || !ok {
+		return nil, err
+	}
+	c := k.cached(project, rev)
+	if c.notRule != nil || c.indexed {
+		return c.notRule, nil
+	}
+	compiles, err := k.Compiles(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := k.projectRules(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	c.notRule = notRules(rules, compiles)
+	k.keepCached(project, c)
+	return c.notRule, nil
+}
+
+// notRules are the lessons whose line a consultant read as no rule.
+func notRules(rules []ruleLesson, compiles map[string]Compile) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range rules {
+		if c, ok := compiles[r.rule.ID]; ok && c.Is != consult.IsRule {
+			out[r.lesson.ID] = true
+		}
+	}
+	return out
 }
 
 // buildPhrasings reads a project's compiles and embeds their phrasings.
@@ -89,13 +150,10 @@ func (k *KB) buildPhrasings(ctx context.Context, project string) (*phrasings, er
 	if err != nil {
 		return nil, err
 	}
-	idx := &phrasings{df: map[string]int{}, notRule: map[string]bool{}}
+	idx := &phrasings{df: map[string]int{}, notRule: notRules(rules, compiles)}
 	var texts []string
 	for _, r := range rules {
 		c, ok := compiles[r.rule.ID]
-		if ok && c.Is != consult.IsRule {
-			idx.notRule[r.lesson.ID] = true
-		}
 		if !ok || c.Is != consult.IsRule {
 			continue
 		}
