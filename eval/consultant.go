@@ -27,11 +27,6 @@ type ConsultFigures struct {
 	Checks    int `json:"checks"`
 	Phrasings int `json:"phrasings"`
 	Refused   int `json:"refused"`
-	// Lines are the rule files' lines that are lessons (what a 50-rule
-	// file counts), AskedLines those the prompts asked about: not the
-	// lines the reader reads plainly as no rule (kb.FileRules).
-	Lines      int `json:"rule_lines"`
-	AskedLines int `json:"rule_lines_asked"`
 	// Tokens of the prompts (what `rules compile --print-prompt` prints
 	// for each file) and of the answers, about 4 bytes a token; Max is the
 	// largest file's, with its rule count.
@@ -41,14 +36,14 @@ type ConsultFigures struct {
 	MaxFileRules  int `json:"max_file_rules"`
 	Per50RuleFile int `json:"tokens_per_50_rules"` // total tokens scaled to a 50-rule file
 	// PerFile is each compile's cost.
-	PerFile []FileTokens `json:"per_file"`
+	PerFile        []FileTokens `json:"per_file"`
+	totalRuleLines int
 }
 
 // FileTokens is the cost of one file's compile.
 type FileTokens struct {
 	File         string `json:"file"`
 	Rules        int    `json:"rules"`
-	Asked        int    `json:"asked"`
 	PromptTokens int    `json:"prompt_tokens"`
 	AnswerTokens int    `json:"answer_tokens"`
 }
@@ -93,10 +88,6 @@ func applyConsultant(ctx context.Context, k *kb.KB, project, ruleFile, answer st
 	if err != nil {
 		return err
 	}
-	lines, err := kb.RuleLines(ruleFile, src)
-	if err != nil {
-		return err
-	}
 	pt, at := clip.Tokens(consult.Prompt(filepath.Base(ruleFile), rules)), clip.Tokens(string(data))
 	f.Files++
 	f.Rules += rep.Rules
@@ -105,14 +96,13 @@ func applyConsultant(ctx context.Context, k *kb.KB, project, ruleFile, answer st
 	f.Refused += len(rep.Refused)
 	f.PromptTokens += pt
 	f.AnswerTokens += at
-	f.Lines += lines
-	f.AskedLines += len(rules)
-	f.PerFile = append(f.PerFile, FileTokens{File: filepath.Base(filepath.Dir(answer)) + "/" + filepath.Base(answer), Rules: lines, Asked: len(rules), PromptTokens: pt, AnswerTokens: at})
+	f.totalRuleLines += len(rules)
+	f.PerFile = append(f.PerFile, FileTokens{File: filepath.Base(filepath.Dir(answer)) + "/" + filepath.Base(answer), Rules: len(rules), PromptTokens: pt, AnswerTokens: at})
 	if pt+at > f.MaxFileTokens {
-		f.MaxFileTokens, f.MaxFileRules = pt+at, lines
+		f.MaxFileTokens, f.MaxFileRules = pt+at, len(rules)
 	}
-	if f.Lines > 0 {
-		f.Per50RuleFile = (f.PromptTokens + f.AnswerTokens) * 50 / f.Lines
+	if f.totalRuleLines > 0 {
+		f.Per50RuleFile = (f.PromptTokens + f.AnswerTokens) * 50 / f.totalRuleLines
 	}
 	return nil
 }
@@ -163,16 +153,15 @@ func Pool(reps []RulesReport) PooledFigures {
 			pc.Refused += c.Refused
 			pc.PromptTokens += c.PromptTokens
 			pc.AnswerTokens += c.AnswerTokens
-			pc.Lines += c.Lines
-			pc.AskedLines += c.AskedLines
+			pc.totalRuleLines += c.totalRuleLines
 			pc.PerFile = append(pc.PerFile, c.PerFile...)
 			if c.MaxFileTokens > pc.MaxFileTokens {
 				pc.MaxFileTokens, pc.MaxFileRules = c.MaxFileTokens, c.MaxFileRules
 			}
 		}
 	}
-	if pc := p.Consultant; pc != nil && pc.Lines > 0 {
-		pc.Per50RuleFile = (pc.PromptTokens + pc.AnswerTokens) * 50 / pc.Lines
+	if pc := p.Consultant; pc != nil && pc.totalRuleLines > 0 {
+		pc.Per50RuleFile = (pc.PromptTokens + pc.AnswerTokens) * 50 / pc.totalRuleLines
 	}
 	if n := float64(p.Rules); n > 0 {
 		p.RecallHit3 = metric.Round4(sum.RecallHit3 / (2 * n))

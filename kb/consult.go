@@ -141,9 +141,8 @@ func (k *KB) Compiles(ctx context.Context, project string) (map[string]Compile, 
 }
 
 // RulesToCompile returns, by file, the rules of a project a consultant is
-// to compile: those with no compile of their current text (and not read
-// as plainly no rule, asked), and, unless all, only those the built-in
-// reader gave no check that asks.
+// to compile: those with no compile of their current text, and, unless
+// all, only those the built-in reader gave no check that asks.
 func (k *KB) RulesToCompile(ctx context.Context, project string, all bool) ([]RuleFile, error) {
 	rules, err := k.projectRules(ctx, project)
 	if err != nil {
@@ -156,7 +155,7 @@ func (k *KB) RulesToCompile(ctx context.Context, project string, all bool) ([]Ru
 	var out []RuleFile
 	seen := map[string]bool{}
 	for _, r := range rules {
-		if _, ok := done[r.rule.ID]; ok || seen[r.rule.ID] || !asked(r.rule) {
+		if _, ok := done[r.rule.ID]; ok || seen[r.rule.ID] {
 			continue
 		}
 		if !all {
@@ -177,38 +176,12 @@ func (k *KB) RulesToCompile(ctx context.Context, project string, all bool) ([]Ru
 	return out, nil
 }
 
-// asked reports whether a consultant is asked about a line: not when the
-// reader reads it plainly as no rule (a map entry such as "`make test` -
-// run the tests", a description, pasted output), which directs nothing and
-// needs neither checks nor phrasings (a list of names may be what a rule
-// asks for, and is asked about).
-func asked(r consult.Rule) bool {
-	switch directive.NotARule(r.Text) {
-	case "map entry", "description", "pasted output":
-		return false
-	}
-	return true
-}
-
 // FileRules are the rules of a rule file as a consultant is asked about
-// them, read without a knowledge base: every rule but those plainly no
-// rule (asked), each once (`rules compile --rule-file`). A rule the knowledge base would refuse (an
+// them, read without a knowledge base: every rule, each once (`rules
+// compile --rule-file`). A rule the knowledge base would refuse (an
 // injection) or merge into a near duplicate is still listed; an answer
 // about it is skipped when applied.
 func FileRules(path string, data []byte) ([]consult.Rule, error) {
-	all, err := fileLines(path, data)
-	return slices.DeleteFunc(all, func(r consult.Rule) bool { return !asked(r) }), err
-}
-
-// RuleLines counts the lines of a rule file that are lessons, each once,
-// whether or not a consultant is asked about them: the size of the file a
-// compile's cost is measured against.
-func RuleLines(path string, data []byte) (int, error) {
-	all, err := fileLines(path, data)
-	return len(all), err
-}
-
-func fileLines(path string, data []byte) ([]consult.Rule, error) {
 	ls, err := RuleFileLessons(path, "", data)
 	if err != nil {
 		return nil, err

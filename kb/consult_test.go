@@ -300,27 +300,3 @@ func TestEnforce_consultantNotRule(t *testing.T) {
 		t.Errorf("the reader's check of a line read as not for agents still speaks: %+v %v", got, err)
 	}
 }
-
-// TestRulesToCompile_skipsPlainNonRules: a line the reader reads plainly as
-// no rule (a command map entry, a description) is not put to a
-// consultant, with or without a knowledge base; the file's size still
-// counts it.
-func TestRulesToCompile_skipsPlainNonRules(t *testing.T) {
-	e := newEnv(t)
-	ctx := context.Background()
-	src := []byte("# Commands\n\n- `make test` - Run the unit tests\n- Uses SQLite for local storage\n- Never commit secrets.\n")
-	if _, err := e.kb.ImportRuleFile(ctx, "/src/c/CLAUDE.md", "c", src); err != nil {
-		t.Fatal(err)
-	}
-	files, err := e.kb.RulesToCompile(ctx, "c", true)
-	if err != nil || len(files) != 1 || len(files[0].Rules) != 1 || !strings.Contains(files[0].Rules[0].Text, "secrets") {
-		t.Fatalf("rules to compile: %+v %v", files, err)
-	}
-	rules, err := kb.FileRules("/src/c/CLAUDE.md", src)
-	if err != nil || len(rules) != 1 || rules[0].ID != files[0].Rules[0].ID {
-		t.Errorf("FileRules: %+v %v", rules, err)
-	}
-	if n, err := kb.RuleLines("/src/c/CLAUDE.md", src); err != nil || n != 3 {
-		t.Errorf("RuleLines = %d, %v; want 3", n, err)
-	}
-}
