@@ -116,6 +116,13 @@ func applicableRule(in Input, cfg Config) ruling {
 				return ruling{lesson: l, finding: f, valence: Caution}
 			}
 		case directive.Lacks, directive.Avoids:
+			if f.Rival != "" && !describes(l.Content) && !l.NotRule && i < skipRules {
+				// The plan does the rule's job with another thing of the
+				// same kind (`ActivityScenarioRule` where the rule asks for
+				// `ComposeTestRule`): among the best rules, that is a
+				// breach, as a rival tool is.
+				return ruling{lesson: l, finding: f, valence: Caution}
+			}
 			// Absence decides only for a line that is a rule: a map entry
 			// or a description (directive.NotARule) asks for nothing.
 			if i == 0 && l.Resonance >= cfg.RuleApplies && standsOut(rules, cfg.RuleStandout) && !describes(l.Content) && !l.NotRule {

@@ -205,3 +205,27 @@ func TestApplicableRule_notRuleAsksNothing(t *testing.T) {
 		t.Errorf("read as no rule: valence %s (%s), want no caution", r.valence, r.finding.Result)
 	}
 }
+
+// TestApplicableRule_rival: a plan that does a rule's job with another thing
+// of the same kind breaks it even when the rule is not the best ranked; a
+// plan that only leaves the thing out does not, there.
+func TestApplicableRule_rival(t *testing.T) {
+	mk := func(id, text string, score float64) Lesson {
+		d := directive.Parse(text, "")
+		return Lesson{ID: id, Content: text, Own: true, Directive: &d, Score: score, Resonance: score}
+	}
+	top := mk("Ltop", "Keep screen files under 300 lines.", 0.40)
+	harness := mk("Lharness", "Always test screens with `PageTestHarness`.", 0.30)
+	for _, tc := range []struct {
+		plan string
+		want Valence
+	}{
+		{"Test the settings screen with `LegacyBrowserHarness` and assert on its title.", Caution},
+		{"Test the settings screen and assert on its title.", Neutral},
+	} {
+		r := applicableRule(Input{Candidate: tc.plan, Lessons: []Lesson{top, harness}}, DefaultConfig())
+		if r.valence != tc.want && !(tc.want == Neutral && r.valence == "") {
+			t.Errorf("%q: valence %q by %q (%s), want %q", tc.plan, r.valence, r.lesson.ID, r.finding.Result, tc.want)
+		}
+	}
+}

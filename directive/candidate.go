@@ -244,6 +244,52 @@ func (c *candidate) clauseHas(i int, want []string) bool {
 	return false
 }
 
+// rival returns a name the candidate writes in the place of an object, or
+// "": for an object that is one CamelCase name (`ComposeTestRule`,
+// `anyhow::Result` by its last part), another name of the candidate that
+// ends in the same word of four letters or more and differs before it
+// (`ActivityScenarioRule`): a thing of the same kind, chosen instead. A
+// name the object holds, or one that holds the object, is no rival.
+func (c *candidate) rival(o Object) string {
+	if o.Kind != KindCode || strings.ContainsAny(o.Text, " <>()[]{}/\\") {
+		return ""
+	}
+	name := o.Text
+	if i := strings.LastIndexAny(name, ".:"); i >= 0 {
+		name = name[i+1:]
+	}
+	tail := camelTail(name)
+	if tail == "" || tail == name {
+		return ""
+	}
+	for _, w := range identRE.FindAllString(c.text, -1) {
+		if w != name && camelTail(w) == tail && !strings.Contains(w, name) && !strings.Contains(name, w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// identRE is a name in code.
+var identRE = lazyRE(`[A-Za-z_][A-Za-z0-9_]*`)
+
+// camelTail is the last word of a CamelCase name, of four letters or more
+// ("Rule" of `ComposeTestRule`); "" for a name that is not CamelCase.
+func camelTail(name string) string {
+	if name == "" {
+		return ""
+	}
+	i := len(name) - 1
+	for i > 0 && !isUpperByte(name[i]) {
+		i--
+	}
+	tail := name[i:]
+	if i == 0 && !isUpperByte(name[0]) || len(tail) < 4 || strings.ToUpper(tail) == tail {
+		return ""
+	}
+	return tail
+}
+
 // nearMiss reports whether the candidate names the head of an object it
 // does not hold: the first part of a dotted name, a path or a command, of
 // at least four letters (`ObjectDisposedException` of

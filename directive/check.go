@@ -43,6 +43,10 @@ type Finding struct {
 	Object Object `json:"object,omitempty"`
 	// Evidence is the candidate's text that does (or declines) the object.
 	Evidence string `json:"evidence,omitempty"`
+	// Rival, for Lacks, is what the candidate names in the object's place:
+	// a name of the same kind (`ActivityScenarioRule` where the rule asks
+	// for `ComposeTestRule`). The plan does the rule's job another way.
+	Rival string `json:"rival,omitempty"`
 }
 
 // Check reads a candidate plan or answer against a directive. A context
@@ -290,7 +294,7 @@ func (r *Reading) Check(d Directive) Finding {
 		// `ObjectDisposedException.ThrowIf`) shows it applied.
 		// An object of placeholders only ("`<resource>/<method>`") is
 		// never found, so its absence says nothing.
-		return Finding{Result: Lacks, Object: o}
+		return Finding{Result: Lacks, Object: o, Rival: c.rival(o)}
 	}
 	if len(d.Do) > 0 && c.onlyDoes(d.When) {
 		// "Always format code before committing" against "`git commit

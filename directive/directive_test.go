@@ -367,11 +367,12 @@ func FuzzParse(f *testing.F) {
 		"For example: `Fix #12345: Description`", "Use `x` for issues that should not crash, avoid `y`, use `z`",
 		"Errors extend `AISDKError` from `@ai-sdk/provider`", "**CRD:** If you changed `api/`:\n1. Run `make crd`",
 		"Strongly prefer adding to existing files rather than creating new code\n  files", "Follow conventional commits",
-		"`scripts/x.py` - Update versions", "Never disable lint rules",
+		"`scripts/x.py` - Update versions", "Never disable lint rules", "Always test screens with `PageTestHarness`.",
 	} {
 		f.Add(s, "Don't > Never; files: **/*.go", "git push origin main --no-verify; then `npm i`")
 		f.Add(s, "Before committing", "Commit it right away without running anything; return immediately")
 		f.Add(s, "Guide > CRD: If you changed anything in the api/ module", "`class X extends Error {}`; `gh pr create --title \"Fix x\"`; no new test is needed")
+		f.Add(s, "", "Wrap it in `LegacyBrowserHarness` and a `Harness`.")
 	}
 	f.Fuzz(func(t *testing.T, rule, trigger, candidate string) {
 		d := Parse(rule, trigger)
@@ -392,6 +393,9 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		f := Check(d, candidate)
+		if f.Rival != "" && (f.Result != Lacks || !strings.Contains(candidate, f.Rival)) {
+			t.Fatalf("rival %q: not a lack, or not the candidate's words (%+v)", f.Rival, f)
+		}
 		switch f.Result {
 		case Unknown, Complies, Violates, Lacks, Avoids:
 		case Skips:
@@ -481,5 +485,27 @@ func BenchmarkRead_long(b *testing.B) {
 				Read(tc.text, nil).Check(d)
 			}
 		})
+	}
+}
+
+// TestCheck_rival: a plan that lacks a required name but writes another
+// of the same kind in its place names a rival; one that only lacks it, or
+// writes a name that holds it, does not.
+func TestCheck_rival(t *testing.T) {
+	tests := []struct {
+		rule, candidate, rival string
+	}{
+		{"Always test screens with `PageTestHarness`.", "Wrap the screen in `LegacyBrowserHarness` and assert on the title.", "LegacyBrowserHarness"},
+		{"Always return errors as `core::AppError`.", "Return a `ParseError` from the helper.", "ParseError"},
+		{"Always test screens with `PageTestHarness`.", "Assert on the title with plain asserts.", ""},
+		{"Always test screens with `PageTestHarness`.", "Extend `PageTestHarnessBase` for the new screen.", ""},
+		{"Always use `pnpm`.", "Run `npm install`.", ""},
+		{"Logs go through `slog`.", "Add a `TraceLogger` call.", ""},
+	}
+	for _, tc := range tests {
+		f := Check(Parse(tc.rule, ""), tc.candidate)
+		if f.Rival != tc.rival || tc.rival != "" && f.Result != Lacks {
+			t.Errorf("%q against %q: %s, rival %q; want rival %q", tc.candidate, tc.rule, f.Result, f.Rival, tc.rival)
+		}
 	}
 }
