@@ -14,15 +14,11 @@ import (
 // rule; a breach by a rule past the first three, or one only read from a
 // missing step, does not outvote the compliance.
 func TestApplicableRule_namedBreach(t *testing.T) {
-	rule := func(id, text string, score float64) Lesson {
-		d := directive.Parse(text, "")
-		return Lesson{ID: id, Content: text, Own: true, Directive: &d, Score: score, Resonance: score}
-	}
-	general := rule("Lgeneral", "Tests use the sqllogictest format (`.test` files).", 0.28)
-	slow := rule("Lslow", "Long-running tests should use the `.test_slow` extension instead of `.test`.", 0.24)
-	other := rule("Lother", "Run `make format-fix` before committing.", 0.20)
-	filler := rule("Lfiller", "Use `idx_t` instead of `size_t` for offsets.", 0.19)
-	slowFourth := rule("Lslow", "Long-running tests should use the `.test_slow` extension instead of `.test`.", 0.15)
+	general := ownRule("Lgeneral", "Tests use the sqllogictest format (`.test` files).", 0.28)
+	slow := ownRule("Lslow", "Long-running tests should use the `.test_slow` extension instead of `.test`.", 0.24)
+	other := ownRule("Lother", "Run `make format-fix` before committing.", 0.20)
+	filler := ownRule("Lfiller", "Use `idx_t` instead of `size_t` for offsets.", 0.19)
+	slowFourth := ownRule("Lslow", "Long-running tests should use the `.test_slow` extension instead of `.test`.", 0.15)
 	tests := []struct {
 		name      string
 		candidate string
@@ -163,12 +159,8 @@ func TestApplicableRule_situation(t *testing.T) {
 // breach that is not outright (a step missing before) decides only in
 // rank, as before.
 func TestApplicableRule_outrightBreach(t *testing.T) {
-	rule := func(id, text string, score float64) Lesson {
-		d := directive.Parse(text, "")
-		return Lesson{ID: id, Content: text, Own: true, Directive: &d, Score: score, Resonance: score}
-	}
-	run := rule("Lrun", "Run the app with `cargo run --bin app`.", 0.36)
-	debug := rule("Ldebug", "Use debug builds when developing.", 0.01)
+	run := ownRule("Lrun", "Run the app with `cargo run --bin app`.", 0.36)
+	debug := ownRule("Ldebug", "Use debug builds when developing.", 0.01)
 	candidate := "`cargo run --release --bin app -- check sample.py`"
 	breaches := map[string]string{"Ldebug": "cargo run --release --bin app"}
 	for _, tc := range []struct {
@@ -210,12 +202,8 @@ func TestApplicableRule_notRuleAsksNothing(t *testing.T) {
 // of the same kind breaks it even when the rule is not the best ranked; a
 // plan that only leaves the thing out does not, there.
 func TestApplicableRule_rival(t *testing.T) {
-	mk := func(id, text string, score float64) Lesson {
-		d := directive.Parse(text, "")
-		return Lesson{ID: id, Content: text, Own: true, Directive: &d, Score: score, Resonance: score}
-	}
-	top := mk("Ltop", "Keep screen files under 300 lines.", 0.40)
-	harness := mk("Lharness", "Always test screens with `PageTestHarness`.", 0.30)
+	top := ownRule("Ltop", "Keep screen files under 300 lines.", 0.40)
+	harness := ownRule("Lharness", "Always test screens with `PageTestHarness`.", 0.30)
 	for _, tc := range []struct {
 		plan string
 		want Valence

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/innate-mcp/innate-mcp/confidence"
+	"github.com/innate-mcp/innate-mcp/directive"
 )
 
 // rule is an imported rule lesson that resonates at r with a lexical match
@@ -11,6 +12,13 @@ import (
 func rule(id string, r, lex float64) Lesson {
 	return Lesson{ID: id, Content: "Keep SQLite write transactions short and use BEGIN IMMEDIATE.", Origin: confidence.OriginImported,
 		Score: r + 0.08, Resonance: r, Calibration: 0.08, Lexical: lex, Confidence: 0.6}
+}
+
+// ownRule is a rule of the situation's own project, read as the reader
+// reads it, resonating at score.
+func ownRule(id, text string, score float64) Lesson {
+	d := directive.Parse(text, "")
+	return Lesson{ID: id, Content: text, Own: true, Directive: &d, Score: score, Resonance: score}
 }
 
 // caution is a user-stated caution lesson with a trigger that matches.
