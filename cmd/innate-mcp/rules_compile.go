@@ -165,7 +165,14 @@ func printCompileResult(w io.Writer, asJSON bool, r compileResult) error {
 	if asJSON {
 		return writeJSON(w, r)
 	}
-	fmt.Fprintf(w, "kept: %d rules compiled, %d checks (reminders until approved, unless --active), %d phrasings\n", r.Rules, r.Checks, r.Phrasing)
+	notRules := 0
+	for _, c := range r.Compiled {
+		if c.Is != consult.IsRule {
+			notRules++
+		}
+	}
+	fmt.Fprintf(w, "kept: %d lines compiled (%d rules, %d not rules), %d checks (reminders until approved, unless --active), %d phrasings\n",
+		r.Rules, r.Rules-notRules, notRules, r.Checks, r.Phrasing)
 	for _, f := range r.Refused {
 		where := f.Rule
 		if f.Check > 0 {

@@ -171,7 +171,7 @@ func TestRules_exportImportKeepsChecks(t *testing.T) {
 	}
 	answer := filepath.Join(t.TempDir(), "answer.json")
 	os.WriteFile(answer, []byte(`{"model":"m","rules":[`+strings.Join(answers, ",")+`]}`), 0o600)
-	if out, err := run(t, env, "", "rules", "compile", "--apply", answer, "--project", proj); err != nil || !strings.Contains(out, "2 rules compiled") {
+	if out, err := run(t, env, "", "rules", "compile", "--apply", answer, "--project", proj); err != nil || !strings.Contains(out, "2 lines compiled (2 rules, 0 not rules)") {
 		t.Fatalf("apply: %v %s", err, out)
 	}
 	exported, err := run(t, env, "", "export")
