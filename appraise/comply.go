@@ -116,16 +116,16 @@ func applicableRule(in Input, cfg Config) ruling {
 				return ruling{lesson: l, finding: f, valence: Caution}
 			}
 		case directive.Lacks, directive.Avoids:
-			if f.Rival != "" && !describes(l.Content) && !l.NotRule && i < skipRules {
+			if f.Rival != "" && !describes(l) && i < breachRules {
 				// The plan does the rule's job with another thing of the
-				// same kind (`ActivityScenarioRule` where the rule asks for
-				// `ComposeTestRule`): among the best rules, that is a
+				// same kind (`LegacyBrowserHarness` where the rule asks for
+				// `PageTestHarness`): among the best rules, that is a
 				// breach, as a rival tool is.
 				return ruling{lesson: l, finding: f, valence: Caution}
 			}
 			// Absence decides only for a line that is a rule: a map entry
 			// or a description (directive.NotARule) asks for nothing.
-			if i == 0 && l.Resonance >= cfg.RuleApplies && standsOut(rules, cfg.RuleStandout) && !describes(l.Content) && !l.NotRule {
+			if i == 0 && l.Resonance >= cfg.RuleApplies && standsOut(rules, cfg.RuleStandout) && !describes(l) {
 				v := Caution
 				if f.Result == directive.Avoids {
 					v = Affirm
@@ -140,12 +140,16 @@ func applicableRule(in Input, cfg Config) ruling {
 	return ruling{valence: Neutral}
 }
 
-// describes reports whether a rule's line describes rather than asks: a
+// describes reports whether a rule's line describes rather than asks: as a
+// consultant read it (Lesson.NotRule), or else as the reader reads it, a
 // map entry, pasted output or a description (directive.NotARule). A list
 // of names under a rule's heading ("Types: `feat`, `fix`") may still be
 // what the rule asks for.
-func describes(content string) bool {
-	switch directive.NotARule(content) {
+func describes(l Lesson) bool {
+	if l.NotRule {
+		return true
+	}
+	switch directive.NotARule(l.Content) {
 	case "", "list of names":
 		return false
 	}

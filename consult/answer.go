@@ -39,7 +39,8 @@ type Answer struct {
 	Other map[string][]string `json:"other,omitempty"`
 }
 
-// otherKinds are the keys of Answer.Other, in the order Parse folds them.
+// otherKinds are what a line that is not a rule may be: the keys of
+// Answer.Other, in the order Parse folds them.
 var otherKinds = []string{IsDescription, IsMap, IsExample, IsNotForAgents}
 
 // RuleAnswer is what a consultant says of one rule.
@@ -296,10 +297,8 @@ func validateRule(r Rule, ra RuleAnswer, recorded []action.Action, o Options) (*
 	if ra.Is == "" {
 		ra.Is = IsRule // the prompt says to omit it for a rule
 	}
-	switch ra.Is {
-	case IsRule, IsDescription, IsMap, IsExample, IsNotForAgents:
-	default:
-		refuse(0, "is %q is not one of rule, description, map, example, not-for-agents", ra.Is)
+	if ra.Is != IsRule && !slices.Contains(otherKinds, ra.Is) {
+		refuse(0, "is %q is not one of %s, %s", ra.Is, IsRule, strings.Join(otherKinds, ", "))
 		return nil, refused
 	}
 	c := &Compiled{Rule: r, Is: ra.Is}

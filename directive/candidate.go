@@ -245,10 +245,10 @@ func (c *candidate) clauseHas(i int, want []string) bool {
 }
 
 // rival returns a name the candidate writes in the place of an object, or
-// "": for an object that is one CamelCase name (`ComposeTestRule`,
-// `anyhow::Result` by its last part), another name of the candidate that
+// "": for an object that is one CamelCase name (`PageTestHarness`,
+// `core::AppError` by its last part), another name of the candidate that
 // ends in the same word of four letters or more and differs before it
-// (`ActivityScenarioRule`): a thing of the same kind, chosen instead. A
+// (`LegacyBrowserHarness`): a thing of the same kind, chosen instead. A
 // name the object holds, or one that holds the object, is no rival.
 func (c *candidate) rival(o Object) string {
 	if o.Kind != KindCode || strings.ContainsAny(o.Text, " <>()[]{}/\\") {
@@ -274,7 +274,7 @@ func (c *candidate) rival(o Object) string {
 var identRE = lazyRE(`[A-Za-z_][A-Za-z0-9_]*`)
 
 // camelTail is the last word of a CamelCase name, of four letters or more
-// ("Rule" of `ComposeTestRule`); "" for a name that is not CamelCase.
+// ("Harness" of `PageTestHarness`); "" for a name that is not CamelCase.
 func camelTail(name string) string {
 	if name == "" {
 		return ""

@@ -44,8 +44,8 @@ type Finding struct {
 	// Evidence is the candidate's text that does (or declines) the object.
 	Evidence string `json:"evidence,omitempty"`
 	// Rival, for Lacks, is what the candidate names in the object's place:
-	// a name of the same kind (`ActivityScenarioRule` where the rule asks
-	// for `ComposeTestRule`). The plan does the rule's job another way.
+	// a name of the same kind (`LegacyBrowserHarness` where the rule asks
+	// for `PageTestHarness`). The plan does the rule's job another way.
 	Rival string `json:"rival,omitempty"`
 }
 

@@ -647,8 +647,8 @@ func codeCommand(code, verb string) *check.CommandPattern {
 		return nil
 	}
 	if !known && (strings.ContainsAny(c.Program, "()=:") || len(c.Program) < 2 || strings.HasPrefix(c.Program, "-")) {
-		// A span that opens with a flag (`-tags test_dep`) names options
-		// of some command, not a program.
+		// A span that opens with a flag (`-count 1`) names options of
+		// some command, not a program.
 		return nil
 	}
 	p := &check.CommandPattern{Programs: []string{c.Program}}

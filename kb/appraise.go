@@ -118,11 +118,8 @@ func (k *KB) Appraise(ctx context.Context, req AppraiseRequest) (AppraiseResult,
 	}
 	state, cal := sr.state, sr.cal
 	redactSituation(&sit)
-	breaches, outright := k.planBreaches(ctx, sit.Project, req.Candidate, sit.Query+"\n"+strings.Join(sit.Files, "\n"))
-	notRule, err := k.notRuleFor(ctx, sit.Project)
-	if err != nil {
-		k.log.Warn("read the consultant's compiles for appraise", "project", sit.Project, "err", err)
-	}
+	notRule := k.notRulesOf(ctx, sit.Project)
+	breaches, outright := k.planBreaches(ctx, sit.Project, req.Candidate, sit.Query+"\n"+strings.Join(sit.Files, "\n"), notRule)
 	res := appraise.Appraise(appraise.Input{Lessons: k.appraiseLessons(ranked, sit.Project, notRule), Candidate: req.Candidate, Mode: mode,
 		Situation: sit.Query + "\n" + strings.Join(sit.Files, "\n"), History: history(state.Recent), Calibration: cal, Patterns: &k.patterns,
 		Breaches: breaches, Outright: outright}, k.AppraiseConfig())

@@ -61,20 +61,24 @@ func (k *KB) Enforce(ctx context.Context, project string, act action.Action, h c
 	if err != nil {
 		return e, err
 	}
-	return k.enforce(k.readAsRules(ctx, project, Enforced(stored)), act, h), nil
+	return k.enforce(readAsRules(Enforced(stored), k.notRulesOf(ctx, project)), act, h), nil
 }
 
-// readAsRules drops the built-in reader's checks of the lines a consultant
-// read as no rule (a description, a map, an example): the reader's check
-// of such a line is a misreading, and would ask on work that breaks
-// nothing. A person's and a consultant's checks stay. A failure to read the
-// compiles is logged and drops nothing.
-func (k *KB) readAsRules(ctx context.Context, project string, cs []StoredCheck) []StoredCheck {
+// notRulesOf is notRuleFor with a failure logged: the hooks and appraise
+// then go on as if the consultant had read no line as no rule.
+func (k *KB) notRulesOf(ctx context.Context, project string) map[string]bool {
 	notRule, err := k.notRuleFor(ctx, project)
 	if err != nil {
 		k.log.Warn("read the consultant's compiles", "project", project, "err", err)
-		return cs
 	}
+	return notRule
+}
+
+// readAsRules drops the built-in reader's checks of the lines a consultant
+// read as no rule (notRule; a description, a map, an example): the
+// reader's check of such a line is a misreading, and would ask on work that
+// breaks nothing. A person's and a consultant's checks stay.
+func readAsRules(cs []StoredCheck, notRule map[string]bool) []StoredCheck {
 	if len(notRule) == 0 {
 		return cs
 	}
@@ -162,9 +166,10 @@ func (pc *preparedCache) get(sc StoredCheck) (*check.Prepared, error) {
 
 // planBreaches matches what a plan says it will run (directive.PlanAction)
 // against the project's checks, as the hooks match a tool call: the
-// lessons whose checks it breaks, with the breaking command. A failure to
+// lessons whose checks it breaks, with the breaking command. notRule are
+// the lessons a consultant read as no rule (readAsRules). A failure to
 // read the checks is logged: appraise goes on with the prose reading.
-func (k *KB) planBreaches(ctx context.Context, project, plan, situation string) (breaches map[string]string, outright map[string]bool) {
+func (k *KB) planBreaches(ctx context.Context, project, plan, situation string, notRule map[string]bool) (breaches map[string]string, outright map[string]bool) {
 	act := directive.PlanActionIn(plan, situation)
 	if act.Empty() {
 		return nil, nil
@@ -186,7 +191,7 @@ func (k *KB) planBreaches(ctx context.Context, project, plan, situation string) 
 		k.log.Warn("read the checks for appraise", "err", err)
 		return nil, nil
 	}
-	cs := k.readAsRules(ctx, project, Enforced(stored))
+	cs := readAsRules(Enforced(stored), notRule)
 	var hits []CheckHit
 	// A consultant's check that only reminds still tells appraise that
 	// the plan breaks its rule: appraise cautions, it does not interrupt.
@@ -208,9 +213,9 @@ func (k *KB) planBreaches(ctx context.Context, project, plan, situation string) 
 		if _, ok := breaches[h.Stored.LessonID]; !ok {
 			breaches[h.Stored.LessonID] = h.Hit.Evidence
 		}
-		// Outright: a check trusted to ask (a reminder-only check is not
-		// trusted to interrupt), on what the plan itself does.
-		if (h.Stored.Asks() || h.Stored.Check.From.By == check.ByConsultant) && h.Hit.Check.Kind != check.RequireBefore {
+		// Outright: a breach of what the plan itself does (not a step
+		// missing before it), by a check that asks or a consultant's.
+		if h.Hit.Check.Kind != check.RequireBefore {
 			outright[h.Stored.LessonID] = true
 		}
 	}

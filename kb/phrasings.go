@@ -116,32 +116,24 @@ func (k *KB) notRuleFor(ctx context.Context, project string) (map[string]bool, e
 	if c.notRule != nil || c.indexed {
 		return c.notRule, nil
 	}
-	compiles, err := k.Compiles(ctx, project)
+	crs, err := k.compiledRules(ctx, project)
 	if err != nil {
 		return nil, err
 	}
-	rules, err := k.projectRules(ctx, project)
-	if err != nil {
-		return nil, err
-	}
-	c.notRule = notRules(rules, compiles)
+	c.notRule = notRules(crs)
 	k.keepCached(project, c)
 	return c.notRule, nil
 }
 
-// notRules are the lessons whose line a consultant read as no rule.
-func notRules(rules []ruleLesson, compiles map[string]Compile) map[string]bool {
-	out := map[string]bool{}
-	for _, r := range rules {
-		if c, ok := compiles[r.rule.ID]; ok && c.Is != consult.IsRule {
-			out[r.lesson.ID] = true
-		}
-	}
-	return out
+// compiledRule is a rule lesson of a project with the compile of its
+// current text.
+type compiledRule struct {
+	lesson  string
+	compile Compile
 }
 
-// buildPhrasings reads a project's compiles and embeds their phrasings.
-func (k *KB) buildPhrasings(ctx context.Context, project string) (*phrasings, error) {
+// compiledRules reads a project's rule lessons that have a compile.
+func (k *KB) compiledRules(ctx context.Context, project string) ([]compiledRule, error) {
 	compiles, err := k.Compiles(ctx, project)
 	if err != nil || len(compiles) == 0 {
 		return nil, err
@@ -150,15 +142,41 @@ func (k *KB) buildPhrasings(ctx context.Context, project string) (*phrasings, er
 	if err != nil {
 		return nil, err
 	}
-	idx := &phrasings{df: map[string]int{}, notRule: notRules(rules, compiles)}
-	var texts []string
+	var out []compiledRule
 	for _, r := range rules {
-		c, ok := compiles[r.rule.ID]
-		if !ok || c.Is != consult.IsRule {
+		if c, ok := compiles[r.rule.ID]; ok {
+			out = append(out, compiledRule{lesson: r.lesson.ID, compile: c})
+		}
+	}
+	return out, nil
+}
+
+// notRules are the lessons whose line a consultant read as no rule.
+func notRules(crs []compiledRule) map[string]bool {
+	out := map[string]bool{}
+	for _, cr := range crs {
+		if cr.compile.Is != consult.IsRule {
+			out[cr.lesson] = true
+		}
+	}
+	return out
+}
+
+// buildPhrasings reads a project's compiles and embeds their phrasings.
+func (k *KB) buildPhrasings(ctx context.Context, project string) (*phrasings, error) {
+	crs, err := k.compiledRules(ctx, project)
+	if err != nil || len(crs) == 0 {
+		return nil, err
+	}
+	idx := &phrasings{df: map[string]int{}, notRule: notRules(crs)}
+	var texts []string
+	for _, cr := range crs {
+		c := cr.compile
+		if c.Is != consult.IsRule {
 			continue
 		}
 		for _, s := range c.Say {
-			d := phrasingDoc{lesson: r.lesson.ID, tf: map[string]int{}}
+			d := phrasingDoc{lesson: cr.lesson, tf: map[string]int{}}
 			for _, t := range terms.Tokens(s) {
 				if d.tf[t] == 0 {
 					idx.df[t]++
