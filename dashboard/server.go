@@ -18,7 +18,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"github.com/innate-mcp/innate-mcp/hook"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -26,6 +25,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/hook"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/regulate"
 	"github.com/innate-mcp/innate-mcp/tuning"

@@ -1,0 +1,341 @@
+package directive
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/innate-mcp/innate-mcp/action"
+	"github.com/innate-mcp/innate-mcp/check"
+)
+
+// writeVerbs change a file, and deleteVerbs remove one.
+var (
+	writeVerb   = lazyRE(`(?i)\b(edit|modify|modifies|modifying|change|changing|touch|touching|write|writing|update|updating|alter|overwrite|rewrite|delete|deleting|remove|removing|rename|move|create|creating|add|adding|put|place|commit|committing|stage|hand-edit|hand edit|manually edit)\w*\b`)
+	deleteVerbs = set("delete", "deleting", "remove", "removing")
+	gitAddVerbs = set("commit", "committing", "stage", "add", "adding")
+)
+
+// writeVerbIn returns the first verb of a clause that changes a file, or
+// "".
+func writeVerbIn(clause string) string {
+	if m := writeVerb.FindStringSubmatch(clause); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
+}
+
+// pathCheck compiles a path a rule rules out, governed by verb: edits and
+// writes of it, its removal, or its staging for a commit.
+func pathCheck(p, verb string) (check.Check, bool) {
+	g, ok := globOf(p)
+	if !ok || verb == "" {
+		return check.Check{}, false
+	}
+	verb = strings.ToLower(verb)
+	switch {
+	case gitAddVerbs[verb]:
+		if verb == "add" || verb == "adding" {
+			// "add files to X" writes there; "add X" is ambiguous.
+			return check.Check{Kind: check.Forbid, Write: &check.WritePattern{Paths: []string{g}, New: true}}, strings.HasSuffix(g, "/")
+		}
+		return check.Check{Kind: check.Forbid, Command: &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"add"}, Args: []string{g}}}, true
+	case deleteVerbs[verb]:
+		return check.Check{Kind: check.Forbid, Write: &check.WritePattern{Paths: []string{g}, Delete: true}}, true
+	case writeVerb.MatchString(verb):
+		if verb == "create" || verb == "creating" || verb == "put" || verb == "place" {
+			if !strings.HasSuffix(g, "/") {
+				return check.Check{}, false // "create X.md" asks for a file, not where
+			}
+			return check.Check{Kind: check.Forbid, Write: &check.WritePattern{Paths: []string{g}, New: true}}, true
+		}
+		return check.Check{Kind: check.Forbid, Write: &check.WritePattern{Paths: []string{g}}}, true
+	}
+	return check.Check{}, false
+}
+
+// notPaths are words that look like places in a rule but name none.
+var notPaths = set("root", "project", "repo", "repository", "same", "this", "that", "new", "any", "other", "the",
+	"main", "master", "production", "prod", "source", "src/**", "and/or", "e.g", "i.e", "etc", "n/a", "tcp/ip", "i/o", "ci/cd", "ui/ux")
+
+// globOf turns a path a rule names into a glob: "generated/" stays,
+// "`dist`" named as a folder becomes "dist/", a file stays a file.
+// Placeholders, URLs and words that name no place are refused.
+func globOf(p string) (string, bool) {
+	p = strings.Trim(strings.TrimSpace(p), "`'\"*")
+	p = strings.TrimRight(p, ".,;:!?)")
+	if strings.HasSuffix(p, "/.") {
+		p = strings.TrimSuffix(p, ".")
+	}
+	p = strings.TrimPrefix(p, "./")
+	low := strings.ToLower(p)
+	switch {
+	case p == "" || notPaths[low] || strings.ContainsAny(p, "<>{} $|") || strings.Contains(p, "://"):
+		return "", false
+	case strings.HasPrefix(p, "/") && strings.Count(p, "/") == 1 && !strings.Contains(p, "."):
+		return "", false // "/api" is more often a route than a root folder
+	case strings.Contains(p, "..."):
+		return "", false
+	}
+	if !strings.Contains(p, "/") && !strings.Contains(p, ".") && !strings.Contains(p, "*") {
+		return "", false // a bare word is not known to be a place
+	}
+	return p, true
+}
+
+// folderWord is a name followed by "folder" or "directory": a place.
+var (
+	folderWord = lazyRE("(?i)`?([\\w.-]+(?:/[\\w.-]+)*/?)`?\\s+(?:folder|directory|dir)s?\\b")
+	pathToken  = lazyRE("(?:`([^`\\s]+)`)|(?:^|[\\s(\"'])((?:\\.{0,2}/)?[\\w@.-]+(?:/[\\w@.*-]+)*/(?:[\\w@.*-]+)?|[\\w@-]*\\.(?:env|lock|json|ya?ml|toml|lock|md|sql|go|py|ts|tsx|js|jsx|rs|java|kt|swift|rb|php|cs|c|h|cpp|hpp|sh|proto|graphql|css|scss|html|xml|ini|cfg|conf|txt))(?:[\\s,;:.)\"']|$)")
+)
+
+// pathsIn returns the paths a clause names: code spans and words that look
+// like paths, and names called a folder or directory.
+func pathsIn(clause string) []string {
+	var out []string
+	for _, m := range folderWord.FindAllStringSubmatch(clause, -1) {
+		p := m[1]
+		if !notPaths[strings.ToLower(strings.TrimSuffix(p, "/"))] && !strings.HasSuffix(p, "/") {
+			p += "/"
+		}
+		out = append(out, p)
+	}
+	for _, m := range pathToken.FindAllStringSubmatch(clause, -1) {
+		p := m[1] + m[2]
+		if m[1] != "" && !strings.ContainsAny(p, "/.*") {
+			continue // a code span that is no path (`any`)
+		}
+		if _, ok := globOf(p); ok && !slices.Contains(out, p) && !slices.Contains(out, p+"/") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// isProgram reports whether an object names a known program alone.
+func isProgram(text string) bool {
+	t := strings.ToLower(strings.Trim(strings.TrimSpace(text), "`"))
+	return knownPrograms[t]
+}
+
+// runVerbs govern a code span that is a command even when its program is
+// not a known one ("run `./scripts/check.sh`").
+var runVerbs = set("run", "execute", "call", "invoke", "use", "always", "prefer")
+
+// codeCommand reads a code span as a command pattern: its program (known,
+// or any program when a run verb governs it and it has arguments), its
+// subcommand words and its flags; placeholders and paths are dropped. Nil
+// for a span that is not a command.
+func codeCommand(code, verb string) *check.CommandPattern {
+	code = strings.TrimSpace(strings.Trim(code, "`"))
+	if code == "" || strings.ContainsAny(code, "\n") {
+		return nil
+	}
+	// `<target>` reads as a redirection: it is a placeholder.
+	code = angled.ReplaceAllString(code, "{x}")
+	a := action.Shell(code, action.Env{})
+	if !a.Parsed || len(a.Commands) != 1 {
+		return nil
+	}
+	c := a.Commands[0]
+	known := knownPrograms[c.Program] || knownPrograms[viaProgram(c.Via)]
+	if !known && !(runVerbs[verb] && len(c.Args) > 0 && !strings.Contains(c.Program, ".")) {
+		return nil
+	}
+	if !known && (strings.ContainsAny(c.Program, "()=:") || len(c.Program) < 2 || strings.HasPrefix(c.Program, "-")) {
+		// A span that opens with a flag (`-count 1`) names options of
+		// some command, not a program.
+		return nil
+	}
+	p := &check.CommandPattern{Programs: []string{c.Program}}
+	if len(c.Via) > 0 && !knownPrograms[c.Program] {
+		p.Programs = []string{c.Program}
+	}
+	for _, w := range c.Args {
+		v := w.Value
+		if !w.Known || placeholder(v) {
+			break
+		}
+		if strings.HasPrefix(v, "-") {
+			if strings.Contains(v, "=") {
+				v = v[:strings.IndexByte(v, '=')]
+			}
+			p.Flags = append(p.Flags, v)
+			continue
+		}
+		if len(p.Flags) > 0 || strings.ContainsAny(v, "/.*") {
+			break // a flag's value or a path: not part of the command's shape
+		}
+		p.Sub = append(p.Sub, v)
+		if len(p.Sub) == 2 {
+			break
+		}
+	}
+	return p
+}
+
+// chainCommands reads a code span that chains commands (`npm run lint &&
+// npm run build`) as one pattern a command, each of a known program;
+// nil unless every command of the chain reads as one.
+func chainCommands(code string) []*check.CommandPattern {
+	code = strings.TrimSpace(strings.Trim(code, "`"))
+	parts := chainSep.Split(code, -1)
+	if len(parts) < 2 || len(parts) > 8 {
+		return nil
+	}
+	var out []*check.CommandPattern
+	for _, p := range parts {
+		c := codeCommand(p, "run")
+		if c == nil || !knownPrograms[c.Programs[0]] {
+			return nil
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// chainSep separates the commands of a chain.
+var chainSep = lazyRE(`\s*(?:&&|;)\s*`)
+
+func viaProgram(via []string) string {
+	if len(via) == 0 {
+		return ""
+	}
+	w, _, _ := strings.Cut(via[0], " ")
+	return w
+}
+
+// angled is a placeholder in angle brackets.
+var angled = lazyRE(`<[^<>\s]+>`)
+
+// openCommand reports whether a rule's command has a placeholder right
+// after its program (`bun <file>`, `make $TARGET`): its pattern is then the
+// program alone.
+func openCommand(code string) bool {
+	f := strings.Fields(strings.Trim(strings.TrimSpace(code), "`"))
+	return len(f) > 1 && placeholder(f[1])
+}
+
+// placeholder reports whether a word of a rule's command stands for any
+// text: <target>, {name}, $VAR, ..., UPPER_CASE.
+func placeholder(w string) bool {
+	return strings.ContainsAny(w, "<>{}[]$") || strings.Contains(w, "...") || w == "…" ||
+		len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w
+}
+
+// flagPattern compiles a flag a rule rules out, with the command the rule
+// names for it (a code span's, a known program, or the verb's: "never push
+// with `--force`"); a long flag alone is ruled out on any command.
+func flagPattern(o Object, s string) *check.CommandPattern {
+	flag := o.Text
+	if i := strings.IndexByte(flag, '='); i > 0 {
+		flag = flag[:i]
+	}
+	if vc, ok := verbCommands[strings.ToLower(o.Verb)]; ok && len(vc) > 0 {
+		return &check.CommandPattern{Programs: []string{vc[0]}, Sub: vc[1:], Flags: []string{flag}}
+	}
+	lower := strings.ToLower(s)
+	for _, w := range wordRE.FindAllString(lower, -1) {
+		if vc, ok := verbCommands[w]; ok && len(vc) > 0 {
+			return &check.CommandPattern{Programs: []string{vc[0]}, Sub: vc[1:], Flags: []string{flag}}
+		}
+		if knownPrograms[w] && w != "use" {
+			return &check.CommandPattern{Programs: []string{w}, Flags: []string{flag}}
+		}
+	}
+	if strings.HasPrefix(flag, "--") && len(flag) > 5 {
+		return &check.CommandPattern{Programs: []string{"*"}, Flags: []string{flag}}
+	}
+	return nil
+}
+
+// runnerCheck compiles a runner a rule asks for: `uv run pytest` rules out
+// pytest run without uv run; `uv run` alone, or `bundle exec`, rules out
+// the runner's tools run bare.
+func runnerCheck(code string) (check.Check, bool) {
+	code = strings.ToLower(strings.TrimSpace(strings.Trim(code, "`")))
+	for _, r := range runners {
+		for _, prefix := range r.prefixes {
+			if !strings.HasPrefix(code, prefix) || prefix == "yarn" || prefix == "pnpm" || prefix == "npx" {
+				continue
+			}
+			rest := strings.TrimSpace(strings.TrimPrefix(code, prefix))
+			progs := r.tools
+			if rest != "" {
+				tool, _, _ := strings.Cut(rest, " ")
+				if !slices.Contains(r.tools, tool) {
+					return check.Check{}, false
+				}
+				progs = []string{tool}
+			}
+			if len(r.tools) > 0 && r.tools[0] == "jest" {
+				return check.Check{}, false // JavaScript runners are too many to tell bare from run
+			}
+			return check.Check{Kind: check.Forbid, Command: &check.CommandPattern{Programs: progs, NotVia: []string{prefix}}}, true
+		}
+	}
+	return check.Check{}, false
+}
+
+// mergePrefers folds the prefer-instead checks of one rule that rule out
+// bare programs into one, naming every tool the rule asks for ("use pnpm
+// or bun, not npm": npm and yarn, use pnpm or bun instead).
+func mergePrefers(cs []check.Check) []check.Check {
+	var out []check.Check
+	samePattern := func(a, b *check.CommandPattern) bool {
+		x, _ := json.Marshal(a)
+		y, _ := json.Marshal(b)
+		return string(x) == string(y)
+	}
+	for _, c := range cs {
+		if c.Kind == check.PreferInstead && c.Command != nil && !bareProgram(c.Command) {
+			if i := slices.IndexFunc(out, func(x check.Check) bool {
+				return x.Kind == check.PreferInstead && x.RemindOnly == c.RemindOnly && samePattern(x.Command, c.Command)
+			}); i >= 0 {
+				if !slices.Contains(strings.Split(out[i].Instead, " or "), c.Instead) {
+					out[i].Instead += " or " + c.Instead
+				}
+				continue
+			}
+		}
+		if c.Kind == check.PreferInstead && bareProgram(c.Command) {
+			if i := slices.IndexFunc(out, func(x check.Check) bool {
+				return x.Kind == check.PreferInstead && bareProgram(x.Command) && x.RemindOnly == c.RemindOnly
+			}); i >= 0 {
+				m := &out[i]
+				for _, p := range c.Command.Programs {
+					if !slices.Contains(m.Command.Programs, p) {
+						m.Command.Programs = append(m.Command.Programs, p)
+					}
+				}
+				if !slices.Contains(strings.Split(m.Instead, " or "), c.Instead) {
+					m.Instead += " or " + c.Instead
+				}
+				continue
+			}
+			c.Command = &check.CommandPattern{Programs: slices.Clone(c.Command.Programs)}
+		}
+		out = append(out, c)
+	}
+	// A tool asked for is never ruled out by another reading of the rule.
+	for i := range out {
+		if out[i].Kind == check.PreferInstead && bareProgram(out[i].Command) {
+			asked := strings.Split(out[i].Instead, " or ")
+			out[i].Command.Programs = slices.DeleteFunc(out[i].Command.Programs, func(p string) bool { return slices.Contains(asked, p) })
+		}
+	}
+	return slices.DeleteFunc(out, func(c check.Check) bool {
+		return c.Command != nil && len(c.Command.Programs) == 0 && len(c.Command.Classes) == 0
+	})
+}
+
+func bareProgram(p *check.CommandPattern) bool {
+	return p != nil && len(p.Sub) == 0 && len(p.Flags) == 0 && len(p.Args) == 0 && len(p.PipeTo) == 0 && len(p.Classes) == 0 && len(p.NotVia) == 0
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
