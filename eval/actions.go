@@ -31,7 +31,11 @@ type ActionCall struct {
 	ToolName  string          `json:"tool_name"`
 	ToolInput json.RawMessage `json:"tool_input"`
 	// Skipped: the chat shows the user refused the call; it did not run.
-	Skipped bool         `json:"skipped"`
+	Skipped bool `json:"skipped"`
+	// Partial: the chat showed an edit without its text or its path, so
+	// the call cannot show a breach of a rule about what is written or
+	// where.
+	Partial bool         `json:"partial"`
 	Label   *ActionLabel `json:"label"`
 }
 
@@ -105,6 +109,10 @@ type ActionFigures struct {
 	// quoted; RecallAskedRule of those asked about with it.
 	RecallRule      float64 `json:"breach_recall_right_rule"`
 	RecallAskedRule float64 `json:"breach_recall_asked_right_rule"`
+	// Shown are the breaches in calls that are not Partial, and
+	// RecallShownRule RecallRule over them: a replay can catch no more.
+	Shown           int     `json:"breaches_shown"`
+	RecallShownRule float64 `json:"breach_recall_right_rule_shown"`
 	P50ms           float64 `json:"pre_tool_use_p50_ms"`
 	P95ms           float64 `json:"pre_tool_use_p95_ms"`
 }
@@ -377,7 +385,7 @@ func (o actionOutcome) dump() any {
 func summariseActions(outs []actionOutcome, keep func(repo string) bool) ActionFigures {
 	var f ActionFigures
 	repos := map[string]bool{}
-	var askRight, askRule, flagRight, recallFlag, recallAsk int
+	var askRight, askRule, flagRight, recallFlag, recallAsk, recallShown int
 	var ms []float64
 	for _, o := range outs {
 		if !keep(o.call.Repo) {
@@ -389,6 +397,9 @@ func summariseActions(outs []actionOutcome, keep func(repo string) bool) ActionF
 		b := o.call.Label.Breach
 		if b {
 			f.Breaches++
+			if !o.call.Partial {
+				f.Shown++
+			}
 		}
 		if o.ask {
 			f.Asks++
@@ -406,6 +417,9 @@ func summariseActions(outs []actionOutcome, keep func(repo string) bool) ActionF
 			flagRight++
 			if o.quotes {
 				recallFlag++
+				if !o.call.Partial {
+					recallShown++
+				}
 				if o.ask {
 					recallAsk++
 				}
@@ -420,6 +434,7 @@ func summariseActions(outs []actionOutcome, keep func(repo string) bool) ActionF
 	f.FlagPrecision = ratio(flagRight, f.Asks+f.Reminds)
 	f.RecallRule = ratio(recallFlag, f.Breaches)
 	f.RecallAskedRule = ratio(recallAsk, f.Breaches)
+	f.RecallShownRule = ratio(recallShown, f.Shown)
 	if len(ms) > 0 {
 		slices.Sort(ms)
 		f.P50ms = metric.Round4(ms[len(ms)/2])

@@ -80,6 +80,15 @@ func replayActions(t *testing.T, consultant string) {
 	if rep.Calls < 800 || rep.Repos < 12 || rep.Check.Repos < 6 {
 		t.Fatalf("the set has %d calls from %d repositories, %d of them in the check half", rep.Calls, rep.Repos, rep.Check.Repos)
 	}
+	// 28 of the check half's breaches are edits the chat showed without
+	// their text or path: recall over the breaches a call shows is the
+	// higher figure, and counts the same catches.
+	if rep.Check.Shown < 30 || rep.Check.Shown >= rep.Check.Breaches || rep.Check.RecallShownRule <= rep.Check.RecallRule ||
+		rep.Tune.Shown != rep.Tune.Breaches || rep.Tune.RecallShownRule != rep.Tune.RecallRule {
+		t.Errorf("breaches shown: check %d of %d (recall %.3f, %.3f over all); tune %d of %d (recall %.3f, %.3f)",
+			rep.Check.Shown, rep.Check.Breaches, rep.Check.RecallShownRule, rep.Check.RecallRule,
+			rep.Tune.Shown, rep.Tune.Breaches, rep.Tune.RecallShownRule, rep.Tune.RecallRule)
+	}
 	// The goals are the check half's (issue 26). The tune half, read while
 	// the reader was built, is held to its own figures: its asks are all
 	// right, and there are a little more than 2 per 100 calls.
