@@ -1,6 +1,9 @@
 package action
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // valuedOptions are, per program, the options that take the next word as
 // their value, so that the value is not read as a subcommand or a file
@@ -8,47 +11,49 @@ import "strings"
 // file). General knowledge of common command lines; an option missing
 // here makes its value read as a positional word, which a check's glob or
 // subcommand then has to match exactly, so it errs towards silence.
-var valuedOptions = map[string][]string{
-	"git":   {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"},
-	"npm":   {"--prefix", "-w", "--workspace"},
-	"pnpm":  {"-C", "--dir", "-F", "--filter"},
-	"yarn":  {"--cwd"},
-	"make":  {"-C", "-f", "--file", "--directory", "-I", "-o", "-W", "-l"},
-	"gmake": {"-C", "-f", "--file", "--directory"},
-	"go": {"-C", "-run", "-skip", "-bench", "-benchtime", "-count", "-cpu", "-timeout", "-tags", "-p", "-parallel",
-		"-coverprofile", "-covermode", "-coverpkg", "-o", "-exec", "-ldflags", "-gcflags", "-asmflags", "-mod", "-modfile",
-		"-shuffle", "-list", "-outputdir", "-memprofile", "-cpuprofile", "-blockprofile", "-mutexprofile", "-trace"},
-	"cargo":    {"--manifest-path", "-Z", "--config", "-C", "-p", "--package", "--target", "--features", "-F", "-j", "--jobs", "--bin", "--example", "--test", "--bench", "--target-dir"},
-	"docker":   {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"},
-	"kubectl":  {"-n", "--namespace", "--context", "--kubeconfig", "-l", "--selector", "-o", "--output", "-c", "--container"},
-	"uv":       {"--directory", "--project", "--python", "-p"},
-	"sed":      {"-e", "-f", "--expression", "--file", "-l", "--line-length"},
-	"perl":     {"-e", "-E", "-I", "-x"},
-	"cp":       {"-t", "--target-directory", "-S", "--suffix"},
-	"mv":       {"-t", "--target-directory", "-S", "--suffix"},
-	"install":  {"-t", "--target-directory", "-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix"},
-	"touch":    {"-d", "--date", "-r", "--reference", "-t"},
-	"mkdir":    {"-m", "--mode"},
-	"tee":      {},
-	"truncate": {"-s", "--size", "-r", "--reference"},
-	"gh": {"-R", "--repo", "-t", "--title", "-b", "--body", "-F", "--body-file", "-B", "--base", "-H", "--head",
-		"-l", "--label", "-a", "--assignee", "-r", "--reviewer", "-m", "--milestone", "-p", "--project", "--template"},
-	"curl":    {"-o", "--output", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-F", "--form", "-T", "--upload-file", "-w", "--write-out", "-m", "--max-time", "--connect-timeout", "-b", "--cookie", "-c", "--cookie-jar", "-x", "--proxy"},
-	"wget":    {"-O", "--output-document", "-P", "--directory-prefix", "-o", "--output-file", "-U", "--user-agent", "--header"},
-	"meson":   {"-C", "--backend", "-D", "--buildtype", "--prefix"},
-	"ninja":   {"-C", "-f", "-j", "-k", "-l", "-t"},
-	"cmake":   {"-S", "-B", "-G", "-D", "-C", "--build", "--target", "-t", "--config", "-j", "--parallel", "--preset"},
-	"dotnet":  {"-c", "--configuration", "-f", "--framework", "-o", "--output", "-r", "--runtime", "-v", "--verbosity", "--project"},
-	"gcc":     {"-o", "-I", "-L", "-l", "-D", "-U", "-x", "-include", "-MF", "-MT"},
-	"g++":     {"-o", "-I", "-L", "-l", "-D", "-U", "-x", "-include", "-MF", "-MT"},
-	"cc":      {"-o", "-I", "-L", "-l", "-D", "-U", "-x"},
-	"clang":   {"-o", "-I", "-L", "-l", "-D", "-U", "-x", "-include", "-MF", "-MT"},
-	"clang++": {"-o", "-I", "-L", "-l", "-D", "-U", "-x", "-include", "-MF", "-MT"},
-}
+var valuedOptions = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"git":   {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"},
+		"npm":   {"--prefix", "-w", "--workspace"},
+		"pnpm":  {"-C", "--dir", "-F", "--filter"},
+		"yarn":  {"--cwd"},
+		"make":  {"-C", "-f", "--file", "--directory", "-I", "-o", "-W", "-l"},
+		"gmake": {"-C", "-f", "--file", "--directory"},
+		"go": {"-C", "-run", "-skip", "-bench", "-benchtime", "-count", "-cpu", "-timeout", "-tags", "-p", "-parallel",
+			"-coverprofile", "-covermode", "-coverpkg", "-o", "-exec", "-ldflags", "-gcflags", "-asmflags", "-mod", "-modfile",
+			"-shuffle", "-list", "-outputdir", "-memprofile", "-cpuprofile", "-blockprofile", "-mutexprofile", "-trace"},
+		"cargo":    {"--manifest-path", "-Z", "--config", "-C", "-p", "--package", "--target", "--features", "-F", "-j", "--jobs", "--bin", "--example", "--test", "--bench", "--target-dir"},
+		"docker":   {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"},
+		"kubectl":  {"-n", "--namespace", "--context", "--kubeconfig", "-l", "--selector", "-o", "--output", "-c", "--container"},
+		"uv":       {"--directory", "--project", "--python", "-p"},
+		"sed":      {"-e", "-f", "--expression", "--file", "-l", "--line-length"},
+		"perl":     {"-e", "-E", "-I", "-x"},
+		"cp":       {"-t", "--target-directory", "-S", "--suffix"},
+		"mv":       {"-t", "--target-directory", "-S", "--suffix"},
+		"install":  {"-t", "--target-directory", "-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix"},
+		"touch":    {"-d", "--date", "-r", "--reference", "-t"},
+		"mkdir":    {"-m", "--mode"},
+		"tee":      {},
+		"truncate": {"-s", "--size", "-r", "--reference"},
+		"gh": {"-R", "--repo", "-t", "--title", "-b", "--body", "-F", "--body-file", "-B", "--base", "-H", "--head",
+			"-l", "--label", "-a", "--assignee", "-r", "--reviewer", "-m", "--milestone", "-p", "--project", "--template"},
+		"curl":    {"-o", "--output", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-F", "--form", "-T", "--upload-file", "-w", "--write-out", "-m", "--max-time", "--connect-timeout", "-b", "--cookie", "-c", "--cookie-jar", "-x", "--proxy"},
+		"wget":    {"-O", "--output-document", "-P", "--directory-prefix", "-o", "--output-file", "-U", "--user-agent", "--header"},
+		"meson":   {"-C", "--backend", "-D", "--buildtype", "--prefix"},
+		"ninja":   {"-C", "-f", "-j", "-k", "-l", "-t"},
+		"cmake":   {"-S", "-B", "-G", "-D", "-C", "--build", "--target", "-t", "--config", "-j", "--parallel", "--preset"},
+		"dotnet":  {"-c", "--configuration", "-f", "--framework", "-o", "--output", "-r", "--runtime", "-v", "--verbosity", "--project"},
+		"gcc":     {"-o", "-I", "-L", "-l", "-D", "-U", "-x", "-include", "-MF", "-MT"},
+		"g++":     {"-o", "-I", "-L", "-l", "-D", "-U", "-x", "-include", "-MF", "-MT"},
+		"cc":      {"-o", "-I", "-L", "-l", "-D", "-U", "-x"},
+		"clang":   {"-o", "-I", "-L", "-l", "-D", "-U", "-x", "-include", "-MF", "-MT"},
+		"clang++": {"-o", "-I", "-L", "-l", "-D", "-U", "-x", "-include", "-MF", "-MT"},
+	}
+})
 
 // valued reports whether an option of a program takes the next word.
 func valued(prog, opt string) bool {
-	return contains(valuedOptions[prog], opt)
+	return contains(valuedOptions()[prog], opt)
 }
 
 // Words are the command's arguments as they read, unknown ones empty.

@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -26,11 +27,11 @@ func Shell(line string, env Env) Action {
 	if len(line) > maxLineBytes {
 		line = line[:maxLineBytes]
 	}
-	if windowsPaths.MatchString(line) {
+	if windowsPaths().MatchString(line) {
 		// A PowerShell or cmd line (`.venv\Scripts\python.exe -m pip …`,
 		// `C:\proj\build.cmd`): its backslashes separate paths, they
 		// escape nothing.
-		line = windowsSeparator.ReplaceAllStringFunc(line, func(m string) string { return "/" + m[1:] })
+		line = windowsSeparator().ReplaceAllStringFunc(line, func(m string) string { return "/" + m[1:] })
 	}
 	a := Action{Tool: "Bash"}
 	r := &reader{env: env, a: &a}
@@ -49,11 +50,13 @@ func Shell(line string, env Env) Action {
 
 // windowsPaths finds a Windows path in a line: a drive, a relative
 // .\ or ..\, or a program file named with its extension.
-var windowsPaths = regexp.MustCompile(`(?i)(?:^|[\s"'=(])(?:[a-z]:\\|\.{1,2}\\)|\\[\w.-]+\.(?:exe|cmd|bat|ps1)\b`)
+var windowsPaths = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[\s"'=(])(?:[a-z]:\\|\.{1,2}\\)|\\[\w.-]+\.(?:exe|cmd|bat|ps1)\b`)
+})
 
 // windowsSeparator is a backslash that does not escape a quote or end a
 // line.
-var windowsSeparator = regexp.MustCompile(`\\(?:[^"'\n\\]|$)`)
+var windowsSeparator = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\(?:[^"'\n\\]|$)`) })
 
 // reader walks one parsed line into an Action.
 type reader struct {

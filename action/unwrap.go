@@ -2,6 +2,7 @@ package action
 
 import (
 	"strings"
+	"sync"
 )
 
 // wrapper is a command that runs another one: the words it takes before
@@ -24,42 +25,44 @@ type wrapper struct {
 // environment wrappers, timing and scheduling, xargs, and the runners of
 // package managers and environments. General knowledge of the shell and of
 // common ecosystems; add one when agents commonly run commands through it.
-var wrappers = map[string][]wrapper{
-	"sudo":    {{valued: []string{"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group"}}},
-	"doas":    {{valued: []string{"-u", "-C"}}},
-	"env":     {{valued: []string{"-u", "-C", "-S", "--unset", "--chdir"}, assigns: true}},
-	"time":    {{valued: []string{"-f", "-o", "--format", "--output"}}},
-	"nohup":   {{}},
-	"exec":    {{valued: []string{"-a"}}},
-	"command": {{stop: []string{"-v", "-V"}}},
-	"builtin": {{}},
-	"nice":    {{valued: []string{"-n", "--adjustment"}}},
-	"ionice":  {{valued: []string{"-c", "-n", "-p", "--class", "--classdata"}}},
-	"stdbuf":  {{valued: []string{"-i", "-o", "-e"}}},
-	"timeout": {{valued: []string{"-k", "-s", "--kill-after", "--signal"}, positional: 1}},
-	"watch":   {{valued: []string{"-n", "-d", "--interval"}}},
-	"xargs": {{valued: []string{"-n", "-L", "-I", "-P", "-d", "-a", "-s", "-E", "--max-args", "--max-lines",
-		"--replace", "--max-procs", "--delimiter", "--arg-file", "--max-chars", "--eof"}}},
-	"npx":    {{valued: []string{"-p", "--package", "-c", "--call", "-w", "--workspace"}}},
-	"bunx":   {{valued: []string{"-p", "--package"}}},
-	"uvx":    {{valued: []string{"--from", "--with", "--python", "-p"}}},
-	"pnpx":   {{}},
-	"pnpm":   {{sub: []string{"dlx"}, valued: []string{"--package", "-C", "--dir", "--filter", "-F"}}, {sub: []string{"exec"}, valued: []string{"-C", "--dir", "--filter", "-F"}}},
-	"yarn":   {{sub: []string{"dlx"}, valued: []string{"-p", "--package"}}, {sub: []string{"exec"}}},
-	"npm":    {{sub: []string{"exec"}, valued: []string{"-p", "--package", "-c", "--call", "-w", "--workspace"}}},
-	"bun":    {{sub: []string{"x"}, valued: []string{"-p", "--package"}}},
-	"uv":     {{sub: []string{"run"}, valued: uvRunValued}, {sub: []string{"tool", "run"}, valued: []string{"--from", "--with", "--python", "-p"}}},
-	"poetry": {{sub: []string{"run"}, valued: []string{"-C", "--directory", "-P", "--project"}}},
-	"pipenv": {{sub: []string{"run"}}},
-	"pdm":    {{sub: []string{"run"}, valued: []string{"-p", "--project"}}},
-	"hatch":  {{sub: []string{"run"}, valued: []string{"-e", "--env"}}},
-	"rye":    {{sub: []string{"run"}}},
-	"pipx":   {{sub: []string{"run"}, valued: []string{"--spec", "--python"}}},
-	"conda":  {{sub: []string{"run"}, valued: []string{"-n", "--name", "-p", "--prefix", "--cwd"}}},
-	"bundle": {{sub: []string{"exec"}}},
-	"mise":   {{sub: []string{"exec"}}, {sub: []string{"x"}}},
-	"dotenv": {{valued: []string{"-e", "-c"}}},
-}
+var wrappers = sync.OnceValue(func() map[string][]wrapper {
+	return map[string][]wrapper{
+		"sudo":    {{valued: []string{"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group"}}},
+		"doas":    {{valued: []string{"-u", "-C"}}},
+		"env":     {{valued: []string{"-u", "-C", "-S", "--unset", "--chdir"}, assigns: true}},
+		"time":    {{valued: []string{"-f", "-o", "--format", "--output"}}},
+		"nohup":   {{}},
+		"exec":    {{valued: []string{"-a"}}},
+		"command": {{stop: []string{"-v", "-V"}}},
+		"builtin": {{}},
+		"nice":    {{valued: []string{"-n", "--adjustment"}}},
+		"ionice":  {{valued: []string{"-c", "-n", "-p", "--class", "--classdata"}}},
+		"stdbuf":  {{valued: []string{"-i", "-o", "-e"}}},
+		"timeout": {{valued: []string{"-k", "-s", "--kill-after", "--signal"}, positional: 1}},
+		"watch":   {{valued: []string{"-n", "-d", "--interval"}}},
+		"xargs": {{valued: []string{"-n", "-L", "-I", "-P", "-d", "-a", "-s", "-E", "--max-args", "--max-lines",
+			"--replace", "--max-procs", "--delimiter", "--arg-file", "--max-chars", "--eof"}}},
+		"npx":    {{valued: []string{"-p", "--package", "-c", "--call", "-w", "--workspace"}}},
+		"bunx":   {{valued: []string{"-p", "--package"}}},
+		"uvx":    {{valued: []string{"--from", "--with", "--python", "-p"}}},
+		"pnpx":   {{}},
+		"pnpm":   {{sub: []string{"dlx"}, valued: []string{"--package", "-C", "--dir", "--filter", "-F"}}, {sub: []string{"exec"}, valued: []string{"-C", "--dir", "--filter", "-F"}}},
+		"yarn":   {{sub: []string{"dlx"}, valued: []string{"-p", "--package"}}, {sub: []string{"exec"}}},
+		"npm":    {{sub: []string{"exec"}, valued: []string{"-p", "--package", "-c", "--call", "-w", "--workspace"}}},
+		"bun":    {{sub: []string{"x"}, valued: []string{"-p", "--package"}}},
+		"uv":     {{sub: []string{"run"}, valued: uvRunValued}, {sub: []string{"tool", "run"}, valued: []string{"--from", "--with", "--python", "-p"}}},
+		"poetry": {{sub: []string{"run"}, valued: []string{"-C", "--directory", "-P", "--project"}}},
+		"pipenv": {{sub: []string{"run"}}},
+		"pdm":    {{sub: []string{"run"}, valued: []string{"-p", "--project"}}},
+		"hatch":  {{sub: []string{"run"}, valued: []string{"-e", "--env"}}},
+		"rye":    {{sub: []string{"run"}}},
+		"pipx":   {{sub: []string{"run"}, valued: []string{"--spec", "--python"}}},
+		"conda":  {{sub: []string{"run"}, valued: []string{"-n", "--name", "-p", "--prefix", "--cwd"}}},
+		"bundle": {{sub: []string{"exec"}}},
+		"mise":   {{sub: []string{"exec"}}, {sub: []string{"x"}}},
+		"dotenv": {{valued: []string{"-e", "-c"}}},
+	}
+})
 
 // uvRunValued are uv run's options that take a value.
 var uvRunValued = []string{"--with", "--with-requirements", "--python", "-p", "--project", "--directory", "--package",
@@ -95,7 +98,7 @@ func unwrap(prog string, args []Arg) (rest []Arg, via string, ok bool) {
 		}
 		return nil, "", false
 	}
-	ws, found := wrappers[prog]
+	ws, found := wrappers()[prog]
 	if !found {
 		return nil, "", false
 	}

@@ -3,6 +3,7 @@ package confidence
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/innate-mcp/innate-mcp/terms"
@@ -175,7 +176,7 @@ type prefixRule struct {
 }
 
 // enPrefixes are tried longest first at the start of an action.
-var enPrefixes = func() []prefixRule {
+var enPrefixes = sync.OnceValue(func() []prefixRule {
 	neg := func(p string, implicit bool) prefixRule {
 		return prefixRule{words: strings.Fields(p), negate: true, implicit: implicit}
 	}
@@ -195,7 +196,7 @@ var enPrefixes = func() []prefixRule {
 	}
 	slices.SortStableFunc(rules, func(a, b prefixRule) int { return len(b.words) - len(a.words) })
 	return rules
-}()
+})
 
 var (
 	enConditions = set("when", "whenever", "if", "in", "for", "while", "before", "after", "during", "inside", "within", "on", "unless")
@@ -408,7 +409,7 @@ func enClaims(sentence string) []Claim {
 }
 
 func matchPrefix(toks []string) (prefixRule, bool) {
-	for _, r := range enPrefixes {
+	for _, r := range enPrefixes() {
 		if len(toks) >= len(r.words) && slices.Equal(toks[:len(r.words)], r.words) {
 			return r, true
 		}

@@ -3,6 +3,7 @@ package confidence
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -19,7 +20,7 @@ type cjkPrefix struct {
 }
 
 // zhPrefixes are tried longest first.
-var zhPrefixes = func() []cjkPrefix {
+var zhPrefixes = sync.OnceValue(func() []cjkPrefix {
 	neg := func(implicit bool, ps ...string) []cjkPrefix {
 		var out []cjkPrefix
 		for _, p := range ps {
@@ -38,7 +39,7 @@ var zhPrefixes = func() []cjkPrefix {
 	}
 	slices.SortStableFunc(rules, func(a, b cjkPrefix) int { return len(b.text) - len(a.text) })
 	return rules
-}()
+})
 
 var (
 	zhUseVerbs   = []string{"使用", "采用", "选用", "运用", "利用", "用"}
@@ -95,7 +96,7 @@ func zhClaims(sentence string) []Claim {
 	pol, implicit := Do, false
 	for {
 		matched := false
-		for _, p := range zhPrefixes {
+		for _, p := range zhPrefixes() {
 			if strings.HasPrefix(rest, p.text) && len(rest) > len(p.text) {
 				rest = strings.TrimSpace(rest[len(p.text):])
 				if p.negate {
@@ -153,7 +154,7 @@ type jaEnding struct {
 }
 
 // jaEndings are tried longest first against the end of the sentence.
-var jaEndings = func() []jaEnding {
+var jaEndings = sync.OnceValue(func() []jaEnding {
 	var out []jaEnding
 	add := func(pol Polarity, verb string, ends ...string) {
 		for _, e := range ends {
@@ -172,7 +173,7 @@ var jaEndings = func() []jaEnding {
 	add(Do, "する", "してください", "すること", "する")
 	slices.SortStableFunc(out, func(a, b jaEnding) int { return len(b.text) - len(a.text) })
 	return out
-}()
+})
 
 func jaClaims(sentence string) []Claim {
 	sit, rest := splitSituation(strings.TrimSpace(sentence), func(head string) (string, bool) {
@@ -185,7 +186,7 @@ func jaClaims(sentence string) []Claim {
 		return "", false
 	})
 	rest = strings.TrimRight(strings.TrimSpace(rest), "。．.!！")
-	for _, e := range jaEndings {
+	for _, e := range jaEndings() {
 		if !strings.HasSuffix(rest, e.text) || len(rest) == len(e.text) {
 			continue
 		}

@@ -33,6 +33,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
 )
 
 // Magic starts every weights file.
@@ -41,7 +42,9 @@ const Magic = "USELITE2"
 // ErrFormat is returned when data is not a valid weights file.
 var ErrFormat = errors.New("usefile: invalid weights file")
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is built on first use: a hook process that reads no weights
+// file never pays for it.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // Tensor describes one entry of the weights manifest.
 type Tensor struct {
@@ -93,7 +96,7 @@ func Encode(w io.Writer, source string, tensors []Tensor, raw []byte) error {
 		off += 4 * n
 	}
 	sum := sha256.Sum256(raw)
-	h := Header{Source: source, SHA256: hex.EncodeToString(sum[:]), CRC32C: crc32.Checksum(payload, castagnoli), Tensors: tensors}
+	h := Header{Source: source, SHA256: hex.EncodeToString(sum[:]), CRC32C: crc32.Checksum(payload, castagnoli()), Tensors: tensors}
 	hdr, err := json.Marshal(h)
 	if err != nil {
 		return fmt.Errorf("usefile: encode header: %w", err)
@@ -141,7 +144,7 @@ func Open(data string) (*Reader, error) {
 	if hl > len(data) {
 		return nil, fmt.Errorf("%w: header length %d exceeds file", ErrFormat, hl)
 	}
-	r := &Reader{crc: crc32.New(castagnoli), chunk: make([]byte, 64<<10)}
+	r := &Reader{crc: crc32.New(castagnoli()), chunk: make([]byte, 64<<10)}
 	if err := json.Unmarshal([]byte(data[:hl]), &r.Header); err != nil {
 		return nil, fmt.Errorf("%w: header: %v", ErrFormat, err)
 	}
