@@ -125,7 +125,9 @@ type MessagePattern struct {
 	// Kinds are the messages it applies to; empty: both.
 	Kinds []action.MessageKind `json:"kinds,omitempty"`
 	// Must is a regular expression the first line must match (Require);
-	// MustNot one it must not match (Forbid).
+	// MustNot one it must not match (Forbid): the first line's, and, when
+	// it has no anchor (^, $, \A, \z), the whole message's, so that
+	// `(?i)co-authored-by` finds a trailer.
 	Must    string `json:"must,omitempty"`
 	MustNot string `json:"must_not,omitempty"`
 	// Name says what Must is, in words ("Conventional Commits").

@@ -2,6 +2,8 @@ package check
 
 import (
 	"errors"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,6 +76,10 @@ func TestPrepared_Match(t *testing.T) {
 	pnpmTest := Check{Kind: PreferInstead, Instead: "pnpm test", Command: &CommandPattern{Classes: []string{"test"},
 		Except: []*CommandPattern{{Programs: []string{"pnpm"}, Sub: []string{"test"}}, {Programs: []string{"pnpm"}, Sub: []string{"test:*"}}}}}
 	lintHistory := History{Commands: bash("make lint").Commands}
+	// An unanchored must_not rules out text anywhere in the message; an
+	// anchored one is a form of the first line.
+	trailer := Check{Kind: Forbid, Message: &MessagePattern{Kinds: []action.MessageKind{action.CommitMessage}, MustNot: `(?i)co-authored-by:\s*claude`}}
+	longSubject := Check{Kind: Forbid, Message: &MessagePattern{MustNot: `^.{73,}`}}
 	lintJob := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Classes: []string{"lint"}}}
 	tests := []struct {
 		name  string
@@ -137,6 +143,12 @@ func TestPrepared_Match(t *testing.T) {
 		{"tox -e lint counts", lintJob, bash("git commit -m 'feat: x'"), History{Commands: bash("tox -e lint").Commands}, false},
 		{"ruff check counts", lintJob, bash("git commit -m 'feat: x'"), History{Commands: bash("uv run ruff check .").Commands}, false},
 		{"no lint before commit", lintJob, bash("git commit -m 'feat: x'"), History{Commands: bash("npm run build").Commands}, true},
+		{"trailer in a second -m", trailer, bash(`git commit -m "fix: x" -m "Co-authored-by: Claude <noreply@anthropic.com>"`), History{}, true},
+		{"trailer in a heredoc body", trailer, bash("git commit -F - <<'EOF'\nfix: x\n\nCo-Authored-By: Claude <c@a.com>\nEOF"), History{}, true},
+		{"no trailer", trailer, bash(`git commit -m "fix: x" -m "Co-authored-by: Ann <a@b.c>"`), History{}, false},
+		{"trailer rule, PR title", trailer, bash(`gh pr create --title "Co-authored-by: Claude"`), History{}, false},
+		{"long subject", longSubject, bash(`git commit -m "` + strings.Repeat("a", 80) + `"`), History{}, true},
+		{"short subject, long body line", longSubject, bash(`git commit -m "fix: x" -m "` + strings.Repeat("a", 80) + `"`), History{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -224,6 +236,7 @@ func FuzzMatch(f *testing.F) {
 	f.Add("git push --force", "git", "push", "--force", "generated/", `^feat`)
 	f.Add("echo x >> gen/a.go && sed -i s/a/b/ gen/b.go", "sed", "", "-i", "gen/**", `x`)
 	f.Add("meson test | tail -3", "*", "*", "", "**/[a-", `(`)
+	f.Add(`git commit -m "fix: x" -m "Co-authored-by: Claude"`, "git", "commit", "-m", "*", `(?i)co-authored-by`)
 	f.Fuzz(func(t *testing.T, line, prog, sub, flag, glob, re string) {
 		a := action.Shell(line, action.Env{Root: "/r"})
 		h := History{Commands: a.Commands, Touched: []string{glob}}
@@ -232,6 +245,7 @@ func FuzzMatch(f *testing.F) {
 			{Kind: Forbid, Command: &CommandPattern{Programs: []string{prog}, Sub: []string{sub}, Flags: []string{flag}, Args: []string{glob}, PipeTo: []string{prog}}, From: from},
 			{Kind: Forbid, Write: &WritePattern{Paths: []string{glob}, Text: re}, From: from},
 			{Kind: Require, Message: &MessagePattern{Must: re}, From: from},
+			{Kind: Forbid, Message: &MessagePattern{MustNot: re}, From: from},
 			{Kind: RequireBefore, Command: &CommandPattern{Classes: []string{"test"}}, Before: &CommandPattern{Programs: []string{prog}}, When: &Condition{Touched: []string{glob}}, From: from},
 			Scope{Dir: sub, Globs: []string{glob}}.Confine(Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{prog}}, From: from}),
 			Scope{Dir: sub, Globs: []string{glob}}.Confine(Check{Kind: Forbid, Write: &WritePattern{Text: re}, From: from}),
@@ -241,8 +255,15 @@ func FuzzMatch(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if hit, ok := p.Match(a, h); ok && hit.Why == "" {
+			hit, ok := p.Match(a, h)
+			if ok && hit.Why == "" {
 				t.Fatalf("hit without why: %+v", hit)
+			}
+			if c.Message != nil && c.Message.MustNot != "" && ok != slices.ContainsFunc(a.Messages, func(m action.Message) bool {
+				first, whole := regexp.MustCompile(re).MatchString(firstLine(m.Text)), regexp.MustCompile(re).MatchString(m.Text)
+				return first || whole && !anchored(re)
+			}) {
+				t.Fatalf("must_not %q on %+v: hit %v", re, a.Messages, ok)
 			}
 			_ = Describe(c)
 		}

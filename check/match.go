@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 
@@ -25,6 +26,9 @@ type Prepared struct {
 	text    *regexp.Regexp
 	must    *regexp.Regexp
 	mustNot *regexp.Regexp
+	// mustNotAnywhere: MustNot has no anchor, so it rules out text
+	// anywhere in the message (a trailer), not a form of the first line.
+	mustNotAnywhere bool
 }
 
 // Prepare validates a check and compiles it.
@@ -43,6 +47,7 @@ func Prepare(c Check) (*Prepared, error) {
 		}
 		if m.MustNot != "" {
 			p.mustNot = regexp.MustCompile(m.MustNot)
+			p.mustNotAnywhere = !anchored(m.MustNot)
 		}
 	}
 	return p, nil
@@ -147,6 +152,11 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 			}
 			if p.mustNot != nil && p.mustNot.MatchString(first) {
 				return hit(first, fmt.Sprintf("the %s %q", kindWord(m.Kind), clipQuote(first)))
+			}
+			if p.mustNotAnywhere {
+				if found := p.mustNot.FindString(m.Text); found != "" {
+					return hit(found, fmt.Sprintf("the %s %q holds %q", kindWord(m.Kind), clipQuote(first), clipQuote(found)))
+				}
 			}
 		}
 	}
@@ -320,6 +330,25 @@ func kindWord(k action.MessageKind) string {
 		return "PR title"
 	}
 	return "commit message"
+}
+
+// anchored reports whether a regular expression (valid RE2) holds an
+// anchor of the text or of a line: `^.{73,}` and `^(wip|fix)$` are forms
+// of a first line, `(?i)co-authored-by` is text anywhere.
+func anchored(re string) bool {
+	r, err := syntax.Parse(re, syntax.Perl)
+	if err != nil {
+		return true // Validate refuses it first; read it as a first line's form
+	}
+	var walk func(*syntax.Regexp) bool
+	walk = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
+			return true
+		}
+		return slices.ContainsFunc(r.Sub, walk)
+	}
+	return walk(r)
 }
 
 func firstLine(s string) string {

@@ -170,6 +170,12 @@ func compileForbidden(s string, d Directive) []check.Check {
 			}
 			if c, ok := pathCheck(o.Text, firstNonEmpty(o.Verb, writeVerbIn(clause))); ok {
 				out = append(out, c)
+				continue
+			}
+			if d.Polarity == Forbid {
+				if c, ok := messageCheck(o, clause); ok {
+					out = append(out, c)
+				}
 			}
 		case o.Kind == KindPath:
 			if c, ok := pathCheck(o.Text, firstNonEmpty(o.Verb, writeVerbIn(clause))); ok {

@@ -1,6 +1,7 @@
 package directive
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/action"
@@ -106,6 +107,34 @@ func conventionalCheck(s string) (check.Check, bool) {
 	}
 	must := `^(?:(?:` + strings.Join(types, "|") + `)(?:\([^)]*\))?!?: \S|Merge |Revert ")`
 	return check.Check{Kind: check.Require, Message: &check.MessagePattern{Kinds: kinds, Must: must, Name: "a Conventional Commit (type(scope): description)"}}, true
+}
+
+// messageWords mark a clause about what a commit message or a pull
+// request's title holds: "in commit messages", "no … trailer", "in the PR
+// title", "in your commits".
+var messageWords = lazyRE(`(?i)\b(?:commit|pr|pull[- ]request)\s+(?:messages?|titles?|bod(?:y|ies)|subjects?|descriptions?)\b|\btrailers?\b|\bin\s+(?:the\s+|your\s+|any\s+)?commits?\b`)
+
+// messageCheck compiles a span that a forbidding clause rules out of
+// commit messages or pull-request titles ("no `Co-Authored-By` trailer",
+// "never put `[skip ci]` in a commit message"): the message must not hold
+// it, anywhere (an unanchored must_not), in any case. A span that reads as
+// a command, a flag, a path or a placeholder is not message text.
+func messageCheck(o Object, clause string) (check.Check, bool) {
+	t := strings.Trim(o.Text, "`\"' ")
+	if o.Kind != KindCode || len(t) < 3 || !messageWords.MatchString(clause) ||
+		strings.HasPrefix(t, "-") || strings.ContainsAny(t, "<>{}/\\") || fileName.MatchString(t) {
+		return check.Check{}, false
+	}
+	var kinds []action.MessageKind
+	lower := strings.ToLower(clause)
+	if prTitleWords.MatchString(clause) || strings.Contains(lower, "pull request") {
+		kinds = append(kinds, action.PRTitle)
+	}
+	if strings.Contains(lower, "commit") || strings.Contains(lower, "trailer") {
+		kinds = append(kinds, action.CommitMessage)
+	}
+	return check.Check{Kind: check.Forbid, Message: &check.MessagePattern{Kinds: kinds,
+		MustNot: `(?i)` + regexp.QuoteMeta(t), Name: "a message without " + t}}, true
 }
 
 // A textConstruct is a construct of code that rules rule out by name ("no

@@ -44,6 +44,13 @@ func TestCompile(t *testing.T) {
 		{"Do not modify `package-lock.json` by hand", "", []string{"forbids writing `package-lock.json`"}},
 		{"Do not edit the `dist` folder; edit `src/` and run `npm run build` instead.", "", []string{"forbids writing `dist/`"}},
 		{"Never commit `.env` files", "", []string{"forbids running `git add .env`"}},
+		// Text a clause rules out of commit messages or PR titles: the
+		// message must not hold it, anywhere; a command, a flag, a path or
+		// a placeholder is not message text.
+		{"Never put `[skip ci]` in commit messages.", "", []string{"forbids commit messages matching /(?i)\\[skip ci\\]/"}},
+		{"Do not include `Generated with Claude Code` in commit messages or PR descriptions.", "", []string{"forbids commit messages matching /(?i)Generated with Claude Code/"}},
+		{"Don't use `git commit --no-verify` in commits.", "", []string{"forbids running `git commit --no-verify`; reminds only"}},
+		{"Never write `<type>: <subject>` literally in commit messages.", "", nil},
 		{"Always use `uv run` to run Python commands", "", []string{
 			"forbids running `pytest|mypy|ruff|black|isort|flake8|pylint|python|python3|tox|coverage|pyright` run without `uv run`"}},
 		{"Run tests with `uv run pytest`.", "", []string{"forbids running `pytest` run without `uv run`"}},

@@ -72,6 +72,7 @@ func TestPreToolUse_cleanRules(t *testing.T) {
 		gofumpt      = "Use gofumpt"
 		pnpm         = "Use pnpm, never npm or yarn"
 		force        = "Never push with `--force`"
+		trailer      = "Never put a `Co-Authored-By` trailer"
 	)
 	tests := []struct {
 		name string
@@ -92,12 +93,14 @@ func TestPreToolUse_cleanRules(t *testing.T) {
 		{"npx yarn behind sudo", bashCall("sudo yarn add lodash"), pnpm},
 		{"force push", bashCall("git push --force origin feature"), force},
 		{"force push short", bashCall("git push -f"), force},
+		{"co-author trailer", bashCall(`make lint && git commit -m "feat: add cart totals" -m "Co-authored-by: Claude <noreply@anthropic.com>"`), trailer},
 		// Compliant, and not rules at all: silent.
 		{"pnpm add", bashCall("pnpm add lodash"), ""},
 		{"make lint", bashCall("make lint"), ""},
 		{"meson compile", bashCall("meson compile -C build systemd"), ""},
 		{"ls", bashCall("ls -la"), ""},
 		{"git status", bashCall("git status"), ""},
+		{"linted conventional commit", bashCall(`make lint && git commit -m "feat: add cart totals" -m "Closes #12"`), ""},
 		{"gofumpt", bashCall("gofumpt -l -w ."), ""},
 		{"edit elsewhere", call{"Edit", `{"file_path":"ROOT/src/cart.go","old_string":"a","new_string":"b"}`}, ""},
 		{"read generated", bashCall("cat generated/foo.go | grep Total"), ""},
