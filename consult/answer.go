@@ -194,8 +194,10 @@ const (
 	DefaultMaxShare    = 0.05
 	DefaultMinRecorded = 20
 	// MinSay is how many phrasings a rule needs, once those reusing its
-	// key words are dropped, for them to be kept.
-	MinSay = 5
+	// key words are dropped, for them to be kept. The prompt asks for
+	// five: one that reuses a word costs the rule that phrasing, not the
+	// other four.
+	MinSay = 3
 	// maxSay bounds the phrasings kept of a rule, and maxSayBytes one.
 	maxSay      = 12
 	maxSayBytes = 200
@@ -330,12 +332,14 @@ func validateRule(r Rule, ra RuleAnswer, recorded []action.Action, o Options) (*
 }
 
 // keepSay keeps the phrasings that do not reuse the rule's key words, when
-// at least MinSay are left.
+// at least MinSay are left. The key words are those of the rule as the
+// prompt shows it (a long rule is cut there): a consultant cannot avoid
+// words it was not shown.
 func keepSay(r Rule, say []string, refused []Refusal) ([]string, []Refusal) {
 	if len(say) == 0 {
 		return nil, refused
 	}
-	ruleTerms := terms.Distinct(r.Text)
+	ruleTerms := terms.Distinct(oneLine(r.Text, maxRuleBytes))
 	var keep []string
 	reused := 0
 	for _, s := range say {
@@ -362,6 +366,9 @@ func keepSay(r Rule, say []string, refused []Refusal) ([]string, []Refusal) {
 	if len(keep) < MinSay {
 		refused = append(refused, Refusal{Rule: r.ID, Why: fmt.Sprintf("%d phrasings left of %d (%d reuse the rule's own words or have none of their own); at least %d are needed: none kept", len(keep), len(say), reused, MinSay)})
 		return nil, refused
+	}
+	if reused > 0 {
+		refused = append(refused, Refusal{Rule: r.ID, Why: fmt.Sprintf("%d of %d phrasings reuse the rule's own words or have none of their own: dropped, the other %d kept", reused, len(say), len(keep))})
 	}
 	return keep, refused
 }

@@ -60,8 +60,10 @@ func TestValidate(t *testing.T) {
 		{"a command check that fires on few recorded commands",
 			heex(CheckAnswer{Check: check.Check{Kind: check.Forbid, Command: &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Flags: []string{"--force"}}}, Bad: []Call{{Run: "git push --force"}}}),
 			append(repeat("git status", 10), repeat("ls", 20)...), 1, 5, ""},
-		{"phrasings that reuse the rule's words are dropped, and too few left keep none",
-			Answer{Rules: []RuleAnswer{{ID: rules[0].ID, Is: IsRule, Say: []string{"HEEx comments in templates", "template comments", "never HTML comments", "touch a page layout", "adjust the markup of a screen", "rework a view partial"}}}}, nil, 0, 0, "at least 5"},
+		{"phrasings that reuse the rule's words are dropped, the others kept",
+			Answer{Rules: []RuleAnswer{{ID: rules[0].ID, Is: IsRule, Say: []string{"HEEx comments in templates", "template comments", "never HTML comments", "touch a page layout", "adjust the markup of a screen", "rework a view partial"}}}}, nil, 0, 3, "3 of 6 phrasings reuse"},
+		{"too few left keep none",
+			Answer{Rules: []RuleAnswer{{ID: rules[0].ID, Is: IsRule, Say: []string{"HEEx comments in templates", "template comments", "never HTML comments", "touch a page layout", "adjust the markup of a screen"}}}}, nil, 0, 0, "at least 3"},
 		{"a description keeps no check",
 			Answer{Rules: []RuleAnswer{{ID: rules[0].ID, Is: IsDescription, Checks: []CheckAnswer{{Check: writeHeex}}}}}, nil, 0, 0, "has no checks"},
 		{"an unknown kind of line",
@@ -279,4 +281,23 @@ func repeat(s string, n int) []string {
 		out[i] = s
 	}
 	return out
+}
+
+// TestValidate_sayAgainstTheShownRule: a phrasing is held to the words of
+// the rule as the prompt shows it, cut at maxRuleBytes; a word past the
+// cut was never shown, and using it costs the phrasing nothing.
+func TestValidate_sayAgainstTheShownRule(t *testing.T) {
+	long := "Keep the web layer thin: " + strings.Repeat("handlers only decode requests and encode responses, ", 9) + "and the ledger reconciliation runs nightly."
+	if !strings.Contains(long[maxRuleBytes:], "ledger reconciliation") {
+		t.Fatalf("the test rule is not cut before its last words (%d bytes)", len(long))
+	}
+	r := Rule{ID: RuleID(long, ""), Text: long}
+	say := []string{"ledger reconciliation script", "nightly ledger job", "reconciliation failed overnight", "fix the ledger totals", "tune the reconciliation batch"}
+	res, err := Validate(Answer{Rules: []RuleAnswer{{ID: r.ID, Is: IsRule, Do: Do, Say: say}}}, []Rule{r}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Compiled) != 1 || len(res.Compiled[0].Say) != len(say) || len(res.Refused) != 0 {
+		t.Errorf("kept %+v, refused %+v; want all %d phrasings", res.Compiled, res.Refused, len(say))
+	}
 }
