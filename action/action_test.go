@@ -195,6 +195,14 @@ func TestCommand_flags(t *testing.T) {
 			t.Errorf("go test: Has(%s) = %v, want %v", flag, got, want)
 		}
 	}
+	// A flag with its value is the option given that value, however
+	// written.
+	for line, want := range map[string]bool{"gh pr create --base master --title x": true, "gh pr create --base=master": true,
+		"gh pr create --base main": false, "gh pr create --title master": false, "gh pr create": false} {
+		if got := Shell(line, Env{}).Commands[0].Has("--base=master"); got != want {
+			t.Errorf("%s: Has(--base=master) = %v, want %v", line, got, want)
+		}
+	}
 	if got := c.Positionals(); !slices.Equal(got, []string{"push", "origin", "main"}) {
 		t.Errorf("Positionals = %q", got)
 	}

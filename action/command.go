@@ -63,6 +63,13 @@ func (c Command) Words() []string { return values(c.Args) }
 // "--flag=value", or for a one-letter flag inside a cluster of one-letter
 // flags ("-f" in "-fd"; "-am" holds -a and -m).
 func (c Command) Has(flag string) bool {
+	if name, want, ok := strings.Cut(flag, "="); ok && len(name) > 1 && name[0] == '-' && want != "" {
+		// A flag with its value ("--base=main") is the option given that
+		// value, however it is written: `--base=main` or `--base main`.
+		if v, known := c.ValueOK(name); known && v == want {
+			return true
+		}
+	}
 	short := len(flag) == 2 && flag[0] == '-' && flag[1] != '-'
 	for i, a := range c.Args {
 		if !a.Known {

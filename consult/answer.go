@@ -373,6 +373,26 @@ func keepSay(r Rule, say []string, refused []Refusal) ([]string, []Refusal) {
 	return keep, refused
 }
 
+// stepAmong returns the first of calls that runs a command the step
+// pattern matches.
+func stepAmong(step check.CommandPattern, calls []Call) (string, bool) {
+	p, err := check.Prepare(check.Check{Kind: check.Forbid, Command: &step, From: check.Provenance{By: check.ByConsultant}})
+	if err != nil {
+		return "", false
+	}
+	for _, c := range calls {
+		if c.Run == "" {
+			continue
+		}
+		if act, err := c.Action(); err == nil {
+			if _, hit := p.Match(act, check.History{}); hit {
+				return c.Run, true
+			}
+		}
+	}
+	return "", false
+}
+
 // validateCheck says why a check may not be kept, or "".
 func validateCheck(r Rule, ca CheckAnswer, recorded []action.Action, o Options) string {
 	ca.Check.From = check.Provenance{By: check.ByConsultant}
@@ -419,6 +439,12 @@ func validateCheck(r Rule, ca CheckAnswer, recorded []action.Action, o Options) 
 			}
 		}
 		step := strings.Join(words, " ")
+		if run, ok := stepAmong(*b, ca.Good); ok {
+			// A good example that runs the step is the step as the rule
+			// runs it (`mvn checkstyle:check@validate` for an argument
+			// glob `checkstyle:check*`).
+			step = run
+		}
 		h := check.History{Commands: action.Shell(step, action.Env{}).Commands}
 		for _, call := range ca.Bad {
 			if act, err := call.Action(); err == nil {

@@ -129,6 +129,20 @@ func TestValidate_requireBefore(t *testing.T) {
 	if res, err := Validate(viaRunner, rules, Options{}); err != nil || len(res.Refused) != 0 {
 		t.Errorf("a require-before check naming the runner: %+v, %v", res.Refused, err)
 	}
+	// A step named by an argument glob is the good example that runs it;
+	// with no such example, the step cannot be run and the check is refused.
+	globbed := check.Check{Kind: check.RequireBefore, Command: &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}},
+		Before: &check.CommandPattern{Programs: []string{"mvn"}, Args: []string{"checkstyle:check*"}}}
+	withGood := ok
+	withGood.Rules = []RuleAnswer{{ID: rules[1].ID, Checks: []CheckAnswer{{Check: globbed, Bad: []Call{{Run: "git push origin topic"}}, Good: []Call{{Run: "mvn checkstyle:check@validate"}}}}}}
+	if res, err := Validate(withGood, rules, Options{}); err != nil || len(res.Refused) != 0 || len(res.Compiled) != 1 || len(res.Compiled[0].Checks) != 1 {
+		t.Errorf("a require-before check whose step is its good example: %+v, %v", res.Refused, err)
+	}
+	noGood := ok
+	noGood.Rules = []RuleAnswer{{ID: rules[1].ID, Checks: []CheckAnswer{{Check: globbed, Bad: []Call{{Run: "git push origin topic"}}, Good: []Call{{Run: "git status"}}}}}}
+	if res, err := Validate(noGood, rules, Options{}); err != nil || len(res.Refused) != 1 || !strings.Contains(res.Refused[0].Why, "does not recognise the step") {
+		t.Errorf("a require-before check whose step no example runs: %+v, %v", res.Refused, err)
+	}
 	// A bad example the check misses says how the call was read.
 	miss := ok
 	miss.Rules = []RuleAnswer{{ID: rules[1].ID, Checks: []CheckAnswer{{Check: check.Check{Kind: check.Forbid,
