@@ -150,12 +150,17 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 			if p.must != nil && !p.must.MatchString(first) {
 				return hit(first, fmt.Sprintf("the %s %q is not %s", kindWord(m.Kind), clipQuote(first), c.Message.name()))
 			}
-			if p.mustNot != nil && p.mustNot.MatchString(first) {
-				return hit(first, fmt.Sprintf("the %s %q", kindWord(m.Kind), clipQuote(first)))
-			}
-			if p.mustNotAnywhere {
-				if found := p.mustNot.FindString(m.Text); found != "" {
-					return hit(found, fmt.Sprintf("the %s %q holds %q", kindWord(m.Kind), clipQuote(first), clipQuote(found)))
+			if p.mustNot != nil {
+				text := first
+				if p.mustNotAnywhere {
+					text = m.Text
+				}
+				if loc := p.mustNot.FindStringIndex(text); loc != nil {
+					why := fmt.Sprintf("the %s %q", kindWord(m.Kind), clipQuote(first))
+					if found := text[loc[0]:loc[1]]; p.mustNotAnywhere && found != "" {
+						return hit(found, why+fmt.Sprintf(" holds %q", clipQuote(found)))
+					}
+					return hit(first, why)
 				}
 			}
 		}

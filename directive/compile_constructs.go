@@ -111,8 +111,9 @@ func conventionalCheck(s string) (check.Check, bool) {
 
 // messageWords mark a clause about what a commit message or a pull
 // request's title holds: "in commit messages", "no … trailer", "in the PR
-// title", "in your commits".
-var messageWords = lazyRE(`(?i)\b(?:commit|pr|pull[- ]request)\s+(?:messages?|titles?|bod(?:y|ies)|subjects?|descriptions?)\b|\btrailers?\b|\bin\s+(?:the\s+|your\s+|any\s+)?commits?\b`)
+// title". "In commits" is not among them: it names the files committed
+// as often as the message.
+var messageWords = lazyRE(`(?i)\bcommit\s+(?:messages?|titles?|bod(?:y|ies)|subjects?)\b|\btrailers?\b`)
 
 // messageCheck compiles a span that a forbidding clause rules out of
 // commit messages or pull-request titles ("no `Co-Authored-By` trailer",
@@ -121,17 +122,18 @@ var messageWords = lazyRE(`(?i)\b(?:commit|pr|pull[- ]request)\s+(?:messages?|ti
 // a command, a flag, a path or a placeholder is not message text.
 func messageCheck(o Object, clause string) (check.Check, bool) {
 	t := strings.Trim(o.Text, "`\"' ")
-	if o.Kind != KindCode || len(t) < 3 || !messageWords.MatchString(clause) ||
-		strings.HasPrefix(t, "-") || strings.ContainsAny(t, "<>{}/\\") || fileName.MatchString(t) {
+	if o.Kind != KindCode || len(t) < 3 || strings.HasPrefix(t, "-") || strings.ContainsAny(t, "<>{}/\\") || fileName.MatchString(t) {
 		return check.Check{}, false
 	}
 	var kinds []action.MessageKind
-	lower := strings.ToLower(clause)
-	if prTitleWords.MatchString(clause) || strings.Contains(lower, "pull request") {
+	if prTitleWords.MatchString(clause) {
 		kinds = append(kinds, action.PRTitle)
 	}
-	if strings.Contains(lower, "commit") || strings.Contains(lower, "trailer") {
+	if messageWords.MatchString(clause) {
 		kinds = append(kinds, action.CommitMessage)
+	}
+	if len(kinds) == 0 {
+		return check.Check{}, false // no message the hooks read (a PR's description is not one)
 	}
 	return check.Check{Kind: check.Forbid, Message: &check.MessagePattern{Kinds: kinds,
 		MustNot: `(?i)` + regexp.QuoteMeta(t), Name: "a message without " + t}}, true

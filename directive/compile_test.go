@@ -51,6 +51,9 @@ func TestCompile(t *testing.T) {
 		{"Do not include `Generated with Claude Code` in commit messages or PR descriptions.", "", []string{"forbids commit messages matching /(?i)Generated with Claude Code/"}},
 		{"Don't use `git commit --no-verify` in commits.", "", []string{"forbids running `git commit --no-verify`; reminds only"}},
 		{"Never write `<type>: <subject>` literally in commit messages.", "", nil},
+		{"Don't include `node_modules` in commits.", "", nil},
+		{"Never mention `WIP` in PR descriptions.", "", nil},
+		{"Never put `WIP` in PR titles.", "", []string{"forbids PR titles matching /(?i)WIP/"}},
 		{"Always use `uv run` to run Python commands", "", []string{
 			"forbids running `pytest|mypy|ruff|black|isort|flake8|pylint|python|python3|tox|coverage|pyright` run without `uv run`"}},
 		{"Run tests with `uv run pytest`.", "", []string{"forbids running `pytest` run without `uv run`"}},

@@ -21,9 +21,6 @@ type phrasings struct {
 	docs  []phrasingDoc
 	df    map[string]int
 	total int64
-	// notRule holds the lessons whose line a consultant read as no rule
-	// (a description, a map, an example, a note not for agents).
-	notRule map[string]bool
 }
 
 type phrasingDoc struct {
@@ -92,14 +89,15 @@ func (k *KB) phrasingsFor(ctx context.Context, project string) (*phrasings, erro
 	if c.indexed {
 		return c.idx, nil
 	}
-	idx, err := k.buildPhrasings(ctx, project)
+	crs, err := k.compiledRules(ctx, project)
 	if err != nil {
 		return nil, err
 	}
-	c.idx, c.indexed = idx, true
-	if idx != nil {
-		c.notRule = idx.notRule
+	idx, err := k.buildPhrasings(ctx, crs)
+	if err != nil {
+		return nil, err
 	}
+	c.idx, c.indexed, c.notRule = idx, true, notRules(crs)
 	k.keepCached(project, c)
 	return idx, nil
 }
@@ -113,7 +111,7 @@ func (k *KB) notRuleFor(ctx context.Context, project string) (map[string]bool, e
 		return nil, err
 	}
 	c := k.cached(project, rev)
-	if c.notRule != nil || c.indexed {
+	if c.notRule != nil {
 		return c.notRule, nil
 	}
 	crs, err := k.compiledRules(ctx, project)
@@ -162,13 +160,13 @@ func notRules(crs []compiledRule) map[string]bool {
 	return out
 }
 
-// buildPhrasings reads a project's compiles and embeds their phrasings.
-func (k *KB) buildPhrasings(ctx context.Context, project string) (*phrasings, error) {
-	crs, err := k.compiledRules(ctx, project)
-	if err != nil || len(crs) == 0 {
-		return nil, err
+// buildPhrasings embeds the phrasings of a project's compiled rules; nil
+// when it has none compiled.
+func (k *KB) buildPhrasings(ctx context.Context, crs []compiledRule) (*phrasings, error) {
+	if len(crs) == 0 {
+		return nil, nil
 	}
-	idx := &phrasings{df: map[string]int{}, notRule: notRules(crs)}
+	idx := &phrasings{df: map[string]int{}}
 	var texts []string
 	for _, cr := range crs {
 		c := cr.compile
