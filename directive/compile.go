@@ -18,13 +18,25 @@ import (
 // concurrent use.
 func Compile(content, trigger string) []check.Check {
 	text := statement(content)
-	if text == "" || NotARule(content) != "" {
+	if text == "" {
 		return nil
 	}
 	_, scope := readTrigger(trigger)
 	var out []check.Check
-	for _, s := range sentences(cleanMarkdown(text)) {
-		out = append(out, compileSentence(s, Parse(s, trigger))...)
+	switch NotARule(content) {
+	case "":
+		clean := cleanMarkdown(text)
+		for _, s := range sentences(clean) {
+			out = append(out, compileSentence(s, clean, Parse(s, trigger))...)
+		}
+	case listOfNames:
+		// A labelled line may still give a message's shape: "Commit
+		// subjects: `[PROJ-42] summary`".
+		if c, ok := templateCheck(cleanMarkdown(text), cleanMarkdown(text)); ok {
+			out = append(out, c)
+		}
+	default:
+		return nil
 	}
 	out = mergePrefers(out)
 	quote := quoteOf(content)
@@ -88,10 +100,12 @@ func sentences(text string) []string {
 	return out
 }
 
-// compileSentence compiles one sentence, read by Parse into d.
-func compileSentence(s string, d Directive) []check.Check {
+// compileSentence compiles one sentence of rule, read by Parse into d.
+func compileSentence(s, rule string, d Directive) []check.Check {
 	var out []check.Check
 	if c, ok := conventionalCheck(s); ok {
+		out = append(out, c)
+	} else if c, ok := templateCheck(s, rule); ok {
 		out = append(out, c)
 	}
 	switch d.Polarity {
@@ -504,7 +518,8 @@ var prohibition = lazyRE(`(?i)\b(?:never|don'?t|do\s+not|does\s+not\s+need|must\
 // instead edit templates/" → "Never edit files under generated/"). A
 // sentence without a cue (an item under a "Don't" heading) is whole.
 func negatedClause(s string) string {
-	loc := negationCue.FindStringIndex(strings.ToLower(s))
+	loc := negationCue.FindStringIndex(lowerASCII(s)) // same byte offsets as s
+
 	if loc == nil {
 		return s
 	}
@@ -513,6 +528,18 @@ func negatedClause(s string) string {
 		rest = rest[:loc[1]-loc[0]+b[0]]
 	}
 	return rest
+}
+
+// lowerASCII lowers s's ASCII letters only, so that an offset in it is one
+// in s (strings.ToLower changes lengths: an invalid byte becomes U+FFFD).
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 var clauseBoundary = lazyRE(`(?i);|\s[—–]\s|\s-\s|,\s*(?:and\s+)?(?:use|prefer|run|call|edit)\b|,?\s+(?:instead|rather|but|except|unless|otherwise)\b|:\s|\.\s`)

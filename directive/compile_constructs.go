@@ -105,8 +105,15 @@ func conventionalCheck(s string) (check.Check, bool) {
 			kinds = []action.MessageKind{action.PRTitle}
 		}
 	}
-	must := `^(?:(?:` + strings.Join(types, "|") + `)(?:\([^)]*\))?!?: \S|Merge |Revert ")`
+	must := conventionalHeaderPattern(types) + `|^(?:Merge |Revert ")`
 	return check.Check{Kind: check.Require, Message: &check.MessagePattern{Kinds: kinds, Must: must, Name: "a Conventional Commit (type(scope): description)"}}, true
+}
+
+// conventionalHeaderPattern is a Conventional Commits header of one of
+// types: the type, an optional scope, an optional "!", a colon and the
+// description.
+func conventionalHeaderPattern(types []string) string {
+	return `^(?:` + strings.Join(types, "|") + `)(?:\([^)]*\))?!?: \S`
 }
 
 // messageWords mark a clause about what a commit message or a pull

@@ -41,12 +41,15 @@ var clauseEnd = lazyRE(`[.;|\n]\s|[.;|]$|\n`)
 // directing words open a clause that directs.
 var directing = lazyRE(`(?i)^(?:you\s+)?(?:use|never|always|must|should|shall|do not|don'?t|avoid|prefer|ensure|make sure|required?|only use)\b`)
 
+// listOfNames is the shape of a labelled list of names.
+const listOfNames = "list of names"
+
 var notRuleShapes = []struct {
 	name string
 	re   *lazyRegexp
 }{
 	{"pasted output", lazyRE(`(?i)^(?:warning|error|info|note|hint|fatal|panic)(?:\[[\w-]+\])?\s*(?:[A-Z]{1,5}\d{2,5})?:\s|^\S+\.\w+:\d+(?::\d+)?:\s|^(?:[A-Z]{2,5}\d{3,5}):\s`)},
 	{"map entry", lazyRE("^`[^`]+`\\s*(?:[-–—:=]|->|→)\\s+\\S")},
-	{"list of names", lazyRE("^[\\p{L}][\\p{L}\\d /_-]{0,40}:\\s*(?:`[^`]+`\\s*,?\\s*(?:and\\s+|or\\s+)?)+\\.?$")},
+	{listOfNames, lazyRE("^[\\p{L}][\\p{L}\\d /_-]{0,40}:\\s*(?:`[^`]+`\\s*,?\\s*(?:and\\s+|or\\s+)?)+\\.?$")},
 	{"description", lazyRE(`^(?:Uses|Runs|Contains|Provides|Handles|Stores|Holds|Defines|Exports|Implements|Includes|Supports|Manages|Wraps|Generates|Serves|Lives|Is|Has|Was)\s`)},
 }

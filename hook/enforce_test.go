@@ -73,6 +73,7 @@ func TestPreToolUse_cleanRules(t *testing.T) {
 		pnpm         = "Use pnpm, never npm or yarn"
 		force        = "Never push with `--force`"
 		trailer      = "Never put a `Co-Authored-By` trailer"
+		prTitle      = "Pull request titles follow the form `Area: Summary`"
 	)
 	tests := []struct {
 		name string
@@ -94,7 +95,9 @@ func TestPreToolUse_cleanRules(t *testing.T) {
 		{"force push", bashCall("git push --force origin feature"), force},
 		{"force push short", bashCall("git push -f"), force},
 		{"co-author trailer", bashCall(`make lint && git commit -m "feat: add cart totals" -m "Co-authored-by: Claude <noreply@anthropic.com>"`), trailer},
+		{"PR title without its area", bashCall(`gh pr create --title "Add cart totals" --body "Totals"`), prTitle},
 		// Compliant, and not rules at all: silent.
+		{"PR title in the form", bashCall(`gh pr create --title "Cart: Add totals" --body "Totals"`), ""},
 		{"pnpm add", bashCall("pnpm add lodash"), ""},
 		{"make lint", bashCall("make lint"), ""},
 		{"meson compile", bashCall("meson compile -C build systemd"), ""},
