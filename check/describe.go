@@ -67,10 +67,7 @@ func Describe(c Check) string {
 		case c.Write.New:
 			what = "creating"
 		}
-		where := "any file"
-		if len(c.Write.Paths) > 0 {
-			where = "`" + strings.Join(c.Write.Paths, "`, `") + "`"
-		}
+		where := globsText(c.Write.Paths)
 		switch {
 		case c.Write.Text == "":
 			s = fmt.Sprintf("forbids %s %s", what, where)
@@ -105,4 +102,29 @@ func Describe(c Check) string {
 		s += "; learned from a correction: reminds once, then asks"
 	}
 	return s
+}
+
+// globsText is a list of path globs in words: the files it holds, then
+// the ones it leaves out ("any file but `*.md`, `*.rst` and 3 more").
+func globsText(globs []string) string {
+	var in, out []string
+	for _, g := range globs {
+		if x, ok := strings.CutPrefix(g, "!"); ok {
+			out = append(out, x)
+		} else {
+			in = append(in, g)
+		}
+	}
+	where := "any file"
+	if len(in) > 0 {
+		where = "`" + strings.Join(in, "`, `") + "`"
+	}
+	if len(out) > 0 {
+		shown := out[:min(len(out), 3)]
+		where += " but `" + strings.Join(shown, "`, `") + "`"
+		if more := len(out) - len(shown); more > 0 {
+			where += fmt.Sprintf(" and %d more", more)
+		}
+	}
+	return where
 }

@@ -21,13 +21,16 @@ func Compile(content, trigger string) []check.Check {
 	if text == "" {
 		return nil
 	}
-	_, scope := readTrigger(trigger)
+	heading, scope := readTrigger(trigger)
 	var out []check.Check
 	switch NotARule(content) {
 	case "":
-		clean := cleanMarkdown(text)
-		for _, s := range sentences(clean) {
-			out = append(out, compileSentence(s, clean, Parse(s, trigger))...)
+		rc := ruleContext{rule: cleanMarkdown(text)}
+		if len(heading) > 0 {
+			rc.heading = heading[len(heading)-1]
+		}
+		for _, s := range sentences(rc.rule) {
+			out = append(out, compileSentence(s, rc, Parse(s, trigger))...)
 		}
 	case listOfNames:
 		// A labelled line may still give a message's shape: "Commit
@@ -100,17 +103,23 @@ func sentences(text string) []string {
 	return out
 }
 
-// compileSentence compiles one sentence of rule, read by Parse into d.
-func compileSentence(s, rule string, d Directive) []check.Check {
+// ruleContext is what a sentence is compiled in: the whole rule, and the
+// heading it stands under, the innermost.
+type ruleContext struct {
+	rule, heading string
+}
+
+// compileSentence compiles one sentence of a rule, read by Parse into d.
+func compileSentence(s string, rc ruleContext, d Directive) []check.Check {
 	var out []check.Check
 	if c, ok := conventionalCheck(s); ok {
 		out = append(out, c)
-	} else if c, ok := templateCheck(s, rule); ok {
+	} else if c, ok := templateCheck(s, rc.rule); ok {
 		out = append(out, c)
 	}
 	switch d.Polarity {
 	case Forbid, Prefer:
-		out = append(out, compileForbidden(s, d)...)
+		out = append(out, compileForbidden(s, rc, d)...)
 	}
 	switch d.Polarity {
 	case Require, Prefer:
@@ -131,7 +140,7 @@ var obligation = lazyRE(`(?i)\b(?:always|must|has to|have to|needs? to|is requir
 // compileForbidden compiles what a forbidding (or preferring) sentence
 // rules out: commands, flags, programs, paths written, and the command
 // constructs it names in words.
-func compileForbidden(s string, d Directive) []check.Check {
+func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 	if d.Polarity == Forbid && negationCue.MatchString(strings.ToLower(s)) && !prohibition.MatchString(s) {
 		// "may not be installable via pip", "is not used": a negation
 		// that describes, not one that forbids.
@@ -188,6 +197,8 @@ func compileForbidden(s string, d Directive) []check.Check {
 			}
 			if d.Polarity == Forbid {
 				if c, ok := messageCheck(o, clause); ok {
+					out = append(out, c)
+				} else if c, ok := constructCheck(o, clause, rc.heading); ok {
 					out = append(out, c)
 				}
 			}

@@ -74,6 +74,7 @@ func TestPreToolUse_cleanRules(t *testing.T) {
 		force        = "Never push with `--force`"
 		trailer      = "Never put a `Co-Authored-By` trailer"
 		prTitle      = "Pull request titles follow the form `Area: Summary`"
+		tsIgnore     = "No `@ts-ignore` comments"
 	)
 	tests := []struct {
 		name string
@@ -96,7 +97,10 @@ func TestPreToolUse_cleanRules(t *testing.T) {
 		{"force push short", bashCall("git push -f"), force},
 		{"co-author trailer", bashCall(`make lint && git commit -m "feat: add cart totals" -m "Co-authored-by: Claude <noreply@anthropic.com>"`), trailer},
 		{"PR title without its area", bashCall(`gh pr create --title "Add cart totals" --body "Totals"`), prTitle},
+		{"a new @ts-ignore", call{"Write", `{"file_path":"ROOT/src/cart.ts","content":"// @ts-ignore\nconst t = total(cart)"}`}, tsIgnore},
 		// Compliant, and not rules at all: silent.
+		{"@ts-ignore in a doc", call{"Write", `{"file_path":"ROOT/docs/typing.md","content":"Never write // @ts-ignore"}`}, ""},
+		{"an edit that keeps an @ts-ignore", call{"Edit", `{"file_path":"ROOT/src/cart.ts","old_string":"// @ts-ignore\nconst t = total(cart)","new_string":"// @ts-ignore\nconst t = total(cart, tax)"}`}, ""},
 		{"PR title in the form", bashCall(`gh pr create --title "Cart: Add totals" --body "Totals"`), ""},
 		{"pnpm add", bashCall("pnpm add lodash"), ""},
 		{"make lint", bashCall("make lint"), ""},
