@@ -35,7 +35,8 @@ func Compile(content, trigger string) []check.Check {
 	case listOfNames:
 		// A labelled line may still give a message's shape: "Commit
 		// subjects: `[PROJ-42] summary`".
-		if c, ok := templateCheck(cleanMarkdown(text), cleanMarkdown(text)); ok {
+		clean := cleanMarkdown(text)
+		if c, ok := templateCheck(clean, clean); ok {
 			out = append(out, c)
 		}
 	default:
@@ -530,7 +531,6 @@ var prohibition = lazyRE(`(?i)\b(?:never|don'?t|do\s+not|does\s+not\s+need|must\
 // sentence without a cue (an item under a "Don't" heading) is whole.
 func negatedClause(s string) string {
 	loc := negationCue.FindStringIndex(lowerASCII(s)) // same byte offsets as s
-
 	if loc == nil {
 		return s
 	}

@@ -3,6 +3,7 @@ package directive
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/innate-mcp/innate-mcp/action"
 	"github.com/innate-mcp/innate-mcp/check"
@@ -51,6 +52,9 @@ var conventionalTemplate = lazyRE(`(?i)^<?type>?\s*\(\s*<?scope>?\s*\)\s*!?\s*:`
 // is one: it needs a placeholder and a literal mark, and no word that is
 // neither a placeholder nor a mark (a literal word makes it an example).
 func templatePattern(span string) (string, bool) {
+	if !utf8.ValidString(span) {
+		return "", false
+	}
 	toks := templateToken.FindAllString(span, -1)
 	var b strings.Builder
 	holes, marks := 0, 0
@@ -77,8 +81,7 @@ func templatePattern(span string) (string, bool) {
 		case strings.TrimSpace(t) == "":
 			b.WriteString(`\s*`)
 			if i > 0 && i+1 < len(toks) && isHole(toks[i-1]) && isHole(toks[i+1]) {
-				b.Reset() // two placeholders with nothing between them: no shape
-				return "", false
+				return "", false // two placeholders with nothing between them: no shape
 			}
 		default:
 			b.WriteString(regexp.QuoteMeta(t))
@@ -99,7 +102,7 @@ func hole(toks []string, i int) string {
 		if strings.TrimSpace(t) == "" {
 			continue
 		}
-		if len(t) == 1 && !isWord(t) && t != "<" && t != "{" {
+		if len(t) == 1 && !isWord(t) {
 			return `[^` + regexp.QuoteMeta(t) + `\n]+?`
 		}
 		return `\S.*?`

@@ -2,6 +2,7 @@ package directive
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/innate-mcp/innate-mcp/action"
@@ -109,4 +110,27 @@ func TestTemplateCheck_none(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzTemplatePattern: whatever the span, a template's pattern compiles,
+// and the check built on it is valid.
+func FuzzTemplatePattern(f *testing.F) {
+	for _, s := range []string{"Area: Summary #ticket", "<type>: <subject>", "[PROJ-42] summary", "{scope}/{name}: ...", "Module - Change"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, span string) {
+		p, ok := templatePattern(span)
+		if !ok {
+			return
+		}
+		if _, err := regexp.Compile(p); err != nil {
+			t.Fatalf("templatePattern(%q) = %q: %v", span, p, err)
+		}
+		rule := "Commit messages follow the format `" + strings.ReplaceAll(span, "`", "") + "`."
+		for _, c := range Compile(rule, "") {
+			if err := check.Validate(c); err != nil {
+				t.Fatalf("Compile(%q) gave an invalid check: %v", rule, err)
+			}
+		}
+	})
 }
