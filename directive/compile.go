@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/check"
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // Compile reads a rule's content and trigger (as Parse takes them) into
@@ -530,7 +531,9 @@ var prohibition = lazyRE(`(?i)\b(?:never|don'?t|do\s+not|does\s+not\s+need|must\
 // instead edit templates/" → "Never edit files under generated/"). A
 // sentence without a cue (an item under a "Don't" heading) is whole.
 func negatedClause(s string) string {
-	loc := negationCue.FindStringIndex(lowerASCII(s)) // same byte offsets as s
+	// terms.LowerASCII keeps byte offsets (strings.ToLower changes lengths:
+	// an invalid byte becomes U+FFFD).
+	loc := negationCue.FindStringIndex(terms.LowerASCII(s))
 	if loc == nil {
 		return s
 	}
@@ -539,18 +542,6 @@ func negatedClause(s string) string {
 		rest = rest[:loc[1]-loc[0]+b[0]]
 	}
 	return rest
-}
-
-// lowerASCII lowers s's ASCII letters only, so that an offset in it is one
-// in s (strings.ToLower changes lengths: an invalid byte becomes U+FFFD).
-func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 var clauseBoundary = lazyRE(`(?i);|\s[—–]\s|\s-\s|,\s*(?:and\s+)?(?:use|prefer|run|call|edit)\b|,?\s+(?:instead|rather|but|except|unless|otherwise)\b|:\s|\.\s`)

@@ -73,7 +73,7 @@ var (
 	conventionalRE      = lazyRE(`(?i)\bconventional[- ]commits?\b|\bcommitlint\b`)
 	conventionalNegated = lazyRE(`(?i)\b(?:not|never|don'?t|no)\b[^.;]{0,30}\bconventional[- ]commits?\b`)
 	prTitleWords        = lazyRE(`(?i)\b(?:pr|pull[- ]request)\s+titles?\b`)
-	commitWords         = lazyRE(`(?i)\bcommit(?:s|\s+messages?|\s+titles?)?\b`)
+	commitWords         = lazyRE(`(?i)\bcommit(?:s|\s+messages?|\s+titles?|\s+subjects?)?\b`)
 	typeSpan            = lazyRE("`([a-z]+)(?:\\([^)`]*\\))?!?:?`")
 )
 

@@ -25,11 +25,6 @@ import (
 // "start with".
 var templateCue = lazyRE(`(?i)\b(?:format(?:ted)?|follows?|following|look\s+like|of\s+the\s+form|in\s+the\s+form|shape|pattern|template|structure|convention|start\s+with|begin\s+with|prefix(?:ed)?)\b`)
 
-// messageNamed marks a clause about commit messages ("commits", "commit
-// messages", "commit subjects"); prTitleWords one about pull-request
-// titles.
-var messageNamed = lazyRE(`(?i)\bcommit(?:s|\s+messages?|\s+titles?|\s+subjects?)?\b`)
-
 // messagePlaceholders are the words message templates use for what
 // varies, besides placeholderWords: "area", "change", "ticket-ref".
 var messagePlaceholders = set("area", "change", "changes", "short", "what", "why", "verb", "category", "jira",
@@ -60,7 +55,7 @@ func templatePattern(span string) (string, bool) {
 	holes, marks := 0, 0
 	for i, t := range toks {
 		switch {
-		case strings.HasPrefix(t, "<") && len(t) > 2, strings.HasPrefix(t, "{") && len(t) > 2:
+		case bracketed(t):
 			b.WriteString(hole(toks, i))
 			holes++
 		case t == "..." || t == "…":
@@ -118,8 +113,14 @@ func isWord(t string) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-func isHole(t string) bool {
-	return isWord(t) || strings.HasPrefix(t, "<") && len(t) > 2 || strings.HasPrefix(t, "{") && len(t) > 2
+// isHole reports whether a token is a placeholder's: a word or a
+// bracketed name.
+func isHole(t string) bool { return isWord(t) || bracketed(t) }
+
+// bracketed reports whether a token is a bracketed placeholder ("<type>",
+// "{scope}").
+func bracketed(t string) bool {
+	return len(t) > 2 && (t[0] == '<' || t[0] == '{')
 }
 
 // placeholderPhrase reports whether every part of a word joined by "-" or
@@ -173,7 +174,7 @@ func templateCheck(s, rule string) (check.Check, bool) {
 	if prTitleWords.MatchString(clause) {
 		kinds = append(kinds, action.PRTitle)
 	}
-	if messageNamed.MatchString(prTitleWords.ReplaceAllString(clause, "")) {
+	if commitWords.MatchString(prTitleWords.ReplaceAllString(clause, "")) {
 		kinds = append(kinds, action.CommitMessage)
 	}
 	if len(kinds) == 0 {

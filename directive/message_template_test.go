@@ -2,6 +2,7 @@ package directive
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,19 +75,10 @@ func TestTemplateCheck(t *testing.T) {
 }
 
 func sameKinds(a, b []action.MessageKind) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for _, k := range a {
-		found := false
-		for _, l := range b {
-			found = found || k == l
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
 }
 
 // TestTemplateCheck_none: what gives no message template.
