@@ -18,10 +18,13 @@ func (p *CommandPattern) Short() string {
 		parts := []string{strings.Join(p.Programs, "|")}
 		parts = append(parts, p.Sub...)
 		parts = append(parts, p.Flags...)
-		parts = append(parts, p.Args...)
 		b.WriteString("`" + strings.Join(parts, " ") + "`")
+		if len(p.Args) > 0 {
+			// Any one of the words: "`git push` on `main` or `master`".
+			b.WriteString(" on " + orList(p.Args))
+		}
 	}
-	if len(p.Classes) > 0 && (len(p.Flags) > 0 || len(p.Sub) > 0) {
+	if (len(p.Classes) > 0 || len(p.Programs) == 1 && p.Programs[0] == "*") && (len(p.Flags) > 0 || len(p.Sub) > 0) {
 		b.WriteString(" with `" + strings.Join(append(append([]string{}, p.Sub...), p.Flags...), " ") + "`")
 	}
 	if len(p.PipeTo) > 0 {
@@ -127,4 +130,16 @@ func globsText(globs []string) string {
 		}
 	}
 	return where
+}
+
+// orList is words in code spans, the last after "or": "`a`, `b` or `c`".
+func orList(ws []string) string {
+	q := make([]string, len(ws))
+	for i, w := range ws {
+		q[i] = "`" + w + "`"
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }

@@ -163,8 +163,25 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 	var out []check.Check
 	clause := negatedClause(s)
 	var progs []string
-	for _, o := range d.Dont {
-		if o.Example || o.Of != "" {
+	flagOf, bound := boundFlags(s, d.Dont)
+	for i, o := range d.Dont {
+		if o.Example || o.Of != "" || bound[i] {
+			continue
+		}
+		if f, ok := flagOf[i]; ok {
+			// A command with the flag the clause gives it: that pair is
+			// what is ruled out, and what follows the flag may narrow it
+			// further ("with `-count=1` on the whole tree").
+			p := codeCommand(o.Text, o.Verb)
+			if p == nil && isProgram(o.Text) {
+				p = &check.CommandPattern{Programs: []string{strings.ToLower(o.Text)}}
+			}
+			if p != nil {
+				p.Flags = append(p.Flags, f)
+				c := mk(p)
+				c.RemindOnly = qualified(clause, []string{f}) || openCommand(o.Text)
+				out = append(out, c)
+			}
 			continue
 		}
 		if c, ok := textCheck(o); ok {
@@ -363,10 +380,18 @@ func jobCheck(s string, o Object, cmd *check.CommandPattern) (check.Check, bool)
 	if i := strings.LastIndexByte(before, '`'); i >= 0 {
 		before = before[i+1:] // since the previous code span
 	}
+	if b := jobClauseEnd.FindAllStringIndex(before, -1); len(b) > 0 {
+		before = before[b[len(b)-1][1]:] // since the clause began
+	}
 	after := s[at+len(o.Text):]
 	after = strings.TrimLeft(after, "`")
 	if i := strings.IndexByte(after, '`'); i >= 0 {
 		after = after[:i]
+	}
+	if b := jobClauseEnd.FindStringIndex(after); b != nil {
+		// "Build with `make build`; run the tests with `make test`": the
+		// next clause's job is the next command's.
+		after = after[:b[0]]
 	}
 	var jobs []string
 	for _, part := range []string{before, after} {
@@ -393,6 +418,11 @@ func jobCheck(s string, o Object, cmd *check.CommandPattern) (check.Check, bool)
 	return check.Check{Kind: check.PreferInstead, Instead: strings.Trim(o.Text, "`"),
 		Command: &check.CommandPattern{Classes: jobs, Except: except}}, true
 }
+
+// jobClauseEnd ends the clause around a command a rule asks for a job. A
+// dash does not: what follows "`yarn lint` - " says what the command is
+// for.
+var jobClauseEnd = lazyRE(`(?i);|\.(?:\s|$)|,\s*(?:and|then|but|or)\b`)
 
 // installRivals compiles a package manager's install command a rule asks
 // for ("use `uv add <package>` to install dependencies") into checks

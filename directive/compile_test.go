@@ -40,10 +40,10 @@ func TestCompile(t *testing.T) {
 		{"Use gofumpt for formatting Go code.", "", []string{"forbids running `gofmt` (use gofumpt instead)"}},
 		{"Never push with `--force`.", "", []string{"forbids running `git push --force`"}},
 		{"Never force push.", "", []string{"forbids running `git push --force`"}},
-		{"Don't push directly to main.", "", []string{"forbids running `git push main master HEAD:main HEAD:master`"}},
+		{"Don't push directly to main.", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`"}},
 		{"Do not modify `package-lock.json` by hand", "", []string{"forbids writing `package-lock.json`"}},
 		{"Do not edit the `dist` folder; edit `src/` and run `npm run build` instead.", "", []string{"forbids writing `dist/`"}},
-		{"Never commit `.env` files", "", []string{"forbids running `git add .env`"}},
+		{"Never commit `.env` files", "", []string{"forbids running `git add` on `.env`"}},
 		// Text a clause rules out of commit messages or PR titles: the
 		// message must not hold it, anywhere; a command, a flag, a path or
 		// a placeholder is not message text.
@@ -99,6 +99,19 @@ func TestCompile(t *testing.T) {
 		{"The `dist` folder is not edited by hand.", "", nil},
 		{"No edits under `vendor/`.", "", []string{"forbids writing `vendor/`"}},
 		{"Use pnpm or bun, not npm.", "", []string{"forbids running `npm|yarn` (use pnpm or bun instead)"}},
+		// A command and the flag a clause gives it are one pattern, in
+		// either order; what follows the flag may narrow it to a reminder.
+		{"Never run `git push` with `--force`.", "", []string{"forbids running `git push --force`"}},
+		{"Never pass `--no-verify` to `git commit`.", "", []string{"forbids running `git commit --no-verify`"}},
+		{"Do not call `pytest` with `-x`.", "", []string{"forbids running `pytest -x`"}},
+		{"Never run `go test` with `-count=1` on the whole tree.", "", []string{"forbids running `go test -count=1`; reminds only"}},
+		{"Don't use `--no-verify`.", "", []string{"forbids running any command with `--no-verify`"}},
+		// Each command's job is read in its own clause.
+		{"Build with `make build`; run the tests with `make test`.", "", []string{
+			"forbids running a test command other than `make test` (use make test instead)"}},
+		{"Format with `make fmt`; run the tests with `make test`.", "", []string{
+			"forbids running a format command other than `make fmt` (use make fmt instead)",
+			"forbids running a test command other than `make test` (use make test instead)"}},
 	}
 	for _, tt := range tests {
 		var got []string

@@ -249,6 +249,54 @@ func flagPattern(o Object, s string) *check.CommandPattern {
 	return nil
 }
 
+// boundFlags pairs the commands of a clause with the flags it gives them:
+// "never run `git push` with `--force`" and "never pass `--no-verify` to
+// `git commit`" rule out the command with that flag, not the command. It
+// returns, by index in objs, each bound command's flag (as written, with
+// its value: `-count=1`), and the flags so bound.
+func boundFlags(s string, objs []Object) (flagOf map[int]string, bound map[int]bool) {
+	flagOf, bound = map[int]string{}, map[int]bool{}
+	at := func(o Object) (int, int) {
+		i := strings.Index(s, "`"+o.Text+"`")
+		if i < 0 {
+			return -1, -1
+		}
+		return i, i + len(o.Text) + 2
+	}
+	for ci, c := range objs {
+		if c.Kind != KindCode && !isProgram(c.Text) || c.Example {
+			continue
+		}
+		cs, ce := at(c)
+		if cs < 0 {
+			continue
+		}
+		for fi, f := range objs {
+			if f.Kind != KindFlag || bound[fi] || f.Example {
+				continue
+			}
+			fs, fe := at(f)
+			switch {
+			case fs >= ce && commandThenFlag.MatchString(s[ce:fs]):
+			case cs >= fe && flagThenCommand.MatchString(s[fe:cs]):
+			default:
+				continue
+			}
+			flagOf[ci], bound[fi] = f.Text, true
+			break
+		}
+	}
+	return flagOf, bound
+}
+
+// commandThenFlag and flagThenCommand are the words that join a command
+// and its flag in a rule: "`git push` with `--force`", "`--no-verify` to
+// `git commit`".
+var (
+	commandThenFlag = lazyRE(`(?i)^\s*(?:with|using|passing|and)\s+(?:the\s+|a\s+|an\s+)?(?:(?:flag|option)\s+)?$`)
+	flagThenCommand = lazyRE(`(?i)^\s*(?:(?:flag|option)\s+)?(?:to|with|on|in|for|when\s+(?:running|calling|using))\s+(?:the\s+|a\s+)?$`)
+)
+
 // runnerCheck compiles a runner a rule asks for: `uv run pytest` rules out
 // pytest run without uv run; `uv run` alone, or `bundle exec`, rules out
 // the runner's tools run bare.

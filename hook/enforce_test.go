@@ -75,6 +75,7 @@ func TestPreToolUse_cleanRules(t *testing.T) {
 		trailer      = "Never put a `Co-Authored-By` trailer"
 		prTitle      = "Pull request titles follow the form `Area: Summary`"
 		tsIgnore     = "No `@ts-ignore` comments"
+		noVerify     = "Never pass `--no-verify` to `git commit`"
 	)
 	tests := []struct {
 		name string
@@ -95,6 +96,7 @@ func TestPreToolUse_cleanRules(t *testing.T) {
 		{"npx yarn behind sudo", bashCall("sudo yarn add lodash"), pnpm},
 		{"force push", bashCall("git push --force origin feature"), force},
 		{"force push short", bashCall("git push -f"), force},
+		{"commit that skips the hooks", bashCall(`make lint && git commit --no-verify -m "feat: add cart totals"`), noVerify},
 		{"co-author trailer", bashCall(`make lint && git commit -m "feat: add cart totals" -m "Co-authored-by: Claude <noreply@anthropic.com>"`), trailer},
 		{"PR title without its area", bashCall(`gh pr create --title "Add cart totals" --body "Totals"`), prTitle},
 		{"a new @ts-ignore", call{"Write", `{"file_path":"ROOT/src/cart.ts","content":"// @ts-ignore\nconst t = total(cart)"}`}, tsIgnore},
@@ -109,6 +111,9 @@ func TestPreToolUse_cleanRules(t *testing.T) {
 		{"git status", bashCall("git status"), ""},
 		{"linted conventional commit", bashCall(`make lint && git commit -m "feat: add cart totals" -m "Closes #12"`), ""},
 		{"gofumpt", bashCall("gofumpt -l -w ."), ""},
+		// A rule about a command with a flag leaves the command alone.
+		{"go test without the flag", bashCall("go test ./internal/..."), ""},
+		{"push without force", bashCall("git push origin feature"), ""},
 		{"edit elsewhere", call{"Edit", `{"file_path":"ROOT/src/cart.go","old_string":"a","new_string":"b"}`}, ""},
 		{"read generated", bashCall("cat generated/foo.go | grep Total"), ""},
 		{"pasted warning", bashCall("dotnet build && dotnet test"), ""},
