@@ -18,8 +18,9 @@ import (
 // first time the agent repeats the mistake and ask from then on. A
 // directive whose checks a correction lesson of the project already has is
 // merged into that lesson, not stored again. It returns the confirmation
-// line: what was recorded, and the commands that undo it.
-func (h *Handler) recordCorrection(ctx context.Context, message, prev, directive, project string) (string, error) {
+// line (what was recorded, and the commands that undo it) and the lesson
+// recorded, if any.
+func (h *Handler) recordCorrection(ctx context.Context, message, prev, directive, project string) (string, string, error) {
 	req := kb.RecordRequest{
 		Correction: &kb.CorrectionInput{Text: message, Draft: clip.Bytes(prev, maxDraftBytes), Source: "user_correction"},
 		Project:    project, Message: message, Author: kb.AuthorHook,
@@ -31,7 +32,7 @@ func (h *Handler) recordCorrection(ctx context.Context, message, prev, directive
 		checks = kb.CompileChecks(nl)
 		var err error
 		if merged, err = h.sameCorrection(ctx, project, checks); err != nil {
-			return "", err
+			return "", "", err
 		}
 		if merged == "" {
 			req.Lesson = &kb.LessonInput{Content: directive, Origin: kb.OriginUserStated, Tags: []string{kb.TagCorrection}}
@@ -39,7 +40,7 @@ func (h *Handler) recordCorrection(ctx context.Context, message, prev, directive
 	}
 	res, err := h.KB.Record(ctx, req)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	var undo []string
 	var b strings.Builder
@@ -64,7 +65,7 @@ func (h *Handler) recordCorrection(ctx context.Context, message, prev, directive
 	if len(undo) > 0 {
 		b.WriteString(" Undo: " + strings.Join(undo, "; ") + ".")
 	}
-	return b.String(), nil
+	return b.String(), lessonOf(res), nil
 }
 
 // sameCorrection returns the lesson of the project (a correction's or a

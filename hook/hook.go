@@ -238,21 +238,31 @@ func contextOutput(event, text string) Output {
 // corrections and standing rules.
 func (h *Handler) userPromptSubmit(ctx context.Context, in Input, project string) (Output, error) {
 	var lines []string
+	recorded := ""
 	if c := h.Config.UserPromptSubmit; c.Capture && h.Capture != nil && strings.TrimSpace(in.Prompt) != "" {
-		if line, err := h.capture(ctx, in, project); err != nil {
+		line, id, err := h.capture(ctx, in, project)
+		if err != nil {
 			h.log().Warn("capture", "err", err)
 		} else if line != "" {
 			lines = append(lines, line)
 		}
+		recorded = id
 	}
 	if c := h.Config.UserPromptSubmit; c.Recall && c.MaxLessons > 0 && strings.TrimSpace(in.Prompt) != "" {
-		res, err := h.KB.Recall(ctx, kb.RecallRequest{Query: clip.Bytes(in.Prompt, maxQueryBytes), Project: project, Top: c.MaxLessons})
+		res, err := h.KB.Recall(ctx, kb.RecallRequest{Query: clip.Bytes(in.Prompt, maxQueryBytes), Project: project, Top: c.MaxLessons + 1})
 		if err != nil {
 			return Output{}, err
 		}
-		if !res.Empty && len(res.Lessons) > 0 {
+		// The lesson just recorded from this very prompt is the user's own
+		// words, already in the agent's context: recalling it back costs
+		// tokens and tells nothing.
+		shown := slices.DeleteFunc(res.Lessons, func(l kb.RecalledLesson) bool { return l.ID == recorded })
+		if len(shown) > c.MaxLessons {
+			shown = shown[:c.MaxLessons]
+		}
+		if !res.Empty && len(shown) > 0 {
 			lines = append(lines, "innate-mcp recalled lessons that may apply (weigh each by where it came from: rule_file, user_cli and user_message are the user's words, agent is a guess):")
-			for _, l := range res.Lessons {
+			for _, l := range shown {
 				lines = append(lines, fmt.Sprintf("- [%s, %s] %s (matched: %s)", l.ID, l.Provenance.Kind, clip.Line(l.Content, 400), clip.Line(l.Why, 120)))
 			}
 		}
@@ -264,8 +274,8 @@ func (h *Handler) userPromptSubmit(ctx context.Context, in Input, project string
 const maxQueryBytes = 4 << 10
 
 // capture records a correction or a standing rule the prompt states, and
-// returns the line that says so.
-func (h *Handler) capture(ctx context.Context, in Input, project string) (string, error) {
+// returns the line that says so and the lesson recorded.
+func (h *Handler) capture(ctx context.Context, in Input, project string) (string, string, error) {
 	prev := ""
 	if in.TranscriptPath != "" {
 		if t, err := ReadTurn(in.TranscriptPath); err == nil {
@@ -285,17 +295,18 @@ func (h *Handler) capture(ctx context.Context, in Input, project string) (string
 			Message: in.Prompt, Project: project, Author: kb.AuthorHook,
 		})
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		line := fmt.Sprintf("innate-mcp recorded the user's rule %q%s.", clip.Line(c.RuleText, 200), changedIDs(res))
-		if id := lessonOf(res); id != "" {
+		id := lessonOf(res)
+		if id != "" {
 			line += " Undo: innate-mcp lessons reject " + id + "."
 		}
-		return line, nil
+		return line, id, nil
 	case c.Correction:
 		return h.recordCorrection(ctx, in.Prompt, prev, c.Directive, project)
 	}
-	return "", nil
+	return "", "", nil
 }
 
 // maxDraftBytes bounds the draft text a correction keeps.

@@ -175,6 +175,11 @@ func TestUserPromptSubmit_recallsAndCaptures(t *testing.T) {
 	if out.Specific == nil || !strings.Contains(out.Specific.AdditionalContext, "recorded the user's rule") {
 		t.Fatalf("rule capture: %+v", out.Specific)
 	}
+	// The lesson just recorded is not recalled back in the same answer:
+	// the user's words are already in the agent's context.
+	if n := strings.Count(out.Specific.AdditionalContext, "always run gofmt"); n != 1 {
+		t.Errorf("the recorded rule appears %d times in the answer:\n%s", n, out.Specific.AdditionalContext)
+	}
 	found := false
 	k.Lessons(ctx, kb.LessonFilter{Project: project}, func(l kb.Lesson) error {
 		if strings.Contains(l.Content, "always run gofmt") {
