@@ -124,7 +124,7 @@ func (m *Main) consultOnSessionStart(a *app, cfg hook.ConsultantConfig) func(ctx
 			if cost+c > cfg.BudgetTokens && len(names) > 0 {
 				break
 			}
-			names = append(names, f.File)
+			names = append(names, ruleFileName(f.File))
 			n += len(f.Rules)
 			cost += c
 		}
@@ -134,8 +134,26 @@ func (m *Main) consultOnSessionStart(a *app, cfg hook.ConsultantConfig) func(ctx
 		return fmt.Sprintf("innate-mcp: %d rules of %s have no checks yet. When you have a moment, call the tool compile_rules "+
 			"(no arguments) and answer the prompt it returns, one file at a time: about %d tokens in all, prompts and answers. "+
 			"It lets the hooks enforce these rules without a model. (The user can switch this off: consultant.invite false in hooks.json.)\n",
-			n, strings.Join(names, ", "), cost)
+			n, andList(names), cost)
 	}
+}
+
+// ruleFileName is how the invite names a file of rules: its path, or for
+// the rules captured from the user's messages (whose source is a record:
+// kind, not a file), what they are.
+func ruleFileName(file string) string {
+	if strings.HasPrefix(file, "record:") {
+		return "the user's messages"
+	}
+	return file
+}
+
+// andList joins names, the last after "and".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // startBackgroundCompile starts `innate-mcp rules compile --run` for the

@@ -390,3 +390,25 @@ func TestConsultant_agentThroughMCP(t *testing.T) {
 		t.Errorf("PreToolUse after the agent's compile: %q", got)
 	}
 }
+
+// TestInviteNames: the invite names rule files by path, and the rules
+// captured from the user's messages as such, not by their source's code.
+func TestInviteNames(t *testing.T) {
+	tests := []struct {
+		files []string
+		want  string
+	}{
+		{[]string{"CLAUDE.md"}, "CLAUDE.md"},
+		{[]string{"CLAUDE.md", "record:hook:message"}, "CLAUDE.md and the user's messages"},
+		{[]string{"AGENTS.md", "web/CLAUDE.md", "record:cli"}, "AGENTS.md, web/CLAUDE.md and the user's messages"},
+	}
+	for _, tt := range tests {
+		var names []string
+		for _, f := range tt.files {
+			names = append(names, ruleFileName(f))
+		}
+		if got := andList(names); got != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.files, got, tt.want)
+		}
+	}
+}
