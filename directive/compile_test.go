@@ -237,3 +237,30 @@ func TestPlanActionIn(t *testing.T) {
 		t.Errorf("a plan with no code writes %+v", a.Writes)
 	}
 }
+
+// TestPathCheck_codeIsNeither: a verb inside a code span is code, not the
+// clause's verb, and a call is not a path; a route group is.
+func TestPathCheck_codeIsNeither(t *testing.T) {
+	for clause, want := range map[string]string{
+		"must not call `session.commit(`":            "",
+		"**`Console.Write` is banned**":              "",
+		"Never commit `.env` files":                  "commit",
+		"Don't edit `db/schema.rb` by hand":          "edit",
+		"Never `git commit` without a signed-off-by": "",
+	} {
+		if got := writeVerbIn(clause); got != want {
+			t.Errorf("writeVerbIn(%q) = %q, want %q", clause, got, want)
+		}
+	}
+	for p, want := range map[string]bool{
+		"session.commit(":     false,
+		"resetAll()":          false,
+		"app/(auth)/":         true,
+		"src/app/(marketing)": true,
+		"db/schema.rb":        true,
+	} {
+		if _, ok := globOf(p); ok != want {
+			t.Errorf("globOf(%q): %v, want %v", p, ok, want)
+		}
+	}
+}

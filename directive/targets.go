@@ -19,7 +19,9 @@ var (
 // writeVerbIn returns the first verb of a clause that changes a file, or
 // "".
 func writeVerbIn(clause string) string {
-	if m := writeVerb.FindStringSubmatch(clause); m != nil {
+	// A verb inside a code span is code: "must not call `session.commit(`"
+	// commits nothing.
+	if m := writeVerb.FindStringSubmatch(codeSpan.ReplaceAllString(clause, "``")); m != nil {
 		return strings.ToLower(m[1])
 	}
 	return ""
@@ -70,7 +72,7 @@ func globOf(p string) (string, bool) {
 	p = strings.TrimPrefix(p, "./")
 	low := strings.ToLower(p)
 	switch {
-	case p == "" || notPaths[low] || strings.ContainsAny(p, "<>{} $|") || strings.Contains(p, "://"):
+	case p == "" || notPaths[low] || strings.ContainsAny(p, "<>{} $|") || strings.Contains(p, "://") || callLike.MatchString(p):
 		return "", false
 	case strings.HasPrefix(p, "/") && strings.Count(p, "/") == 1 && !strings.Contains(p, "."):
 		return "", false // "/api" is more often a route than a root folder
@@ -82,6 +84,10 @@ func globOf(p string) (string, bool) {
 	}
 	return p, true
 }
+
+// callLike is a call in code (`session.commit(`, `resetAll()`), never a
+// path; a route group (`app/(auth)/`) is one.
+var callLike = lazyRE(`\w\(`)
 
 // folderWord is a name followed by "folder" or "directory": a place.
 var (
