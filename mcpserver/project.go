@@ -8,15 +8,17 @@ import (
 	"sync"
 	"time"
 
+	"github.com/innate-mcp/innate-mcp/rulesync"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
 // ProjectResolver finds the current project for a call that names none:
-// the client's first MCP root when it offers roots, else the git root of
-// the server's working directory, else none (global). The working
-// directory alone is never used: some clients start servers in the home
-// directory, which would let every project bleed into one.
+// the client's first MCP root when it offers roots, else the project root
+// of the server's working directory (ProjectRoot), else none (global). A
+// working directory that is neither in a git repository nor holds rule
+// files is never used: some clients start servers in the home directory,
+// which would let every project bleed into one.
 type ProjectResolver struct {
 	server *server.MCPServer
 
@@ -61,7 +63,7 @@ func (p *ProjectResolver) resolve(ctx context.Context) string {
 	if r := p.fromRoots(ctx); r != "" {
 		return r
 	}
-	p.gitOnce.Do(func() { p.gitRoot = GitRoot(p.cwd) })
+	p.gitOnce.Do(func() { p.gitRoot = ProjectRoot(p.cwd) })
 	return p.gitRoot
 }
 
@@ -106,6 +108,19 @@ func (p *ProjectResolver) fromRoots(ctx context.Context) string {
 func clientHasRoots(ctx context.Context) bool {
 	s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo)
 	return ok && s.GetClientCapabilities().Roots != nil
+}
+
+// ProjectRoot is the project a directory belongs to: the root of its git
+// repository, else the directory itself when it holds rule files at its
+// root (a project that is not a git repository), else "" (none).
+func ProjectRoot(dir string) string {
+	if r := GitRoot(dir); r != "" {
+		return r
+	}
+	if rulesync.HoldsRules(dir) {
+		return filepath.Clean(dir)
+	}
+	return ""
 }
 
 // GitRoot returns the nearest ancestor of dir (or dir itself) holding a

@@ -73,6 +73,26 @@ func projectFiles() []string {
 	}
 }
 
+// HoldsRules reports whether dir holds a rule file of a project at its
+// root (CLAUDE.md, AGENTS.md, .cursorrules, .cursor/rules/, …): a
+// directory outside any git repository is a project when it does.
+func HoldsRules(dir string) bool {
+	if dir == "" {
+		return false
+	}
+	for _, f := range projectFiles() {
+		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err == nil && st.Mode().IsRegular() {
+			return true
+		}
+	}
+	for _, d := range ruleDirs() {
+		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(d.dir))); err == nil && st.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
 // ruleDir is a directory of a project walked for rule files: those whose
 // names end with suffix, at any depth.
 type ruleDir struct{ dir, suffix string }

@@ -32,7 +32,7 @@ func (m *Main) cliSession() string {
 }
 
 // currentProject is the project a CLI call defaults to: INNATE_PROJECT, else
-// the git root of the working directory.
+// the working directory's (mcpserver.ProjectRoot).
 func (m *Main) currentProject() string {
 	if p := m.Getenv("INNATE_PROJECT"); p != "" {
 		return p
@@ -41,7 +41,7 @@ func (m *Main) currentProject() string {
 	if err != nil {
 		return ""
 	}
-	return mcpserver.GitRoot(cwd)
+	return mcpserver.ProjectRoot(cwd)
 }
 
 // checkSetInt refuses a flag given explicitly with a value outside

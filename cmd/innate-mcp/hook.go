@@ -157,7 +157,7 @@ func (m *Main) answerHook(ctx context.Context, a *app, syncer *rulesync.Syncer, 
 func (m *Main) hookHandler(a *app, syncer *rulesync.Syncer, in hook.Input) (*hook.Handler, error) {
 	root := ""
 	if in.Cwd != "" {
-		root = mcpserver.GitRoot(in.Cwd)
+		root = mcpserver.ProjectRoot(in.Cwd)
 	}
 	cfg, err := hook.LoadConfig(hook.ConfigPaths(m.userConfigDir(), root)...)
 	if err != nil {
@@ -173,7 +173,7 @@ func (m *Main) hookHandler(a *app, syncer *rulesync.Syncer, in hook.Input) (*hoo
 	}
 	return &hook.Handler{
 		KB: a.kb, Config: cfg, Log: a.log.With("component", "hook"),
-		Project: mcpserver.GitRoot,
+		Project: mcpserver.ProjectRoot,
 		Capture: func(msg, prev string) hook.Capture {
 			r := capture.Read(msg, prev)
 			c := hook.Capture{Correction: r.Correction, Rule: r.Rule, RuleText: r.RuleText}

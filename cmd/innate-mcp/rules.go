@@ -31,7 +31,7 @@ const rulesUsage = `[list] [--project DIR] [--json]
 func (m *Main) runRules(ctx context.Context, g *globals, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var o rulesOpts
 	fs := newFlagSet("rules", g, stderr, rulesUsage)
-	fs.StringVar(&o.project, "project", "", "the project directory (default: the git root of the working directory)")
+	fs.StringVar(&o.project, "project", "", "the project directory (default: the git root of the working directory, or the directory itself when it holds rule files)")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
 	fs.StringVar(&o.action, "action", "", "explain: a shell command the agent would run")
 	fs.StringVar(&o.edit, "edit", "", "explain: a file the agent would write (relative to the project, or absolute)")
@@ -86,7 +86,14 @@ func (m *Main) runRules(ctx context.Context, g *globals, args []string, stdin io
 	if err != nil {
 		return err
 	}
-	o.project = mcpserver.GitRoot(abs)
+	named := o.project != ""
+	if o.project = mcpserver.ProjectRoot(abs); o.project == "" && named {
+		// A directory the user names is the project, git repository or not.
+		o.project = abs
+	}
+	if o.project == "" {
+		return fmt.Errorf("%w: %s is in no git repository and holds no rule file: name the project with --project DIR", errUsage, abs)
+	}
 	a, err := m.open(ctx, g, stderr, m.cliSession(), writeAccess)
 	if err != nil {
 		return err

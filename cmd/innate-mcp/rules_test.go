@@ -209,3 +209,28 @@ func TestRules_exportImportKeepsChecks(t *testing.T) {
 		t.Errorf("after import, rules compile: %v %s", err, out)
 	}
 }
+
+// TestRules_projectOutsideGit: a directory named with --project is the
+// project even when it is not a git repository (it used to give no rules
+// at all, and explain found no check).
+func TestRules_projectOutsideGit(t *testing.T) {
+	env := testEnv(t)
+	proj := filepath.Join(t.TempDir(), "loose")
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(proj, "CLAUDE.md"), []byte("- Never push with `--force`.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, env, "", "rules", "explain", "--project", proj, "--action", "git push --force origin main", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x explanation
+	if err := json.Unmarshal([]byte(out), &x); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if x.Answer != "ask" {
+		t.Errorf("force push in a project outside git: %+v", x)
+	}
+}

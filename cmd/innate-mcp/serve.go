@@ -87,7 +87,7 @@ func (m *Main) runServe(ctx context.Context, g *globals, args []string, stdin io
 			if syncer != nil {
 				// The first sync of the working directory's project, after
 				// the handshake; a call that comes meanwhile waits for it.
-				syncer.Seen(ctx, mcpserver.GitRoot(cwd))
+				syncer.Seen(ctx, mcpserver.ProjectRoot(cwd))
 			}
 			if err := a.store.WarmUp(ctx); err != nil && !errors.Is(err, context.Canceled) {
 				a.log.Warn("build vector index", "err", err)
