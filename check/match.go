@@ -190,9 +190,17 @@ func (p *CommandPattern) matches(c action.Command) bool {
 		if len(sub) < len(p.Sub) {
 			return false
 		}
-		for i, s := range p.Sub {
-			if s != "*" && !strings.EqualFold(s, sub[i]) && !subGlob(s, sub[i]) {
+		if len(p.Sub) == 1 && multiTarget[c.Program] {
+			// `mvn clean verify site` runs `mvn verify`, `make fmt lint`
+			// runs `make lint`: any of its targets is the one named.
+			if !slices.ContainsFunc(c.Positionals(), func(w string) bool { return subWord(p.Sub[0], w) }) {
 				return false
+			}
+		} else {
+			for i, s := range p.Sub {
+				if !subWord(s, sub[i]) {
+					return false
+				}
 			}
 		}
 	}
@@ -230,6 +238,12 @@ func (p *CommandPattern) matches(c action.Command) bool {
 		}
 	}
 	return true
+}
+
+// subWord reports whether a command's word is a pattern's subcommand
+// word: equal in any case, or matched by its glob ("lint:*", "format*").
+func subWord(pattern, word string) bool {
+	return pattern == "*" || strings.EqualFold(pattern, word) || subGlob(pattern, word)
 }
 
 // runnerForm is the first n words after the program for a pattern that

@@ -30,6 +30,7 @@ var classes = map[string][]commandShape{
 		{"pytest", nil}, {"jest", nil}, {"vitest", nil}, {"mocha", nil}, {"rspec", nil}, {"phpunit", nil},
 		{"ctest", nil}, {"tox", nil}, {"nox", nil}, {"karma", nil}, {"ava", nil}, {"playwright", []string{"test"}},
 		{"go", []string{"test"}}, {"cargo", []string{"test"}}, {"cargo", []string{"nextest"}},
+		{"python", []string{"manage.py", "test"}}, {"python3", []string{"manage.py", "test"}},
 		{"npm", []string{"test"}}, {"npm", []string{"t"}}, {"npm", []string{"run", "test"}},
 		{"pnpm", []string{"test"}}, {"pnpm", []string{"run", "test"}}, {"yarn", []string{"test"}}, {"yarn", []string{"run", "test"}},
 		{"bun", []string{"test"}}, {"deno", []string{"test"}}, {"meson", []string{"test"}}, {"dotnet", []string{"test"}},
@@ -55,6 +56,7 @@ var classes = map[string][]commandShape{
 		{"rustfmt", nil}, {"cargo", []string{"fmt"}}, {"clang-format", nil}, {"isort", nil}, {"autopep8", nil}, {"yapf", nil},
 		{"biome", []string{"format"}}, {"dprint", []string{"fmt"}}, {"swiftformat", nil}, {"swift-format", nil}, {"mix", []string{"format"}},
 		{"dotnet", []string{"format"}}, {"terraform", []string{"fmt"}}, {"ktfmt", nil}, {"standardrb", nil},
+		{"git", []string{"clang-format"}},
 	},
 	"lint": {
 		{"ruff", []string{"check"}}, {"flake8", nil}, {"pylint", nil}, {"eslint", nil}, {"golangci-lint", nil}, {"staticcheck", nil},
@@ -125,6 +127,12 @@ func runsTask(c action.Command, class string) bool {
 				continue
 			}
 			task = sub[len(r.Sub)]
+		}
+		if (task == "exec" || task == "dlx" || task == "x") && c.Program != "make" {
+			// `pnpm -C web exec tsc`: the tool the runner executes.
+			if pos := c.Positionals(); len(pos) > 1 && pos[0] == task {
+				task = pos[1]
+			}
 		}
 		task = strings.ToLower(task)
 		for _, st := range stems {
@@ -224,7 +232,7 @@ func python(p string) bool {
 // flagAliases are flags written two ways: a check that names one matches
 // the other. Keyed by program, general knowledge.
 var flagAliases = map[string][][]string{
-	"git":    {{"--force", "-f"}, {"--no-verify", "-n"}, {"--all", "-a"}, {"--message", "-m"}, {"--hard"}},
+	"git":    {{"--force", "-f"}, {"--no-verify", "-n"}, {"--all", "-a", "-A"}, {"--message", "-m"}, {"--hard"}},
 	"rm":     {{"--recursive", "-r", "-R"}, {"--force", "-f"}},
 	"npm":    {{"--save-dev", "-D"}, {"--global", "-g"}, {"--force", "-f"}, {"--legacy-peer-deps"}},
 	"pnpm":   {{"--save-dev", "-D"}, {"--global", "-g"}},
@@ -250,4 +258,12 @@ func hasFlag(c action.Command, flag string) bool {
 		}
 	}
 	return false
+}
+
+// multiTarget are the programs that run several targets, tasks or phases
+// given in one command (`make fmt lint`, `mvn clean verify`, `task lint
+// test`): a pattern's one subcommand is any of them.
+var multiTarget = map[string]bool{
+	"make": true, "gmake": true, "mvn": true, "mvnw": true, "gradle": true, "gradlew": true,
+	"task": true, "just": true, "ninja": true, "rake": true, "ant": true,
 }

@@ -199,9 +199,16 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 				// is a change to the tool, not running it.
 				continue
 			}
+			if o.Kind != KindCode && inParens(s, o.Text) {
+				// "Avoid force unwrapping (enforced by SwiftLint)": an aside
+				// names the tool that enforces the rule, not what it rules
+				// out.
+				continue
+			}
 			progs = append(progs, strings.ToLower(o.Text))
 		case o.Kind == KindCode:
 			if p := codeCommand(o.Text, o.Verb); p != nil {
+				p.Args = literalArgs(o.Text, p)
 				c := mk(p)
 				// `bun <file>` read as any bun command would also rule out
 				// what the rule asks for (`bun bd <command>`): a placeholder
@@ -215,9 +222,15 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 				continue
 			}
 			if d.Polarity == Forbid {
-				if c, ok := messageCheck(o, clause); ok {
+				// The clause the span stands in: the negated clause, or the
+				// sentence when the cue stands apart ("Don't: use `X` …").
+				oc := clause
+				if !strings.Contains(clause, o.Text) {
+					oc = s
+				}
+				if c, ok := messageCheck(o, oc); ok {
 					out = append(out, c)
-				} else if c, ok := constructCheck(o, clause, rc.heading); ok {
+				} else if c, ok := constructCheck(o, oc, rc.heading); ok {
 					out = append(out, c)
 				}
 			}
@@ -258,6 +271,21 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 	return out
 }
 
+// inParens reports whether text's first occurrence in s stands inside
+// parentheses.
+func inParens(s, text string) bool {
+	i := strings.Index(s, text)
+	if i < 0 {
+		return false
+	}
+	open := strings.LastIndexByte(s[:i], '(')
+	if open < 0 || strings.Count(s[:i], "(") <= strings.Count(s[:i], ")") {
+		return false
+	}
+	// "Use pnpm (never npm)": an aside that negates is the rule itself.
+	return !negationCue.MatchString(strings.ToLower(s[open:i]))
+}
+
 // governedByOther reports whether Parse read the span p as an object of a
 // verb other than v.
 func governedByOther(objs []Object, p, v string) bool {
@@ -286,6 +314,11 @@ func compileRequired(s string, d Directive) []check.Check {
 		}
 	}
 	if phase != nil && !slices.ContainsFunc(d.Do, func(o Object) bool { return o.Kind == KindCode || isProgram(o.Text) }) {
+		// "`task validate` runs format + lint + test — always run before
+		// commits": the one command the sentence names does the jobs.
+		if st := soleCommand(s, phase); st != nil {
+			return append(out, check.Check{Kind: check.RequireBefore, Command: phase, Before: st})
+		}
 		// "Always run the tests before committing", "code is formatted and
 		// linted before pushing": a command of each job, or a project task
 		// named for it, must come first.
@@ -296,13 +329,20 @@ func compileRequired(s string, d Directive) []check.Check {
 		}
 		return out
 	}
-	for _, o := range d.Do {
+	merged := alternativeSteps(s, d.Do)
+	for i, o := range d.Do {
 		if o.Example || o.Of != "" {
 			continue
 		}
 		cmd := codeCommand(o.Text, o.Verb)
 		if cmd == nil && isProgram(o.Text) {
 			cmd = &check.CommandPattern{Programs: []string{strings.ToLower(o.Text)}}
+		}
+		if alt, ok := merged[i]; ok && phase != nil {
+			if alt != nil {
+				out = append(out, check.Check{Kind: check.RequireBefore, Command: phase, Before: alt})
+			}
+			continue
 		}
 		if phase != nil {
 			steps := []*check.CommandPattern{cmd}
@@ -363,6 +403,73 @@ func compileRequired(s string, d Directive) []check.Check {
 	return out
 }
 
+// soleCommand is the one code span of a sentence that reads as a command
+// of a known program other than the phase's, or nil.
+func soleCommand(s string, phase *check.CommandPattern) *check.CommandPattern {
+	var found *check.CommandPattern
+	for _, m := range codeSpan.FindAllString(s, -1) {
+		// A short span in a sentence that asks for a step is read as the
+		// command it names, known program or the project's own task.
+		if len(strings.Fields(m)) > 4 {
+			continue
+		}
+		p := codeCommand(m, "run")
+		if p == nil || slices.Contains(p.Programs, phase.Programs[0]) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = &check.CommandPattern{Programs: p.Programs, Sub: p.Sub}
+	}
+	return found
+}
+
+// alternativeSteps reads the commands a sentence offers as alternatives
+// ("use `task format` / `task format-check` before commits"): by index in
+// do, the step either one satisfies (the same program, the subcommand
+// their common start, `format*`) at the first and nil at the others. Two
+// alternatives of different programs, or without a common start, give
+// nil at both: one of them is asked for, and the reader cannot say
+// which.
+func alternativeSteps(s string, do []Object) map[int]*check.CommandPattern {
+	out := map[int]*check.CommandPattern{}
+	for i := 0; i+1 < len(do); i++ {
+		a, b := do[i], do[i+1]
+		if a.Kind != KindCode || b.Kind != KindCode {
+			continue
+		}
+		ia, ib := strings.Index(s, "`"+a.Text+"`"), strings.Index(s, "`"+b.Text+"`")
+		if ia < 0 || ib < ia || !orBetween.MatchString(s[ia+len(a.Text)+2:ib]) {
+			continue
+		}
+		pa, pb := codeCommand(a.Text, "run"), codeCommand(b.Text, "run")
+		out[i], out[i+1] = nil, nil
+		if pa == nil || pb == nil || !slices.Equal(pa.Programs, pb.Programs) || len(pa.Sub) != len(pb.Sub) || len(pa.Sub) == 0 {
+			continue
+		}
+		n := len(pa.Sub) - 1
+		if !slices.Equal(pa.Sub[:n], pb.Sub[:n]) {
+			continue
+		}
+		x, y := pa.Sub[n], pb.Sub[n]
+		k := 0
+		for k < len(x) && k < len(y) && x[k] == y[k] {
+			k++
+		}
+		if k < 3 {
+			continue
+		}
+		sub := append(slices.Clone(pa.Sub[:n]), x[:k]+"*")
+		out[i] = &check.CommandPattern{Programs: pa.Programs, Sub: sub}
+		i++
+	}
+	return out
+}
+
+// orBetween joins two alternatives: "`a` / `b`", "`a` or `b`".
+var orBetween = lazyRE(`^\s*(?:/|or|\|)\s*$`)
+
 // jobWords name the jobs a rule asks a project's own command for
 // ("Format the code using `tox -e format`", "Use `make test` to run the
 // tests"), with the class of commands (check's classes) that do that job.
@@ -382,7 +489,12 @@ var jobWords = []struct {
 // (a program with a subcommand or flags: `make lint`, `npm run test`, `tox
 // -e lint`) counts; a tool asked for by name goes by its family.
 func jobCheck(s string, o Object, cmd *check.CommandPattern) (check.Check, bool) {
-	if len(cmd.Sub) == 0 && len(cmd.Flags) == 0 {
+	if len(cmd.Sub) == 0 && len(cmd.Flags) == 0 || slices.Contains(cmd.Sub, "help") || slices.Contains(cmd.Flags, "--help") {
+		return check.Check{}, false // `mix help test` documents the job; it does not do it
+	}
+	if openArgs(o.Text) {
+		// `cargo test <module_or_case>`: how to run one case, not the
+		// command every run of the job must be.
 		return check.Check{}, false
 	}
 	at := strings.Index(s, o.Text)
@@ -406,6 +518,13 @@ func jobCheck(s string, o Object, cmd *check.CommandPattern) (check.Check, bool)
 		// next clause's job is the next command's.
 		after = after[:b[0]]
 	}
+	// The job is named next to the command ("Use `make test` to run the
+	// tests"), not somewhere later in the clause ("`mix help test` for
+	// full documentation on running tests").
+	before, after = lastWords(before, 6), firstWords(after, 5)
+	if narrowedJob.MatchString(before) || narrowedJob.MatchString(after) {
+		return check.Check{}, false // "Run a single test with …", "tests in a specific file"
+	}
 	var jobs []string
 	for _, part := range []string{before, after} {
 		for _, j := range jobWords {
@@ -420,6 +539,9 @@ func jobCheck(s string, o Object, cmd *check.CommandPattern) (check.Check, bool)
 	if len(jobs) == 0 {
 		return check.Check{}, false
 	}
+	// The command with its subcommand is the one asked for; its flags are
+	// options of it (`mix test --max-failures n`, `prettier -w`).
+	cmd = &check.CommandPattern{Programs: cmd.Programs, Sub: cmd.Sub}
 	except := []*check.CommandPattern{cmd}
 	if n := len(cmd.Sub); n > 0 && len(cmd.Programs) == 1 && namespacedScripts[cmd.Programs[0]] && !strings.Contains(cmd.Sub[n-1], ":") {
 		// The project's variants of its script are the same command:
@@ -429,7 +551,35 @@ func jobCheck(s string, o Object, cmd *check.CommandPattern) (check.Check, bool)
 		except = append(except, &v)
 	}
 	return check.Check{Kind: check.PreferInstead, Instead: strings.Trim(o.Text, "`"),
-		Command: &check.CommandPattern{Classes: jobs, Except: except}}, true
+		Command:    &check.CommandPattern{Classes: jobs, Except: except},
+		RemindOnly: languageJob.MatchString(before + " " + after)}, true
+}
+
+// narrowedJob marks a job a rule names for some of its runs only: one
+// test, a file's tests.
+var narrowedJob = lazyRE(`(?i)\b(?:single|specific|individual|particular|one|failing|failed|selected|certain)\b`)
+
+// languageJob is a job of one language's code ("to format Go code", "lint
+// Python files"): other languages' tools for that job break nothing, and
+// the check, which cannot tell, only reminds.
+var languageJob = lazyRE(`(?i)\b(?:format|lint|test|type-?check)\w*\s+(?:the\s+|all\s+|your\s+)?(?:go|golang|python|rust|java|kotlin|swift|c\+\+|c#|typescript|javascript|ruby|php|elixir|dart|terraform|shell|markdown|css|html|sql|yaml|json|lua|scala|haskell|zig)\b`)
+
+// lastWords and firstWords are the last and first n words of s.
+func lastWords(s string, n int) string {
+	f := strings.Fields(s)
+	return strings.Join(f[max(0, len(f)-n):], " ")
+}
+
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	return strings.Join(f[:min(n, len(f))], " ")
+}
+
+// openArgs reports whether a command span has a placeholder past its
+// program (`cargo test <case>`, `npm run test -- {file}`).
+func openArgs(code string) bool {
+	f := strings.Fields(strings.Trim(strings.TrimSpace(code), "`"))
+	return len(f) > 1 && slices.ContainsFunc(f[1:], placeholder)
 }
 
 // jobClauseEnd ends the clause around a command a rule asks for a job. A
@@ -513,7 +663,8 @@ func negationBefore(s string) bool {
 func qualified(clause string, progs []string) bool {
 	lower := strings.ToLower(clause)
 	for _, p := range progs {
-		re := regexp.MustCompile(regexp.QuoteMeta(p) + "`?" + `\s+(?:to|for|when|in|on|with|inside|within|against)\s+((?:[a-z-]+\s+){0,3}[a-z-]+)`)
+		// An aside may stand between ("`uv` (not `pip`) for tool installs").
+		re := regexp.MustCompile(regexp.QuoteMeta(p) + "`?\\)?" + `(?:\s*\([^()]*\))?\s+(?:to|for|when|in|on|with|inside|within|against)\s+((?:[a-z-]+\s+){0,3}[a-z-]+)`)
 		for _, m := range re.FindAllStringSubmatch(lower, -1) {
 			words := strings.Fields(m[1])
 			n := 0

@@ -159,8 +159,11 @@ type textConstruct struct {
 
 var textConstructs = []textConstruct{
 	{ // TypeScript's any: "no `any` type", "don't use `any`", "zero any types"
-		named: lazyRE(`(?i)^(?:the\s+)?` + "`?" + `any` + "`?" + `(?:\s+types?)?$`),
-		code:  `:\s*any\b|\bas\s+any\b|<any\b|\bany\[\]|,\s*any>`,
+		// In lower case only: Python's `Any` is another language's type.
+		named: lazyRE(`^(?i:the\s+)?` + "`?" + `any` + "`?" + `(?i:\s+types?)?$`),
+		// An annotation ends at punctuation or the line's end: "x: any)",
+		// not a comment's "Note: any error".
+		code:  `(?m):\s*any\s*(?:[;,)=|&>\]{}]|$)|\bas\s+any\b|<any\b|\bany\[\]|,\s*any>`,
 		paths: []string{"*.ts", "*.tsx", "*.mts", "*.cts"},
 	},
 }

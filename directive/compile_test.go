@@ -66,13 +66,14 @@ func TestCompile(t *testing.T) {
 			"forbids running `poetry add` (use uv pip install git+<url> instead); reminds only", "forbids running `conda install` (use uv pip install git+<url> instead); reminds only",
 			"forbids running `pdm add` (use uv pip install git+<url> instead); reminds only"}},
 		{"RULE: No `any` type | WHEN: Writing TypeScript | DO: Create proper interfaces", "", []string{
-			"forbids writing /:\\s*any\\b|\\bas\\s+any\\b|<any\\b|\\bany\\[\\]|,\\s*any>/ in `*.ts`, `*.tsx`, `*.mts`, `*.cts`"}},
+			"forbids writing /(?m):\\s*any\\s*(?:[;,)=|&>\\]{}]|$)|\\bas\\s+any\\b|<any\\b|\\bany\\[\\]|,\\s*any>/ in `*.ts`, `*.tsx`, `*.mts`, `*.cts`"}},
+		{"No `Any` types - use proper type hints.", "", nil},
 		{"Before committing, run `npm run lint && npm test`.", "", []string{
 			"requires `npm run lint` earlier in the session before `git commit`", "requires `npm test` earlier in the session before `git commit`"}},
 		{"When committing, run `make fmt`.", "", []string{"requires `make fmt` earlier in the session before `git commit`"}},
 		{"Format the code using `tox -e format` and run the linting and type checking using `tox -e lint`.", "", []string{
-			"forbids running a format command other than `tox -e` (use tox -e format instead)",
-			"forbids running a lint or typecheck command other than `tox -e` (use tox -e lint instead)"}},
+			"forbids running a format command other than `tox` (use tox -e format instead)",
+			"forbids running a lint or typecheck command other than `tox` (use tox -e lint instead)"}},
 		{"Use `make test` to run the tests.", "", []string{"forbids running a test command other than `make test` (use make test instead)"}},
 		{"Code is always formatted, linted and type checked before committing.", "", []string{
 			"requires a format command earlier in the session before `git commit`", "requires a lint command earlier in the session before `git commit`",
@@ -106,6 +107,34 @@ func TestCompile(t *testing.T) {
 		{"Do not call `pytest` with `-x`.", "", []string{"forbids running `pytest -x`"}},
 		{"Never run `go test` with `-count=1` on the whole tree.", "", []string{"forbids running `go test -count=1`; reminds only"}},
 		{"Don't use `--no-verify`.", "", []string{"forbids running any command with `--no-verify`"}},
+		// A job's command is read next to its job, in its own clause, as
+		// the command without its options; a narrower use (one test, a
+		// synopsis with a placeholder), the help of a command and another
+		// language's job give no check or only a reminder.
+		{"Use `mix help test` for full documentation on running tests.", "", nil},
+		{"Run a single test with `cargo test <case>`.", "", nil},
+		{"Run the tests in a specific file with `mix test test/my_test.exs`.", "", nil},
+		{"Run `prettier -w` to format the code.", "", []string{"forbids running a format command other than `prettier` (use prettier -w instead)"}},
+		{"Use `make fmt` to format Go code.", "", []string{"forbids running a format command other than `make fmt` (use make fmt instead); reminds only"}},
+		{"Use `npm run build` to build, and read the docs on running tests.", "", nil},
+		// A flag in upper case is a flag, not a placeholder; a literal
+		// argument of a ruled-out command is part of it.
+		{"Never run `git add -A`.", "", []string{"forbids running `git add -A`"}},
+		{"Never run `git add .`; stage specific files.", "", []string{"forbids running `git add` on `.`"}},
+		// An aside that names the enforcing tool rules nothing out; one
+		// that negates is the rule; an aside may stand before a purpose
+		// that narrows.
+		{"Avoid force unwrapping (enforced by SwiftLint).", "", nil},
+		{"Use pnpm (never npm).", "", []string{"forbids running `npm`"}},
+		{"Use `uv` (not `pip`) for Python tool installs in CI.", "", []string{"forbids running `pip|pipenv|poetry|conda|pdm` (use uv instead); reminds only"}},
+		// A narrowed use of a construct, when the cue stands apart.
+		{"Don't: use `pub(crate)` methods in tests as shortcuts around the public API.", "", nil},
+		// Words joined by a slash are alternatives, not a path.
+		{"**NO Claude/AI references in git commits**", "", nil},
+		// The one command a step sentence names; alternatives of one
+		// program are one step.
+		{"Validate: `task validate` runs format + lint + test — always run before commits.", "", []string{"requires `task validate` earlier in the session before `git commit`"}},
+		{"Use `task format` / `task format-check` before commits.", "", []string{"requires `task format*` earlier in the session before `git commit`"}},
 		// Each command's job is read in its own clause.
 		{"Build with `make build`; run the tests with `make test`.", "", []string{
 			"forbids running a test command other than `make test` (use make test instead)"}},

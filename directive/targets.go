@@ -111,12 +111,20 @@ func pathsIn(clause string) []string {
 		if m[1] != "" && !strings.ContainsAny(p, "/.*") {
 			continue // a code span that is no path (`any`)
 		}
+		if m[1] == "" && alternatives.MatchString(p) {
+			continue // "Claude/AI references": words or words, no place
+		}
 		if _, ok := globOf(p); ok && !slices.Contains(out, p) && !slices.Contains(out, p+"/") {
 			out = append(out, p)
 		}
 	}
 	return out
 }
+
+// alternatives is a pair of capitalised words joined by a slash in prose
+// ("Claude/AI", "Dev/Prod"): one word or the other, not a path, which
+// has a dot, a trailing slash or lower-case folders.
+var alternatives = lazyRE(`^[A-Z][\w-]*/[A-Za-z][\w-]*$|^[a-z][\w-]*/[A-Z][\w-]*$`)
 
 // isProgram reports whether an object names a known program alone.
 func isProgram(text string) bool {
@@ -180,6 +188,30 @@ func codeCommand(code, verb string) *check.CommandPattern {
 	return p
 }
 
+// literalArgs are the words of a command span past the pattern's
+// subcommands that are neither flags nor placeholders: `git add .` rules
+// out adding ".", not every `git add`; `rm -rf /` removing "/". A
+// placeholder ends them (`npm install <pkg>` names no argument).
+func literalArgs(code string, p *check.CommandPattern) []string {
+	code = angled.ReplaceAllString(strings.TrimSpace(strings.Trim(code, "`")), "{x}")
+	a := action.Shell(code, action.Env{})
+	if !a.Parsed || len(a.Commands) != 1 {
+		return nil
+	}
+	pos := a.Commands[0].Positionals()
+	if len(pos) <= len(p.Sub) {
+		return nil
+	}
+	var out []string
+	for _, w := range pos[len(p.Sub):] {
+		if placeholder(w) {
+			return nil
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 // chainCommands reads a code span that chains commands (`npm run lint &&
 // npm run build`) as one pattern a command, each of a known program;
 // nil unless every command of the chain reads as one.
@@ -226,7 +258,7 @@ func openCommand(code string) bool {
 // text: <target>, {name}, $VAR, ..., UPPER_CASE.
 func placeholder(w string) bool {
 	return strings.ContainsAny(w, "<>{}[]$") || strings.Contains(w, "...") || w == "…" ||
-		len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w
+		len(w) > 1 && w[0] != '-' && strings.ToUpper(w) == w && strings.ToLower(w) != w // not a flag: `git add -A`
 }
 
 // flagPattern compiles a flag a rule rules out, with the command the rule
