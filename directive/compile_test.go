@@ -129,6 +129,8 @@ func TestCompile(t *testing.T) {
 		{"Use `uv` (not `pip`) for Python tool installs in CI.", "", []string{"forbids running `pip|pipenv|poetry|conda|pdm` (use uv instead); reminds only"}},
 		// A narrowed use of a construct, when the cue stands apart.
 		{"Don't: use `pub(crate)` methods in tests as shortcuts around the public API.", "", nil},
+		// What is used is not what is committed.
+		{"Don't use `.only` or `.skip` in committed code.", "", nil},
 		// Words joined by a slash are alternatives, not a path.
 		{"**NO Claude/AI references in git commits**", "", nil},
 		// The one command a step sentence names; alternatives of one
