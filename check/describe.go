@@ -37,16 +37,18 @@ func (p *CommandPattern) Short() string {
 	if len(p.NotVia) > 0 {
 		b.WriteString(" run without `" + strings.Join(p.NotVia, "` or `") + "`")
 	}
-	for i, x := range p.Except {
-		if x == nil {
-			continue
+	var except []string
+	for _, x := range p.Except {
+		if x != nil {
+			except = append(except, x.Short())
 		}
-		if i == 0 {
-			b.WriteString(" other than ")
-		} else {
-			b.WriteString(" or ")
+	}
+	if n := len(except); n > 0 {
+		b.WriteString(" other than ")
+		if n > 1 {
+			b.WriteString(strings.Join(except[:n-1], ", ") + " or ")
 		}
-		b.WriteString(x.Short())
+		b.WriteString(except[n-1])
 	}
 	return b.String()
 }

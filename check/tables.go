@@ -186,6 +186,7 @@ var names = []struct {
 	{commandShape{"go", []string{"fmt"}}, "gofmt"},
 	{commandShape{"go", []string{"vet"}}, "govet"},
 	{commandShape{"cargo", []string{"fmt"}}, "rustfmt"},
+	{commandShape{"git", []string{"clang-format"}}, "clang-format"},
 	{commandShape{"cargo", []string{"clippy"}}, "clippy"},
 	{commandShape{"python3", nil}, "python"},
 	{commandShape{"py", nil}, "python"},

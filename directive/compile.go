@@ -32,6 +32,11 @@ func Compile(content, trigger string) []check.Check {
 		}
 		for _, s := range sentences(rc.rule) {
 			out = append(out, compileSentence(s, rc, Parse(s, trigger))...)
+			if introducesExamples.MatchString(s) {
+				// "Use `bun` to run TS directly, for example:" — what
+				// follows illustrates this sentence; it asks nothing more.
+				break
+			}
 		}
 	case listOfNames:
 		// A labelled line may still give a message's shape: "Commit
@@ -62,6 +67,10 @@ func Compile(content, trigger string) []check.Check {
 	}
 	return kept
 }
+
+// introducesExamples ends a sentence that the rule's next lines
+// illustrate.
+var introducesExamples = lazyRE(`(?i)(?:for example|for instance|e\.g\.?|such as|as follows|like this|examples?)\s*:\s*$`)
 
 // quoteOf is the rule as a user is shown it: its first lines, at most 300
 // bytes.
@@ -164,8 +173,15 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 	clause := negatedClause(s)
 	var progs []string
 	flagOf, bound := boundFlags(s, d.Dont)
+	negated := negatedClauses(s)
 	for i, o := range d.Dont {
 		if o.Example || o.Of != "" || bound[i] {
+			continue
+		}
+		if d.Polarity == Forbid && len(negated) > 0 && !slices.ContainsFunc(negated, func(c string) bool { return strings.Contains(c, o.Text) }) {
+			// "… by running `mvn license:update-file-header` before
+			// committing (… the build fails if a file doesn't include …)":
+			// the negation governs another clause, not the command.
 			continue
 		}
 		if f, ok := flagOf[i]; ok {
@@ -331,8 +347,8 @@ func compileRequired(s string, d Directive) []check.Check {
 	}
 	merged := alternativeSteps(s, d.Do)
 	for i, o := range d.Do {
-		if o.Example || o.Of != "" {
-			continue
+		if o.Example || o.Of != "" || o.Kind != KindCode && !isProgram(o.Text) {
+			continue // a phrase ("descriptive commit messages") is no command
 		}
 		cmd := codeCommand(o.Text, o.Verb)
 		if cmd == nil && isProgram(o.Text) {
@@ -543,6 +559,13 @@ func jobCheck(s string, o Object, cmd *check.CommandPattern) (check.Check, bool)
 	// options of it (`mix test --max-failures n`, `prettier -w`).
 	cmd = &check.CommandPattern{Programs: cmd.Programs, Sub: cmd.Sub}
 	except := []*check.CommandPattern{cmd}
+	if len(cmd.Programs) == 1 && len(cmd.Sub) == 1 {
+		// `mvn verify` runs `mvn test` too: the later phases of a build
+		// tool's lifecycle do the job asked for.
+		for _, later := range laterPhases[cmd.Programs[0]+" "+cmd.Sub[0]] {
+			except = append(except, &check.CommandPattern{Programs: cmd.Programs, Sub: []string{later}})
+		}
+	}
 	if n := len(cmd.Sub); n > 0 && len(cmd.Programs) == 1 && namespacedScripts[cmd.Programs[0]] && !strings.Contains(cmd.Sub[n-1], ":") {
 		// The project's variants of its script are the same command:
 		// `yarn test:unit` for `yarn test`, `npm run lint:fix` for `npm run lint`.
@@ -553,6 +576,19 @@ func jobCheck(s string, o Object, cmd *check.CommandPattern) (check.Check, bool)
 	return check.Check{Kind: check.PreferInstead, Instead: strings.Trim(o.Text, "`"),
 		Command:    &check.CommandPattern{Classes: jobs, Except: except},
 		RemindOnly: languageJob.MatchString(before + " " + after)}, true
+}
+
+// laterPhases are, for a build tool's phase, the phases that run it too.
+// General knowledge of Maven's and Gradle's lifecycles.
+var laterPhases = map[string][]string{
+	"mvn test":      {"package", "verify", "install", "deploy"},
+	"mvnw test":     {"package", "verify", "install", "deploy"},
+	"gradle test":   {"check", "build"},
+	"gradlew test":  {"check", "build"},
+	"mvn verify":    {"install", "deploy"},
+	"mvnw verify":   {"install", "deploy"},
+	"gradle check":  {"build"},
+	"gradlew check": {"build"},
 }
 
 // narrowedJob marks a job a rule names for some of its runs only: one
@@ -737,5 +773,29 @@ func negatedClause(s string) string {
 	}
 	return rest
 }
+
+// negatedClauses are the parts of a sentence its negations govern, each
+// from its cue to the next clause boundary; a cue that a colon follows
+// ("Don't: use `X` …") governs the clause after the colon. None when the
+// sentence has no cue.
+func negatedClauses(s string) []string {
+	lower := terms.LowerASCII(s)
+	var out []string
+	for _, loc := range anyNegation.FindAllStringIndex(lower, -1) {
+		rest := s[loc[1]:]
+		if strings.HasPrefix(strings.TrimLeft(rest, "*_ "), ":") {
+			rest = rest[strings.IndexByte(rest, ':')+1:]
+		}
+		if b := clauseBoundary.FindStringIndex(rest); b != nil {
+			rest = rest[:b[0]]
+		}
+		out = append(out, s[loc[0]:loc[1]]+rest)
+	}
+	return out
+}
+
+// anyNegation is negationCue with the negations that describe
+// ("doesn't", "isn't", "cannot"): where a sentence negates at all.
+var anyNegation = lazyRE(`\b(?:never|not|no|don'?t|doesn'?t|isn'?t|aren'?t|won'?t|can'?t|cannot|shouldn'?t|mustn'?t|avoid|instead of|rather than|over|without|nor)\b`)
 
 var clauseBoundary = lazyRE(`(?i);|\s[—–]\s|\s-\s|,\s*(?:and\s+)?(?:use|prefer|run|call|edit)\b|,?\s+(?:instead|rather|but|except|unless|otherwise)\b|:\s|\.\s`)

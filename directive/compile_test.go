@@ -129,6 +129,15 @@ func TestCompile(t *testing.T) {
 		{"Use `uv` (not `pip`) for Python tool installs in CI.", "", []string{"forbids running `pip|pipenv|poetry|conda|pdm` (use uv instead); reminds only"}},
 		// A narrowed use of a construct, when the cue stands apart.
 		{"Don't: use `pub(crate)` methods in tests as shortcuts around the public API.", "", nil},
+		// A later phase of the lifecycle runs the tests too; a line that
+		// introduces examples ends what the rule asks; a phrase is no
+		// command; a negation in another clause does not forbid the command.
+		{"All tests must pass with `mvn test`.", "", []string{
+			"forbids running a test command other than `mvn test`, `mvn package`, `mvn verify`, `mvn install` or `mvn deploy` (use mvn test instead)"}},
+		{"Use `bun` to run TS directly, for example:\n\n* `bun src/cli.ts --help`", "", []string{"forbids running `npm|yarn|pnpm` (use bun instead); reminds only"}},
+		{"Use descriptive commit messages following this format: <type>(<scope>): <summary>", "", nil},
+		{"Add the license header by running `mvn license:update` before committing (the build fails if a file doesn't have it).", "", []string{
+			"requires `mvn license:update` earlier in the session before `git commit`"}},
 		// What is used is not what is committed.
 		{"Don't use `.only` or `.skip` in committed code.", "", nil},
 		// Words joined by a slash are alternatives, not a path.
