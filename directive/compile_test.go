@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/innate-mcp/innate-mcp/action"
 	"github.com/innate-mcp/innate-mcp/check"
 )
 
@@ -301,6 +302,44 @@ func TestPathCheck_codeIsNeither(t *testing.T) {
 	} {
 		if _, ok := globOf(p); ok != want {
 			t.Errorf("globOf(%q): %v, want %v", p, ok, want)
+		}
+	}
+}
+
+// TestForbiddenCommand_match: what a ruled-out command span matches, as
+// the hook matches a parsed shell line: the command with its runner, its
+// literal arguments and the flag a clause gives it, and not the command
+// alone.
+func TestForbiddenCommand_match(t *testing.T) {
+	tests := []struct {
+		rule, line string
+		want       bool
+	}{
+		{"Run tests with `pytest`. Do not run `uv run pytest`.", "uv run pytest tests/", true},
+		{"Run tests with `pytest`. Do not run `uv run pytest`.", "pytest tests/test_x.py", false},
+		{"Never run `git add .`; stage specific files.", "git add .", true},
+		{"Never run `git add .`; stage specific files.", "git add src/a.go src/b.go", false},
+		{"Never run `git add -A`.", "git add --all", true},
+		{"Never pass `--no-verify` to `git commit`.", `git commit --no-verify -m "feat: x"`, true},
+		{"Never pass `--no-verify` to `git commit`.", `git commit -m "feat: x"`, false},
+		{"Never run `go test` with `-count=1`.", "go test -count 1 ./...", true},
+		{"Never run `go test` with `-count=1`.", "go test ./...", false},
+		{"Avoid these errors by running the tests with `make test`.", "make test", false},
+	}
+	for _, tt := range tests {
+		got := false
+		act := action.Shell(tt.line, action.Env{})
+		for _, c := range Compile(tt.rule, "") {
+			p, err := check.Prepare(c)
+			if err != nil {
+				t.Fatalf("%q: %v", tt.rule, err)
+			}
+			if _, hit := p.Match(act, check.History{}); hit {
+				got = true
+			}
+		}
+		if got != tt.want {
+			t.Errorf("%q on %q: match %v, want %v", tt.rule, tt.line, got, tt.want)
 		}
 	}
 }

@@ -188,6 +188,24 @@ func codeCommand(code, verb string) *check.CommandPattern {
 	return p
 }
 
+// throughRunner is, for a ruled-out command span that runs its program
+// through a runner (`uv run pytest`), the pattern of that runner's form
+// (`uv` with `run pytest`): ruling out `uv run pytest` leaves `pytest`
+// alone. Other spans keep p.
+func throughRunner(code string, p *check.CommandPattern) *check.CommandPattern {
+	code = angled.ReplaceAllString(strings.TrimSpace(strings.Trim(code, "`")), "{x}")
+	a := action.Shell(code, action.Env{})
+	if !a.Parsed || len(a.Commands) != 1 || len(a.Commands[0].Via) == 0 {
+		return p
+	}
+	via := strings.Fields(a.Commands[0].Via[0])
+	if len(via) == 0 || len(via)+len(p.Sub) > 7 {
+		return p
+	}
+	sub := append(append(via[1:len(via):len(via)], p.Programs[0]), p.Sub...)
+	return &check.CommandPattern{Programs: []string{via[0]}, Sub: sub, Flags: p.Flags}
+}
+
 // literalArgs are the words of a command span past the pattern's
 // subcommands that are neither flags nor placeholders: `git add .` rules
 // out adding ".", not every `git add`; `rm -rf /` removing "/". A
