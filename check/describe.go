@@ -11,7 +11,11 @@ func (p *CommandPattern) Short() string {
 	var b strings.Builder
 	switch {
 	case len(p.Classes) > 0:
-		b.WriteString("a " + strings.Join(p.Classes, " or ") + " command")
+		art := "a "
+		if strings.ContainsRune("aeiou", rune(p.Classes[0][0])) {
+			art = "an "
+		}
+		b.WriteString(art + strings.Join(p.Classes, " or ") + " command")
 	case len(p.Programs) == 1 && p.Programs[0] == "*":
 		b.WriteString("any command")
 	default:

@@ -68,6 +68,22 @@ var classes = map[string][]commandShape{
 		{"mypy", nil}, {"pyright", nil}, {"tsc", nil}, {"vue-tsc", nil}, {"basedpyright", nil}, {"flow", nil},
 		{"go", []string{"vet"}}, {"cargo", []string{"check"}}, {"deno", []string{"check"}},
 	},
+	// install: adding a package to the project (only with a package
+	// named: see argClasses); publish: publishing one.
+	"install": {
+		{"npm", []string{"install"}}, {"npm", []string{"i"}}, {"npm", []string{"add"}}, {"yarn", []string{"add"}},
+		{"pnpm", []string{"add"}}, {"pnpm", []string{"install"}}, {"pnpm", []string{"i"}}, {"bun", []string{"add"}},
+		{"bun", []string{"install"}}, {"bun", []string{"i"}}, {"pip", []string{"install"}}, {"pipenv", []string{"install"}},
+		{"poetry", []string{"add"}}, {"conda", []string{"install"}}, {"pdm", []string{"add"}}, {"uv", []string{"add"}},
+		{"uv", []string{"pip", "install"}}, {"cargo", []string{"add"}}, {"go", []string{"get"}}, {"dotnet", []string{"add"}},
+		{"bundle", []string{"add"}}, {"gem", []string{"install"}}, {"composer", []string{"require"}}, {"mix", []string{"deps.get"}},
+	},
+	"publish": {
+		{"npm", []string{"publish"}}, {"pnpm", []string{"publish"}}, {"yarn", []string{"publish"}}, {"bun", []string{"publish"}},
+		{"gem", []string{"push"}}, {"cargo", []string{"publish"}}, {"poetry", []string{"publish"}}, {"uv", []string{"publish"}},
+		{"flit", []string{"publish"}}, {"hatch", []string{"publish"}}, {"twine", []string{"upload"}}, {"rake", []string{"release"}},
+		{"dotnet", []string{"nuget", "push"}},
+	},
 	// run: running the program or an endpoint of it.
 	"run": {
 		{"go", []string{"run"}}, {"cargo", []string{"run"}}, {"dotnet", []string{"run"}}, {"deno", []string{"run"}},
@@ -170,7 +186,9 @@ func InClass(c action.Command, class string) bool {
 			continue
 		}
 		if slices.Equal(sub, s.Sub) {
-			return true
+			// An install with no package named installs what the project
+			// already has: it adds nothing.
+			return !argClasses[class] || len(c.Positionals()) > len(s.Sub)
 		}
 	}
 	return false
@@ -268,3 +286,8 @@ var multiTarget = map[string]bool{
 	"make": true, "gmake": true, "mvn": true, "mvnw": true, "gradle": true, "gradlew": true,
 	"task": true, "just": true, "ninja": true, "rake": true, "ant": true,
 }
+
+// argClasses are the classes a command is of only with an argument past
+// its subcommand: `npm install lodash` adds a package, `npm install` does
+// not.
+var argClasses = map[string]bool{"install": true}

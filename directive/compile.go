@@ -278,15 +278,29 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 			}
 		}
 		for _, k := range commandConstructs {
-			if k.named.MatchString(clause) {
+			loc := k.named.FindStringIndex(clause)
+			if loc == nil {
+				continue
+			}
+			if k.pattern != nil {
 				if p := k.pattern(clause); p != nil {
 					out = append(out, check.Check{Kind: check.Forbid, Command: p})
 				}
+				continue
+			}
+			after := clause[loc[1]:]
+			remind := narrowed.MatchString(after) && !unlessAsked.MatchString(after)
+			for _, p := range k.patterns {
+				out = append(out, check.Check{Kind: check.Forbid, Command: p, RemindOnly: remind})
 			}
 		}
 	}
 	return out
 }
+
+// unlessAsked is a condition the hook's ask itself meets: "unless
+// explicitly requested" (asking the user is the request).
+var unlessAsked = lazyRE(`(?i)^\W*unless\s+(?:explicitly\s+|specifically\s+|you\s+are\s+|the\s+user\s+)*(?:asked|requested|instructed|told|approved)`)
 
 // inParens reports whether text's first occurrence in s stands inside
 // parentheses.
@@ -768,6 +782,15 @@ func negatedClause(s string) string {
 	if loc == nil {
 		return s
 	}
+	if passive.MatchString(s[loc[1]:]) {
+		// "Direct pushes to `main` are never allowed": the negation
+		// governs the subject before it.
+		start := 0
+		if b := clauseBoundary.FindAllStringIndex(s[:loc[0]], -1); len(b) > 0 {
+			start = b[len(b)-1][1]
+		}
+		return s[start:loc[1]]
+	}
 	rest := s[loc[0]:]
 	if b := clauseBoundary.FindStringIndex(rest[loc[1]-loc[0]:]); b != nil {
 		rest = rest[:loc[1]-loc[0]+b[0]]
@@ -806,5 +829,9 @@ var byMeans = lazyRE(`(?i)\bby\s+(?:\w+ing|using)\b`)
 // anyNegation is negationCue with the negations that describe
 // ("doesn't", "isn't", "cannot"): where a sentence negates at all.
 var anyNegation = lazyRE(`\b(?:never|not|no|don'?t|doesn'?t|isn'?t|aren'?t|won'?t|can'?t|cannot|shouldn'?t|mustn'?t|avoid|instead of|rather than|over|without|nor)\b`)
+
+// passive follows a negation that rules out its sentence's subject: "X
+// are never allowed", "X is not permitted".
+var passive = lazyRE(`(?i)^\s+(?:be\s+)?(?:allowed|permitted|accepted|acceptable|ok|okay|tolerated)\b`)
 
 var clauseBoundary = lazyRE(`(?i);|\s[—–]\s|\s-\s|,\s*(?:and\s+)?(?:use|prefer|run|call|edit)\b|,?\s+(?:instead|rather|but|except|unless|otherwise)\b|:\s|\.\s`)

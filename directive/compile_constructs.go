@@ -17,6 +17,11 @@ import (
 type commandConstruct struct {
 	named   *lazyRegexp
 	pattern func(clause string) *check.CommandPattern
+	// patterns, for a construct that several commands do (publishing a
+	// package: `npm publish`, `gem push`, `cargo publish`), instead of
+	// pattern. What follows the named words may narrow it ("no new
+	// dependencies in the main library"): the checks then only remind.
+	patterns []*check.CommandPattern
 }
 
 var commandConstructs = []commandConstruct{
@@ -27,7 +32,7 @@ var commandConstructs = []commandConstruct{
 		},
 	},
 	{ // "push directly to main", "push to master"
-		named: lazyRE(`(?i)\bpush(?:ing)?\s+(?:\w+\s+)?(?:directly\s+)?(?:in)?to\s+(?:the\s+)?` + "`?" + `(main|master)` + "`?" + `(?:\s+branch)?\b`),
+		named: lazyRE(`(?i)\b(?:push(?:es|ing)?|commits?)\s+(?:\w+\s+)?(?:directly\s+)?(?:in)?to\s+(?:the\s+)?` + "`?" + `(main|master)` + "`?" + `(?:\s+branch)?\b`),
 		pattern: func(clause string) *check.CommandPattern {
 			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Args: []string{"main", "master", "HEAD:main", "HEAD:master"}}
 		},
@@ -43,6 +48,26 @@ var commandConstructs = []commandConstruct{
 		pattern: func(string) *check.CommandPattern {
 			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}, Flags: []string{"--amend"}}
 		},
+	},
+	{ // "do not make git commits", "never commit unless asked"
+		named: lazyRE(`(?i)\b(?:make|create|perform|do)\s+(?:any\s+)?(?:git\s+)?commits?\b|\bcommit(?:ting)?\s+(?:any\s+|the\s+|your\s+)?changes\b|^\W*(?:never|don'?t|do\s+not)\s+(?:git\s+)?commit\s*(?:$|[.,;]|\s+unless\s+(?:explicitly\s+|you\s+are\s+)?(?:asked|requested|instructed|told))`),
+		pattern: func(string) *check.CommandPattern {
+			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}
+		},
+	},
+	{ // "do not perform any git commits, pushes", "never push unless asked"
+		named: lazyRE(`(?i)\b(?:make|perform|do)\s+(?:any\s+)?(?:git\s+)?(?:commits?,?\s+(?:or\s+|and\s+)?)?push(?:es)?\b|^\W*(?:never|don'?t|do\s+not)\s+(?:git\s+)?push\s*(?:$|[.,;]|\s+unless\s+(?:explicitly\s+|you\s+are\s+)?(?:asked|requested|instructed|told))`),
+		pattern: func(string) *check.CommandPattern {
+			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}}
+		},
+	},
+	{ // "never publish the gem", "do not publish packages to npm"
+		named: lazyRE(`(?i)\bpublish(?:ing)?\s+(?:a\s+|the\s+|new\s+|any\s+)*(?:gems?|packages?|crates?|releases?|versions?|to\s+(?:npm|pypi|crates\.io|rubygems|nuget))\b|^\W*(?:never|don'?t|do\s+not)\s+(?:\w+\s+(?:or|and)\s+)?publish\s*(?:\w+\s*)?(?:$|[.,;])`),
+		patterns: []*check.CommandPattern{{Classes: []string{"publish"}}},
+	},
+	{ // "never add new dependencies", "no external dependencies", "do not install packages"
+		named: lazyRE(`(?i)\b(?:add(?:ing)?|install(?:ing)?|introduc(?:e|ing))\s+(?:any\s+|new\s+|extra\s+|additional\s+|external\s+|third[- ]party\s+)*(?:dependenc(?:y|ies)|packages?|libraries|deps)\b|\bno\s+(?:new\s+|external\s+|extra\s+|additional\s+|third[- ]party\s+)+(?:dependenc(?:y|ies)|packages|libraries|deps)\b`),
+		patterns: []*check.CommandPattern{{Classes: []string{"install"}}},
 	},
 	{ // "pipe the output of build or test commands", "pipe test output"
 		named: lazyRE(`(?i)\bpip(?:e|ing)\b[^.;]*\b(?:build|test|compil)`),

@@ -139,6 +139,17 @@ func TestCompile(t *testing.T) {
 		{"Use descriptive commit messages following this format: <type>(<scope>): <summary>", "", nil},
 		{"Add the license header by running `mvn license:update` before committing (the build fails if a file doesn't have it).", "", []string{
 			"requires `mvn license:update` earlier in the session before `git commit`"}},
+		// Commits, pushes, publishing and new dependencies named in words;
+		// a passive prohibition rules out its subject.
+		{"Do not perform any git commits, pushes, or version control actions.", "", []string{"forbids running `git commit`", "forbids running `git push`"}},
+		{"Never push unless explicitly asked.", "", []string{"forbids running `git push`"}},
+		{"Never commit without running the tests.", "", nil},
+		{"Never bump the version or publish the gem.", "", []string{"forbids running a publish command"}},
+		{"Never add new dependencies unless explicitly requested.", "", []string{"forbids running an install command"}},
+		{"No external dependencies in the main library.", "", []string{"forbids running an install command; reminds only"}},
+		{"Use pnpm to install packages.", "", []string{"forbids running `npm|yarn|bun` (use pnpm instead)"}},
+		{"Direct pushes to `main` are never allowed.", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`"}},
+		{"Don't publish secrets in logs.", "", nil},
 		// What is used is not what is committed.
 		{"Don't use `.only` or `.skip` in committed code.", "", nil},
 		// Words joined by a slash are alternatives, not a path.
@@ -325,6 +336,11 @@ func TestForbiddenCommand_match(t *testing.T) {
 		{"Never run `go test` with `-count=1`.", "go test -count 1 ./...", true},
 		{"Never run `go test` with `-count=1`.", "go test ./...", false},
 		{"Avoid these errors by running the tests with `make test`.", "make test", false},
+		{"Never add new dependencies unless explicitly requested.", "cargo add serde_yaml", true},
+		{"Never add new dependencies unless explicitly requested.", "npm install", false},
+		{"Never add new dependencies unless explicitly requested.", "uv pip install requests", true},
+		{"Never bump the version or publish the gem.", "bundle exec rake release", true},
+		{"Never bump the version or publish the gem.", "gem build boxwerk.gemspec", false},
 	}
 	for _, tt := range tests {
 		got := false

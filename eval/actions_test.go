@@ -45,9 +45,49 @@ func TestActions_realToolCalls(t *testing.T) {
 	}
 }
 
+// TestActions_ruleFileAudit replays the audit set (testdata/explain: real
+// rule files of 30 repositories, with everyday compliant actions and plain
+// breaches a session that never saw the code wrote for each, before it
+// ran the program) through the PreToolUse hook. Nothing was tuned on it.
+// Held at the figures measured when it was added (docs/hooks.md,
+// "Measured"): no compliant action asked about on either half.
+func TestActions_ruleFileAudit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 205 actions")
+	}
+	t.Parallel()
+	rep := runActions(t, filepath.Join("testdata", "explain"), "")
+	t.Logf("tune: %+v", rep.Tune)
+	t.Logf("check: %+v", rep.Check)
+	if rep.Calls < 200 || rep.Repos < 30 || rep.Check.Repos < 15 {
+		t.Fatalf("the set has %d actions from %d repositories, %d of them in the check half", rep.Calls, rep.Repos, rep.Check.Repos)
+	}
+	for _, h := range []struct {
+		name   string
+		f      eval.ActionFigures
+		recall float64
+	}{{"tune", rep.Tune, 0.40}, {"check", rep.Check, 0.30}} {
+		if h.f.AskPrecision < 1 || h.f.RecallRule < h.recall {
+			t.Errorf("%s half: precision of asks %.3f (want 1: no compliant action asked about), recall %.3f (want at least %.2f)",
+				h.name, h.f.AskPrecision, h.f.RecallRule, h.recall)
+		}
+	}
+}
+
 // replayActions replays the set, with a consultant's recorded answers when
 // consultant is set, and holds its figures.
 func replayActions(t *testing.T, consultant string) {
+	rep := runActions(t, filepath.Join("testdata", "actions"), consultant)
+	if consultant != "" && (rep.Consultant == nil || rep.Consultant.Files < 20 || rep.Consultant.Checks < 100) {
+		t.Errorf("recorded answers applied: %+v", rep.Consultant)
+	}
+	holdActions(t, rep)
+}
+
+// runActions replays the actions set in data through the PreToolUse hook,
+// with a consultant's recorded answers when consultant is set.
+func runActions(t *testing.T, data, consultant string) eval.ActionsReport {
+	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	db, err := storage.Open(ctx, filepath.Join(dir, "eval.db"), storage.Options{})
@@ -62,7 +102,7 @@ func replayActions(t *testing.T, consultant string) {
 	}
 	sync := rulesync.New(k, db, rulesync.Options{})
 	state := &hook.StateDir{Dir: filepath.Join(dir, "state")}
-	rep, err := eval.Actions(ctx, filepath.Join("testdata", "actions"), eval.ActionsOptions{
+	rep, err := eval.Actions(ctx, data, eval.ActionsOptions{
 		Root: filepath.Join(dir, "repos"), Lesson: k.Lesson, Consultant: consultant, KB: k,
 		Handler: func(root string) *hook.Handler {
 			return &hook.Handler{KB: k, Config: hook.DefaultConfig(), Project: func(string) string { return root }, State: state, SyncRules: sync.Seen}
@@ -71,9 +111,12 @@ func replayActions(t *testing.T, consultant string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if consultant != "" && (rep.Consultant == nil || rep.Consultant.Files < 20 || rep.Consultant.Checks < 100) {
-		t.Errorf("recorded answers applied: %+v", rep.Consultant)
-	}
+	return rep
+}
+
+// holdActions holds the actions set's figures.
+func holdActions(t *testing.T, rep eval.ActionsReport) {
+	t.Helper()
 	t.Logf("all: %+v", rep.ActionFigures)
 	t.Logf("tune: %+v", rep.Tune)
 	t.Logf("check: %+v", rep.Check)
