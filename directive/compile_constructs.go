@@ -62,11 +62,11 @@ var commandConstructs = []commandConstruct{
 		},
 	},
 	{ // "never publish the gem", "do not publish packages to npm"
-		named: lazyRE(`(?i)\bpublish(?:ing)?\s+(?:a\s+|the\s+|new\s+|any\s+)*(?:gems?|packages?|crates?|releases?|versions?|to\s+(?:npm|pypi|crates\.io|rubygems|nuget))\b|^\W*(?:never|don'?t|do\s+not)\s+(?:\w+\s+(?:or|and)\s+)?publish\s*(?:\w+\s*)?(?:$|[.,;])`),
+		named:    lazyRE(`(?i)\bpublish(?:ing)?\s+(?:a\s+|the\s+|new\s+|any\s+)*(?:gems?|packages?|crates?|releases?|versions?|to\s+(?:npm|pypi|crates\.io|rubygems|nuget))\b|^\W*(?:never|don'?t|do\s+not)\s+(?:\w+\s+(?:or|and)\s+)?publish\s*(?:\w+\s*)?(?:$|[.,;])`),
 		patterns: []*check.CommandPattern{{Classes: []string{"publish"}}},
 	},
 	{ // "never add new dependencies", "no external dependencies", "do not install packages"
-		named: lazyRE(`(?i)\b(?:add(?:ing)?|install(?:ing)?|introduc(?:e|ing))\s+(?:any\s+|new\s+|extra\s+|additional\s+|external\s+|third[- ]party\s+)*(?:dependenc(?:y|ies)|packages?|libraries|deps)\b|\bno\s+(?:new\s+|external\s+|extra\s+|additional\s+|third[- ]party\s+)+(?:dependenc(?:y|ies)|packages|libraries|deps)\b`),
+		named:    lazyRE(`(?i)\b(?:add(?:ing)?|install(?:ing)?|introduc(?:e|ing))\s+(?:any\s+|new\s+|extra\s+|additional\s+|external\s+|third[- ]party\s+)*(?:dependenc(?:y|ies)|packages?|libraries|deps)\b|\bno\s+(?:new\s+|external\s+|extra\s+|additional\s+|third[- ]party\s+)+(?:dependenc(?:y|ies)|packages|libraries|deps)\b`),
 		patterns: []*check.CommandPattern{{Classes: []string{"install"}}},
 	},
 	{ // "pipe the output of build or test commands", "pipe test output"
