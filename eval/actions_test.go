@@ -46,29 +46,29 @@ func TestActions_realToolCalls(t *testing.T) {
 }
 
 // TestActions_ruleFileAudit replays the audit set (testdata/explain: real
-// rule files of 30 repositories, with everyday compliant actions and plain
-// breaches a session that never saw the code wrote for each, before it
-// ran the program) through the PreToolUse hook. Nothing was tuned on it.
-// Held at the figures measured when it was added (docs/hooks.md,
-// "Measured"): no compliant action asked about on either half.
+// rule files of 60 repositories, with everyday compliant actions and plain
+// breaches that sessions that never saw the code wrote for each, before
+// they ran the program) through the PreToolUse hook. Nothing was tuned on
+// it. Held at the figures measured when it was added (docs/hooks.md,
+// "Measured"): one compliant action asked about in 422.
 func TestActions_ruleFileAudit(t *testing.T) {
 	if testing.Short() {
-		t.Skip("replays 205 actions")
+		t.Skip("replays 422 actions")
 	}
 	t.Parallel()
 	rep := runActions(t, filepath.Join("testdata", "explain"), "")
 	t.Logf("tune: %+v", rep.Tune)
 	t.Logf("check: %+v", rep.Check)
-	if rep.Calls < 200 || rep.Repos < 30 || rep.Check.Repos < 15 {
+	if rep.Calls < 400 || rep.Repos < 60 || rep.Check.Repos < 25 {
 		t.Fatalf("the set has %d actions from %d repositories, %d of them in the check half", rep.Calls, rep.Repos, rep.Check.Repos)
 	}
 	for _, h := range []struct {
 		name   string
 		f      eval.ActionFigures
 		recall float64
-	}{{"tune", rep.Tune, 0.40}, {"check", rep.Check, 0.30}} {
-		if h.f.AskPrecision < 1 || h.f.RecallRule < h.recall {
-			t.Errorf("%s half: precision of asks %.3f (want 1: no compliant action asked about), recall %.3f (want at least %.2f)",
+	}{{"tune", rep.Tune, 0.28}, {"check", rep.Check, 0.31}} {
+		if h.f.AskPrecision < 0.95 || h.f.RecallRule < h.recall {
+			t.Errorf("%s half: precision of asks %.3f (want at least 0.95), recall %.3f (want at least %.2f)",
 				h.name, h.f.AskPrecision, h.f.RecallRule, h.recall)
 		}
 	}
