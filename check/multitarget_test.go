@@ -33,6 +33,9 @@ func TestMatch_multiTarget(t *testing.T) {
 	if _, hit := p.Match(commit, ran("mvn clean package")); !hit {
 		t.Error("mvn clean package satisfies `mvn verify`")
 	}
+	if InClass(firstCommand(t, "pnpm typecheck"), "lint") {
+		t.Error("`pnpm typecheck` is a lint command: its task holds \"check\"")
+	}
 	for line, class := range map[string]string{
 		"python manage.py test apps.core":        "test",
 		"uv run python manage.py test":           "test",

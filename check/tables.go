@@ -151,6 +151,9 @@ func runsTask(c action.Command, class string) bool {
 			}
 		}
 		task = strings.ToLower(task)
+		if class == "lint" && slices.ContainsFunc(classStems["typecheck"], func(st string) bool { return strings.Contains(task, st) }) {
+			continue // `pnpm typecheck` holds "check", and lints nothing
+		}
 		for _, st := range stems {
 			if strings.Contains(task, st) {
 				return true

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/check"
+	"github.com/innate-mcp/innate-mcp/terms"
 )
 
 // Compile reads a rule's content and trigger (as Parse takes them) into
@@ -126,9 +127,15 @@ func compileSentence(s string, rc ruleContext, d Directive) []check.Check {
 	} else if c, ok := templateCheck(s, rc.rule); ok {
 		out = append(out, c)
 	}
-	switch d.Polarity {
-	case Forbid, Prefer:
+	switch {
+	case d.Polarity == Forbid || d.Polarity == Prefer:
 		out = append(out, compileForbidden(s, rc, d)...)
+	case d.Polarity == Require && len(d.Dont) > 0 && negationCue.MatchString(terms.LowerASCII(s)):
+		// "Use the dedicated tools; do not call `./gradlew` directly": a
+		// sentence that asks for one thing and rules out another.
+		f := d
+		f.Polarity, f.Do = Forbid, nil
+		out = append(out, compileForbidden(s, rc, f)...)
 	}
 	switch d.Polarity {
 	case Require, Prefer:
@@ -250,6 +257,13 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 				}
 			}
 		case o.Kind == KindPath:
+			if p := codeCommand(o.Text, o.Verb); p != nil && (o.Verb == "call" || o.Verb == "run" || o.Verb == "execute" || o.Verb == "invoke") {
+				// "Do not call `./gradlew` directly": a program by its path.
+				c := mk(p)
+				c.RemindOnly = qualified(clause, []string{strings.Trim(o.Text, "`")})
+				out = append(out, c)
+				continue
+			}
 			if c, ok := pathCheck(o.Text, firstNonEmpty(o.Verb, writeVerbIn(clause))); ok {
 				out = append(out, c)
 			}

@@ -150,6 +150,11 @@ func TestCompile(t *testing.T) {
 		{"Use pnpm to install packages.", "", []string{"forbids running `npm|yarn|bun` (use pnpm instead)"}},
 		{"Direct pushes to `main` are never allowed.", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`"}},
 		{"Don't publish secrets in logs.", "", nil},
+		// "In place of" prefers; a sentence that asks for one thing and
+		// rules out another compiles what it rules out; a program named by
+		// its path.
+		{"Use `rg` in place of `grep`.", "", []string{"forbids running `grep|egrep|ag` (use rg instead)"}},
+		{"Use the dedicated tools; do not call `./gradlew` directly.", "", []string{"forbids running `gradlew`"}},
 		// What is used is not what is committed.
 		{"Don't use `.only` or `.skip` in committed code.", "", nil},
 		// Words joined by a slash are alternatives, not a path.

@@ -61,6 +61,9 @@ func qualified(clause string, progs []string) bool {
 		re := regexp.MustCompile(regexp.QuoteMeta(p) + "`?\\)?" + `(?:\s*\([^()]*\))?\s+(?:to|for|when|in|on|with|inside|within|against)\s+((?:[a-z-]+\s+){0,3}[a-z-]+)`)
 		for _, m := range re.FindAllStringSubmatch(lower, -1) {
 			words := strings.Fields(m[1])
+			if len(words) > 1 && words[0] == "place" && words[1] == "of" {
+				continue // "`rg` in place of `grep`" prefers; it narrows nothing
+			}
 			n := 0
 			for _, w := range words {
 				if determiners[w] {
@@ -103,7 +106,7 @@ func conditionQualifies(when string) bool {
 var determiners = set("the", "a", "an", "all", "any", "every", "each", "this", "these", "our", "your", "its", "new", "of")
 
 // genericJob are the words of a purpose that is a tool's whole job.
-var genericJob = set("install", "installing", "installation", "manage", "managing", "management", "package", "packages",
+var genericJob = set("install", "installing", "installation", "manage", "managing", "management", "package", "packages", "library", "libraries", "libs",
 	"dependency", "dependencies", "deps", "format", "formatting", "lint", "linting", "test", "testing", "tests", "build",
 	"building", "builds", "run", "running", "scripts", "script", "everything", "this", "python", "javascript", "typescript",
 	"node", "go", "rust", "all", "any", "add", "adding", "search", "searching", "find", "finding", "code", "commands",

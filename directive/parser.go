@@ -250,7 +250,7 @@ var (
 	copulaOnly = lazyRE(`\b(?:is|are|was|were|the|can|may|will)\s+only\b`)
 	// preferMarker splits "X instead of Y", "X rather than Y", "X over Y"
 	// (after prefer-like verbs), "X, not Y", "X (not Y)".
-	preferMarker = lazyRE(`(?i)\s*(\binstead of\b|\brather than\b|\bin favou?r of\b|,\s*not\b|[,;]\s*never\b|\(not\b|\bnot\s+(?:\x01)|\binstead\s+(?:\x01)|而不是|而非|ではなく)\s*`)
+	preferMarker = lazyRE(`(?i)\s*(\binstead of\b|\bin place of\b|\brather than\b|\bin favou?r of\b|,\s*not\b|[,;]\s*never\b|\(not\b|\bnot\s+(?:\x01)|\binstead\s+(?:\x01)|而不是|而非|ではなく)\s*`)
 	notMarker    = lazyRE(`(?i),\s*not\b`)
 	overMarker   = lazyRE(`(?i)\s+over\s+`)
 	preferVerb   = lazyRE(`(?i)\b(prefer|prefers|preferred|favou?r|favou?rs|choose)\b`)

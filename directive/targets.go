@@ -2,6 +2,7 @@ package directive
 
 import (
 	"encoding/json"
+	"path"
 	"slices"
 	"strings"
 
@@ -152,7 +153,8 @@ func codeCommand(code, verb string) *check.CommandPattern {
 		return nil
 	}
 	c := a.Commands[0]
-	known := knownPrograms[c.Program] || knownPrograms[viaProgram(c.Via)]
+	// `./gradlew`, `bin/rails`: a known program by its base name.
+	known := knownPrograms[c.Program] || knownPrograms[viaProgram(c.Via)] || strings.Contains(c.Program, "/") && knownPrograms[path.Base(c.Program)]
 	if !known && !(runVerbs[verb] && len(c.Args) > 0 && !strings.Contains(c.Program, ".")) {
 		return nil
 	}
