@@ -97,9 +97,13 @@ type MessageKind string
 const (
 	CommitMessage MessageKind = "commit"
 	PRTitle       MessageKind = "pr-title"
+	// BranchName is the name of a branch an action creates (`git checkout
+	// -b`, `git switch -c`, `git branch NAME`, `git worktree add -b`).
+	BranchName MessageKind = "branch"
 )
 
-// Message is a commit message or a pull-request title an action writes.
+// Message is a commit message, a pull-request title or a new branch's
+// name that an action writes.
 type Message struct {
 	Kind MessageKind `json:"kind"`
 	Text string      `json:"text"`

@@ -110,6 +110,46 @@ func (r *reader) commandWrites(c Command, st *syntax.Stmt) {
 	}
 }
 
+// newBranch is the name of the branch a git command creates: `checkout
+// -b|-B NAME`, `switch -c|-C|--create NAME`, `worktree add -b NAME`, or
+// `branch NAME` (not a listing, a deletion or a move); "" for none.
+func newBranch(sub string, args []Arg) string {
+	var create []string
+	switch sub {
+	case "checkout":
+		create = []string{"-b", "-B"}
+	case "switch":
+		create = []string{"-c", "-C", "--create", "--force-create"}
+	case "worktree":
+		create = []string{"-b", "-B"}
+	case "branch":
+		for _, a := range args {
+			if !a.Known {
+				return ""
+			}
+			if strings.HasPrefix(a.Value, "-") {
+				return "" // -d, -m, --list, -a …: not a new branch by name
+			}
+			return a.Value
+		}
+		return ""
+	}
+	for i, a := range args {
+		if !a.Known {
+			continue
+		}
+		for _, f := range create {
+			if a.Value == f && i+1 < len(args) && args[i+1].Known {
+				return args[i+1].Value
+			}
+			if strings.HasPrefix(a.Value, f+"=") && strings.HasPrefix(f, "--") {
+				return strings.TrimPrefix(a.Value, f+"=")
+			}
+		}
+	}
+	return ""
+}
+
 // git reads git's writes: the message of a commit, and the files of git rm
 // and git mv.
 func (r *reader) git(c Command, in string, inKnown bool) {
@@ -119,6 +159,10 @@ func (r *reader) git(c Command, in string, inKnown bool) {
 	}
 	args := c.afterSub(1)
 	switch sub[0] {
+	case "checkout", "switch", "branch", "worktree":
+		if name := newBranch(sub[0], args); name != "" {
+			r.a.Messages = append(r.a.Messages, Message{Kind: BranchName, Text: name})
+		}
 	case "commit":
 		var msgs []string
 		for i := 0; i < len(args); i++ {

@@ -122,7 +122,8 @@ type WritePattern struct {
 // MessagePattern matches a commit message or a pull-request title, by its
 // first line.
 type MessagePattern struct {
-	// Kinds are the messages it applies to; empty: both.
+	// Kinds are the messages it applies to; empty: commit messages and PR
+	// titles (never branch names).
 	Kinds []action.MessageKind `json:"kinds,omitempty"`
 	// Must is a regular expression the first line must match (Require);
 	// MustNot one it must not match (Forbid): the first line's, and, when

@@ -143,8 +143,9 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 		}
 	case c.Message != nil:
 		for _, m := range a.Messages {
-			if len(c.Message.Kinds) > 0 && !slices.Contains(c.Message.Kinds, m.Kind) {
-				continue
+			if len(c.Message.Kinds) > 0 && !slices.Contains(c.Message.Kinds, m.Kind) ||
+				len(c.Message.Kinds) == 0 && m.Kind == action.BranchName {
+				continue // no kinds: commit messages and PR titles, not branch names
 			}
 			first := firstLine(m.Text)
 			if p.must != nil && !p.must.MatchString(first) {
@@ -345,8 +346,11 @@ func writeVerb(w action.Write) string {
 }
 
 func kindWord(k action.MessageKind) string {
-	if k == action.PRTitle {
+	switch k {
+	case action.PRTitle:
 		return "PR title"
+	case action.BranchName:
+		return "branch name"
 	}
 	return "commit message"
 }

@@ -155,6 +155,11 @@ func TestCompile(t *testing.T) {
 		// its path.
 		{"Use `rg` in place of `grep`.", "", []string{"forbids running `grep|egrep|ag` (use rg instead)"}},
 		{"Use the dedicated tools; do not call `./gradlew` directly.", "", []string{"forbids running `gradlew`"}},
+		// A branch name's template: literal words kept, placeholders any
+		// text, alternatives either; a branch named as an example is none.
+		{"Use the branch naming convention `claude/<branch-name>`.", "", []string{"requires branch names to be in the form claude/<branch-name>"}},
+		{"Branch naming: `feat/feature-name`, `fix/bug-name`", "", []string{"requires branch names to be in the form feat/feature-name or fix/bug-name"}},
+		{"Create a branch `feature/login` for this work.", "", nil},
 		// What is used is not what is committed.
 		{"Don't use `.only` or `.skip` in committed code.", "", nil},
 		// Words joined by a slash are alternatives, not a path.
@@ -341,6 +346,13 @@ func TestForbiddenCommand_match(t *testing.T) {
 		{"Never run `go test` with `-count=1`.", "go test -count 1 ./...", true},
 		{"Never run `go test` with `-count=1`.", "go test ./...", false},
 		{"Avoid these errors by running the tests with `make test`.", "make test", false},
+		{"Use the branch naming convention `claude/<branch-name>`.", "git checkout -b feature/fix-timeout", true},
+		{"Use the branch naming convention `claude/<branch-name>`.", "git switch -c claude/fix-timeout", false},
+		{"Branch naming: `feat/feature-name`, `fix/bug-name`", "git checkout -b ocspCheckStuff", true},
+		{"Branch naming: `feat/feature-name`, `fix/bug-name`", "git worktree add -b fix/ocsp-timeout ../wt", false},
+		{"Branch naming: `feat/feature-name`, `fix/bug-name`", "git checkout main", false},
+		{"Branch naming: `feat/feature-name`, `fix/bug-name`", "git branch -d old-stuff", false},
+		{"Use Conventional Commits for every commit message.", "git checkout -b my-branch", false},
 		{"Never add new dependencies unless explicitly requested.", "cargo add serde_yaml", true},
 		{"Never add new dependencies unless explicitly requested.", "npm install", false},
 		{"Never add new dependencies unless explicitly requested.", "uv pip install requests", true},

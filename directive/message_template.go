@@ -23,7 +23,11 @@ import (
 // templateCue marks a sentence that gives a message's shape, not one
 // message: "format", "follow", "look like", "in the form", "pattern",
 // "start with".
-var templateCue = lazyRE(`(?i)\b(?:format(?:ted)?|follows?|following|look\s+like|of\s+the\s+form|in\s+the\s+form|shape|pattern|template|structure|convention|start\s+with|begin\s+with|prefix(?:ed)?)\b`)
+var templateCue = lazyRE(`(?i)\b(?:format(?:ted)?|follows?|following|look\s+like|of\s+the\s+form|in\s+the\s+form|shape|pattern|template|structure|convention|start\s+with|begin\s+with|prefix(?:ed)?|naming|named)\b`)
+
+// branchWords name branches in a template's clause: "branch names follow
+// `feat/<name>`", "Branch naming: `fix/bug-name`".
+var branchWords = lazyRE(`(?i)\bbranch(?:es|\s+names?|[- ]naming)?\b`)
 
 // messagePlaceholders are the words message templates use for what
 // varies, besides placeholderWords: "area", "change", "ticket-ref".
@@ -142,6 +146,9 @@ func templateCheck(s, rule string) (check.Check, bool) {
 	if conventionalRE.MatchString(s) || prohibition.MatchString(s) || !templateCue.MatchString(s) {
 		return check.Check{}, false
 	}
+	if branchWords.MatchString(s) && !commitWords.MatchString(s) && !prTitleWords.MatchString(s) {
+		return branchCheck(s)
+	}
 	var pattern, shown string
 	for _, m := range codeSpan.FindAllString(s, -1) {
 		span := strings.TrimSpace(strings.Trim(m, "`"))
@@ -191,6 +198,60 @@ func templateCheck(s, rule string) (check.Check, bool) {
 	}
 	must := `(?:` + pattern + `)|^(?:Merge |Revert ")`
 	return check.Check{Kind: check.Require, Message: &check.MessagePattern{Kinds: kinds, Must: must, Name: "in the form " + shown}}, true
+}
+
+// branchCheck compiles a sentence about branches alone that shows their
+// names' templates ("Branch naming: `feat/feature-name`, `fix/bug-name`"):
+// a new branch's name must have one of the shapes. Every code span of the
+// sentence must be a template; an example name among them leaves the
+// shapes unsure, and gives none.
+func branchCheck(s string) (check.Check, bool) {
+	var alts, shown []string
+	for _, m := range codeSpan.FindAllString(s, -1) {
+		span := strings.TrimSpace(strings.Trim(m, "`"))
+		p, ok := branchPattern(span)
+		if !ok {
+			return check.Check{}, false
+		}
+		alts, shown = append(alts, `(?:`+p+`$)`), append(shown, span)
+	}
+	if len(alts) == 0 {
+		return check.Check{}, false
+	}
+	must := strings.Join(alts, "|")
+	if _, err := regexp.Compile(must); err != nil {
+		return check.Check{}, false
+	}
+	return check.Check{Kind: check.Require, Message: &check.MessagePattern{Kinds: []action.MessageKind{action.BranchName},
+		Must: must, Name: "in the form " + strings.Join(shown, " or ")}}, true
+}
+
+// branchPattern reads a branch name's template: its literal words and
+// marks kept (`feat/`, `claude/`), each placeholder (`<name>`,
+// `feature-name`) any run of characters; it needs a placeholder and a
+// mark.
+func branchPattern(span string) (string, bool) {
+	if !utf8.ValidString(span) || strings.ContainsAny(span, " \t") {
+		return "", false
+	}
+	var b strings.Builder
+	holes, marks := 0, 0
+	for _, t := range templateToken.FindAllString(span, -1) {
+		switch {
+		case bracketed(t) || isWord(t) && placeholderPhrase(t):
+			b.WriteString(`.+?`)
+			holes++
+		case isWord(t):
+			b.WriteString(regexp.QuoteMeta(t))
+		default:
+			b.WriteString(regexp.QuoteMeta(t))
+			marks++
+		}
+	}
+	if holes == 0 || marks == 0 {
+		return "", false
+	}
+	return `^` + b.String(), true
 }
 
 // templateClauseEnd ends a clause of a sentence, outside code spans: a

@@ -126,3 +126,24 @@ func FuzzTemplatePattern(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBranchPattern: a branch template read from any span compiles, and
+// matches the span itself when the span holds no placeholder brackets.
+func FuzzBranchPattern(f *testing.F) {
+	for _, s := range []string{"claude/<branch-name>", "feat/feature-name", "fix/bug-name", "feature/<ticket>-<short-description>", "a/b", "<x>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, span string) {
+		p, ok := branchPattern(span)
+		if !ok {
+			return
+		}
+		re, err := regexp.Compile(p)
+		if err != nil {
+			t.Fatalf("%q: pattern %q does not compile: %v", span, p, err)
+		}
+		if !strings.ContainsAny(span, "<>{}") && !re.MatchString(span) {
+			t.Errorf("%q: pattern %q misses the span itself", span, p)
+		}
+	})
+}
