@@ -1,3 +1,7 @@
+// What a requiring sentence asks for a job or a step: the project command
+// a job must go through, the one command or alternatives a step names,
+// the install commands a package manager rules out.
+
 package directive
 
 import (
@@ -7,10 +11,6 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/check"
 )
-
-// What a requiring sentence asks for a job or a step: the project command
-// a job must go through, the one command or alternatives a step names,
-// the install commands a package manager rules out.
 
 // soleCommand is the one code span of a sentence that reads as a command
 // of a known program other than the phase's, or nil.

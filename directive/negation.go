@@ -1,3 +1,7 @@
+// What a negation governs in a rule: the clause it rules out, a purpose
+// or condition that narrows it, asides, and what a sentence only
+// describes.
+
 package directive
 
 import (
@@ -7,10 +11,6 @@ import (
 
 	"github.com/innate-mcp/innate-mcp/terms"
 )
-
-// What a negation governs in a rule: the clause it rules out, a purpose
-// or condition that narrows it, asides, and what a sentence only
-// describes.
 
 // unlessAsked is a condition the hook's ask itself meets: "unless
 // explicitly requested" (asking the user is the request).
