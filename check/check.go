@@ -92,6 +92,9 @@ type CommandPattern struct {
 	Sub []string `json:"sub,omitempty"`
 	// Flags: it is given every one of these (or a known alias of it).
 	Flags []string `json:"flags,omitempty"`
+	// Lacks: it is not given one of these flags (nor an alias): a flag a
+	// rule requires the command to carry ("`git commit -s`").
+	Lacks []string `json:"lacks,omitempty"`
 	// Args: one of its other positional words matches one of these globs.
 	Args []string `json:"args,omitempty"`
 	// PipeTo: its output is piped into one of these programs ("*": any).
@@ -209,8 +212,13 @@ func Validate(c Check) error {
 				return bad("class %q is not one of %s", cl, strings.Join(classNames(), ", "))
 			}
 		}
-		if len(p.Programs) > maxPatterns || len(p.Sub) > 8 || len(p.Flags) > maxPatterns || len(p.Args) > maxPatterns || len(p.PipeTo) > maxPatterns {
+		if len(p.Programs) > maxPatterns || len(p.Sub) > 8 || len(p.Flags) > maxPatterns || len(p.Lacks) > maxPatterns || len(p.Args) > maxPatterns || len(p.PipeTo) > maxPatterns {
 			return bad("a command pattern holds at most %d of each", maxPatterns)
+		}
+		for _, f := range p.Lacks {
+			if len(f) < 2 || f[0] != '-' {
+				return bad("lacks %q is not a flag: a flag starts with -", f)
+			}
 		}
 		for _, g := range p.Args {
 			if err := validGlob(g); err != nil {

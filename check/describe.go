@@ -31,6 +31,9 @@ func (p *CommandPattern) Short() string {
 	if (len(p.Classes) > 0 || len(p.Programs) == 1 && p.Programs[0] == "*") && (len(p.Flags) > 0 || len(p.Sub) > 0) {
 		b.WriteString(" with `" + strings.Join(append(append([]string{}, p.Sub...), p.Flags...), " ") + "`")
 	}
+	if len(p.Lacks) > 0 {
+		b.WriteString(" without `" + strings.Join(p.Lacks, "` or `") + "`")
+	}
 	if len(p.PipeTo) > 0 {
 		if len(p.PipeTo) == 1 && p.PipeTo[0] == "*" {
 			b.WriteString(" piped into another command")

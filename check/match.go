@@ -210,6 +210,9 @@ func (p *CommandPattern) matches(c action.Command) bool {
 			return false
 		}
 	}
+	if len(p.Lacks) > 0 && !slices.ContainsFunc(p.Lacks, func(f string) bool { return !hasFlag(c, f) }) {
+		return false // it carries every flag required
+	}
 	if len(p.Args) > 0 {
 		pos := c.Positionals()
 		if len(pos) >= len(p.Sub) {

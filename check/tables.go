@@ -254,7 +254,7 @@ func python(p string) bool {
 // flagAliases are flags written two ways: a check that names one matches
 // the other. Keyed by program, general knowledge.
 var flagAliases = map[string][][]string{
-	"git":    {{"--force", "-f"}, {"--no-verify", "-n"}, {"--all", "-a", "-A"}, {"--message", "-m"}, {"--hard"}},
+	"git":    {{"--force", "-f"}, {"--no-verify", "-n"}, {"--all", "-a", "-A"}, {"--message", "-m"}, {"--hard"}, {"--signoff", "-s"}},
 	"rm":     {{"--recursive", "-r", "-R"}, {"--force", "-f"}},
 	"npm":    {{"--save-dev", "-D"}, {"--global", "-g"}, {"--force", "-f"}, {"--legacy-peer-deps"}},
 	"pnpm":   {{"--save-dev", "-D"}, {"--global", "-g"}},

@@ -323,6 +323,7 @@ func compileRequired(s string, d Directive) []check.Check {
 			break
 		}
 	}
+	out = append(out, requiredFlags(s, d, phase)...)
 	var asked []string
 	for _, o := range d.Do {
 		if !o.Example {

@@ -160,6 +160,12 @@ func TestCompile(t *testing.T) {
 		{"Use the branch naming convention `claude/<branch-name>`.", "", []string{"requires branch names to be in the form claude/<branch-name>"}},
 		{"Branch naming: `feat/feature-name`, `fix/bug-name`", "", []string{"requires branch names to be in the form feat/feature-name or fix/bug-name"}},
 		{"Create a branch `feature/login` for this work.", "", nil},
+		// A flag an obliging sentence requires of a command it names; a
+		// step before a phase asks for the step, not for every run.
+		{"All commits must include DCO sign-off: `git commit -s`", "", []string{"forbids running `git commit` without `-s`"}},
+		{"Always run `go test` with `-race`.", "", []string{"forbids running `go test` without `-race`"}},
+		{"Run `pytest -x` to stop at the first failure.", "", nil},
+		{"Always run `go test -race ./...` before pushing.", "", []string{"requires `go test -race` earlier in the session before `git push`"}},
 		// What is used is not what is committed.
 		{"Don't use `.only` or `.skip` in committed code.", "", nil},
 		// Words joined by a slash are alternatives, not a path.
@@ -353,6 +359,11 @@ func TestForbiddenCommand_match(t *testing.T) {
 		{"Branch naming: `feat/feature-name`, `fix/bug-name`", "git checkout main", false},
 		{"Branch naming: `feat/feature-name`, `fix/bug-name`", "git branch -d old-stuff", false},
 		{"Use Conventional Commits for every commit message.", "git checkout -b my-branch", false},
+		{"All commits must include DCO sign-off: `git commit -s`", `git commit -m "fix: x"`, true},
+		{"All commits must include DCO sign-off: `git commit -s`", `git commit -sm "fix: x"`, false},
+		{"All commits must include DCO sign-off: `git commit -s`", `git commit --signoff -m "fix: x"`, false},
+		{"Always run `go test` with `-race`.", "go test ./...", true},
+		{"Always run `go test` with `-race`.", "go test -race ./...", false},
 		{"Never add new dependencies unless explicitly requested.", "cargo add serde_yaml", true},
 		{"Never add new dependencies unless explicitly requested.", "npm install", false},
 		{"Never add new dependencies unless explicitly requested.", "uv pip install requests", true},

@@ -273,3 +273,55 @@ func mentionedPositively(s, tool string) bool {
 	}
 	return false
 }
+
+// requiredFlags compiles the flags a sentence that obliges ("always",
+// "must") requires of a command it names: "All commits must include DCO
+// sign-off: `git commit -s`", "Always run `go test` with `-race`". The
+// command, a program with its subcommand, run without one of them breaks
+// the rule. A condition or purpose the check cannot tell ("when
+// debugging") makes it a reminder; a command without a subcommand, or a
+// flag with a placeholder, gives none. In a sentence about a phase
+// ("before pushing") only the phase's own command counts: "run `go test
+// -race` before pushing" asks for a step, not for every run of go test.
+func requiredFlags(s string, d Directive, phase *check.CommandPattern) []check.Check {
+	if !obligation.MatchString(s) {
+		return nil
+	}
+	flagOf, bound := boundFlags(s, d.Do)
+	var out []check.Check
+	for i, o := range d.Do {
+		if o.Example || o.Kind != KindCode || bound[i] {
+			continue
+		}
+		p := codeCommand(o.Text, "run")
+		if p == nil || len(p.Sub) == 0 || openArgs(o.Text) {
+			continue
+		}
+		if phase != nil && !(slices.Equal(p.Programs, phase.Programs) && slices.Equal(p.Sub, phase.Sub)) {
+			continue
+		}
+		flags := spanFlags(o.Text)
+		if f, ok := flagOf[i]; ok {
+			flags = append(flags, f)
+		}
+		if len(flags) == 0 || slices.ContainsFunc(flags, placeholder) {
+			continue
+		}
+		remind := conditionQualifies(d.When) || qualified(s, []string{strings.Trim(o.Text, "`")})
+		out = append(out, check.Check{Kind: check.Forbid, RemindOnly: remind,
+			Command: &check.CommandPattern{Programs: p.Programs, Sub: p.Sub, Lacks: flags}})
+	}
+	return out
+}
+
+// spanFlags are the flags a command span gives, each with its value when
+// joined by "=" (`--base=main`).
+func spanFlags(code string) []string {
+	var out []string
+	for _, w := range strings.Fields(strings.Trim(strings.TrimSpace(code), "`")) {
+		if len(w) > 1 && w[0] == '-' && w != "--" {
+			out = append(out, w)
+		}
+	}
+	return out
+}

@@ -14,7 +14,7 @@ import (
 func NotARule(content string) string {
 	s := strings.TrimSpace(cleanMarkdown(statement(content)))
 	for _, sh := range notRuleShapes {
-		if sh.re.MatchString(s) && !(sh.name == "map entry" && directs(s)) {
+		if sh.re.MatchString(s) && !(sh.name == "map entry" && directs(s)) && !(sh.name == listOfNames && labelDirects(s)) {
 			return sh.name
 		}
 	}
@@ -33,6 +33,14 @@ func directs(s string) bool {
 		}
 	}
 	return false
+}
+
+// labelDirects reports whether the label of a labelled line is itself a
+// sentence that obliges or forbids ("All commits must include DCO
+// sign-off: `git commit -s`"), which makes the line a rule, not a list.
+func labelDirects(s string) bool {
+	label, _, _ := strings.Cut(s, ":")
+	return obligation.MatchString(label) || prohibition.MatchString(label)
 }
 
 // clauseEnd ends a clause of a labelled line.

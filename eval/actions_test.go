@@ -49,7 +49,7 @@ func TestActions_realToolCalls(t *testing.T) {
 // rule files of 60 repositories, with everyday compliant actions and plain
 // breaches that sessions that never saw the code wrote for each, before
 // they ran the program) through the PreToolUse hook. Its check half is
-// only counted; its tune half's misses were read for readers v18 and v19. Held at
+// only counted; its tune half's misses were read for readers v18 to v20. Held at
 // the figures measured (docs/hooks.md, "Measured"): one compliant action
 // asked about in 422.
 func TestActions_ruleFileAudit(t *testing.T) {
@@ -67,7 +67,7 @@ func TestActions_ruleFileAudit(t *testing.T) {
 		name   string
 		f      eval.ActionFigures
 		recall float64
-	}{{"tune", rep.Tune, 0.35}, {"check", rep.Check, 0.34}} {
+	}{{"tune", rep.Tune, 0.37}, {"check", rep.Check, 0.34}} {
 		if h.f.AskPrecision < 0.95 || h.f.RecallRule < h.recall {
 			t.Errorf("%s half: precision of asks %.3f (want at least 0.95), recall %.3f (want at least %.2f)",
 				h.name, h.f.AskPrecision, h.f.RecallRule, h.recall)
