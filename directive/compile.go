@@ -131,7 +131,7 @@ func compileSentence(s string, rc ruleContext, d Directive) []check.Check {
 	case d.Polarity == Forbid || d.Polarity == Prefer:
 		out = append(out, compileForbidden(s, rc, d)...)
 	case d.Polarity == Require && len(d.Dont) > 0 && negationCue.MatchString(terms.LowerASCII(s)):
-		// "Use the dedicated tools; do not call `./gradlew` directly": a
+		// "Use the task scripts; do not run `./gradlew` by hand": a
 		// sentence that asks for one thing and rules out another.
 		f := d
 		f.Polarity, f.Do = Forbid, nil
@@ -258,7 +258,7 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 			}
 		case o.Kind == KindPath:
 			if p := codeCommand(o.Text, o.Verb); p != nil && (o.Verb == "call" || o.Verb == "run" || o.Verb == "execute" || o.Verb == "invoke") {
-				// "Do not call `./gradlew` directly": a program by its path.
+				// "Do not run `./gradlew` by hand": a program by its path.
 				c := mk(p)
 				c.RemindOnly = qualified(clause, []string{strings.Trim(o.Text, "`")})
 				out = append(out, c)

@@ -275,7 +275,7 @@ func mentionedPositively(s, tool string) bool {
 }
 
 // requiredFlags compiles the flags a sentence that obliges ("always",
-// "must") requires of a command it names: "All commits must include DCO
+// "must") requires of a command it names: "Every commit must carry a
 // sign-off: `git commit -s`", "Always run `go test` with `-race`". The
 // command, a program with its subcommand, run without one of them breaks
 // the rule. A condition or purpose the check cannot tell ("when

@@ -201,7 +201,7 @@ func templateCheck(s, rule string) (check.Check, bool) {
 }
 
 // branchCheck compiles a sentence about branches alone that shows their
-// names' templates ("Branch naming: `feat/feature-name`, `fix/bug-name`"):
+// names' templates ("Branch naming rule: `feature/short-name`, `bugfix/issue-name`"):
 // a new branch's name must have one of the shapes. Every code span of the
 // sentence must be a template; an example name among them leaves the
 // shapes unsure, and gives none.

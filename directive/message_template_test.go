@@ -130,7 +130,7 @@ func FuzzTemplatePattern(f *testing.F) {
 // FuzzBranchPattern: a branch template read from any span compiles, and
 // matches the span itself when the span holds no placeholder brackets.
 func FuzzBranchPattern(f *testing.F) {
-	for _, s := range []string{"claude/<branch-name>", "feat/feature-name", "fix/bug-name", "feature/<ticket>-<short-description>", "a/b", "<x>"} {
+	for _, s := range []string{"agent/<topic>", "feature/short-name", "bugfix/issue-name", "feature/<ticket>-<short-description>", "a/b", "<x>"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, span string) {

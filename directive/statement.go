@@ -36,7 +36,7 @@ func directs(s string) bool {
 }
 
 // labelDirects reports whether the label of a labelled line is itself a
-// sentence that obliges or forbids ("All commits must include DCO
+// sentence that obliges or forbids ("Every commit must carry a
 // sign-off: `git commit -s`"), which makes the line a rule, not a list.
 func labelDirects(s string) bool {
 	label, _, _ := strings.Cut(s, ":")
