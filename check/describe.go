@@ -3,6 +3,8 @@ package check
 import (
 	"fmt"
 	"strings"
+
+	"github.com/innate-mcp/innate-mcp/internal/clip"
 )
 
 // Short is a command pattern in a few words: "`git push --force`", "`npm`",
@@ -25,7 +27,7 @@ func (p *CommandPattern) Short() string {
 		b.WriteString("`" + strings.Join(parts, " ") + "`")
 		if len(p.Args) > 0 {
 			// Any one of the words: "`git push` on `main` or `master`".
-			b.WriteString(" on " + orList(p.Args))
+			b.WriteString(" on " + clip.Series(quoted(p.Args), "or"))
 		}
 	}
 	if (len(p.Classes) > 0 || len(p.Programs) == 1 && p.Programs[0] == "*") && (len(p.Flags) > 0 || len(p.Sub) > 0) {
@@ -50,12 +52,8 @@ func (p *CommandPattern) Short() string {
 			except = append(except, x.Short())
 		}
 	}
-	if n := len(except); n > 0 {
-		b.WriteString(" other than ")
-		if n > 1 {
-			b.WriteString(strings.Join(except[:n-1], ", ") + " or ")
-		}
-		b.WriteString(except[n-1])
+	if len(except) > 0 {
+		b.WriteString(" other than " + clip.Series(except, "or"))
 	}
 	return b.String()
 }
@@ -141,14 +139,11 @@ func globsText(globs []string) string {
 	return where
 }
 
-// orList is words in code spans, the last after "or": "`a`, `b` or `c`".
-func orList(ws []string) string {
+// quoted is words in code spans.
+func quoted(ws []string) []string {
 	q := make([]string, len(ws))
 	for i, w := range ws {
 		q[i] = "`" + w + "`"
 	}
-	if len(q) < 2 {
-		return strings.Join(q, "")
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+	return q
 }

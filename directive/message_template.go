@@ -3,6 +3,7 @@ package directive
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/innate-mcp/innate-mcp/action"
@@ -50,7 +51,22 @@ var conventionalTemplate = lazyRE(`(?i)^<?type>?\s*\(\s*<?scope>?\s*\)\s*!?\s*:`
 // templatePattern is the pattern of a message template, and whether span
 // is one: it needs a placeholder and a literal mark, and no word that is
 // neither a placeholder nor a mark (a literal word makes it an example).
-func templatePattern(span string) (string, bool) {
+func templatePattern(span string) (string, bool) { return shapePattern(span, false) }
+
+// branchPattern is the pattern of a branch name's template: as a
+// message's, but its literal words are kept (`feat/`, `agent/`), and it
+// holds no space.
+func branchPattern(span string) (string, bool) {
+	if strings.ContainsFunc(span, unicode.IsSpace) {
+		return "", false
+	}
+	return shapePattern(span, true)
+}
+
+// shapePattern reads a template: placeholders become holes, marks stay;
+// a literal word stays when literalWords is set, and otherwise makes the
+// span no template.
+func shapePattern(span string, literalWords bool) (string, bool) {
 	if !utf8.ValidString(span) {
 		return "", false
 	}
@@ -71,10 +87,12 @@ func templatePattern(span string) (string, bool) {
 		case strings.HasPrefix(t, "#") && len(t) > 1:
 			b.WriteString(`#\d+`)
 			holes++
-		case isWord(t):
-			if !placeholderPhrase(t) {
+		case isWord(t) && !placeholderPhrase(t):
+			if !literalWords {
 				return "", false
 			}
+			b.WriteString(regexp.QuoteMeta(t))
+		case isWord(t):
 			b.WriteString(hole(toks, i))
 			holes++
 		case strings.TrimSpace(t) == "":
@@ -224,34 +242,6 @@ func branchCheck(s string) (check.Check, bool) {
 	}
 	return check.Check{Kind: check.Require, Message: &check.MessagePattern{Kinds: []action.MessageKind{action.BranchName},
 		Must: must, Name: "in the form " + strings.Join(shown, " or ")}}, true
-}
-
-// branchPattern reads a branch name's template: its literal words and
-// marks kept (`feat/`, `claude/`), each placeholder (`<name>`,
-// `feature-name`) any run of characters; it needs a placeholder and a
-// mark.
-func branchPattern(span string) (string, bool) {
-	if !utf8.ValidString(span) || strings.ContainsAny(span, " \t") {
-		return "", false
-	}
-	var b strings.Builder
-	holes, marks := 0, 0
-	for _, t := range templateToken.FindAllString(span, -1) {
-		switch {
-		case bracketed(t) || isWord(t) && placeholderPhrase(t):
-			b.WriteString(`.+?`)
-			holes++
-		case isWord(t):
-			b.WriteString(regexp.QuoteMeta(t))
-		default:
-			b.WriteString(regexp.QuoteMeta(t))
-			marks++
-		}
-	}
-	if holes == 0 || marks == 0 {
-		return "", false
-	}
-	return `^` + b.String(), true
 }
 
 // templateClauseEnd ends a clause of a sentence, outside code spans: a

@@ -137,34 +137,34 @@ func negatedClause(s string) string {
 		}
 		return s[start:loc[1]]
 	}
-	rest := s[loc[0]:]
-	if b := clauseBoundary.FindStringIndex(rest[loc[1]-loc[0]:]); b != nil {
-		rest = rest[:loc[1]-loc[0]+b[0]]
-	}
-	return rest
+	return governed(s, loc)
 }
 
-// negatedClauses are the parts of a sentence its negations govern, each
-// from its cue to the next clause boundary; a cue that a colon follows
-// ("Don't: use `X` …") governs the clause after the colon. None when the
-// sentence has no cue.
+// governed is the clause the negation cue at loc governs: from the cue to
+// the next clause boundary; after the colon when one follows the cue
+// ("Don't: use `X` …"); short of the means ("avoid X by running Y").
+func governed(s string, loc []int) string {
+	rest := s[loc[1]:]
+	if strings.HasPrefix(strings.TrimLeft(rest, "*_ "), ":") {
+		rest = rest[strings.IndexByte(rest, ':')+1:]
+	}
+	if b := clauseBoundary.FindStringIndex(rest); b != nil {
+		rest = rest[:b[0]]
+	}
+	if b := byMeans.FindStringIndex(rest); b != nil {
+		rest = rest[:b[0]]
+	}
+	return s[loc[0]:loc[1]] + rest
+}
+
+// negatedClauses are the parts of a sentence its negations govern
+// (governed), "doesn't" and "cannot" counted; none when the sentence has
+// no cue.
 func negatedClauses(s string) []string {
 	lower := terms.LowerASCII(s)
 	var out []string
 	for _, loc := range anyNegation.FindAllStringIndex(lower, -1) {
-		rest := s[loc[1]:]
-		if strings.HasPrefix(strings.TrimLeft(rest, "*_ "), ":") {
-			rest = rest[strings.IndexByte(rest, ':')+1:]
-		}
-		if b := clauseBoundary.FindStringIndex(rest); b != nil {
-			rest = rest[:b[0]]
-		}
-		if b := byMeans.FindStringIndex(rest); b != nil {
-			// "Avoid these errors by running `make test`": the means is
-			// asked for, not avoided.
-			rest = rest[:b[0]]
-		}
-		out = append(out, s[loc[0]:loc[1]]+rest)
+		out = append(out, governed(s, loc))
 	}
 	return out
 }

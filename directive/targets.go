@@ -142,17 +142,10 @@ var runVerbs = set("run", "execute", "call", "invoke", "use", "always", "prefer"
 // subcommand words and its flags; placeholders and paths are dropped. Nil
 // for a span that is not a command.
 func codeCommand(code, verb string) *check.CommandPattern {
-	code = strings.TrimSpace(strings.Trim(code, "`"))
-	if code == "" || strings.ContainsAny(code, "\n") {
+	c, ok := spanCommand(code)
+	if !ok {
 		return nil
 	}
-	// `<target>` reads as a redirection: it is a placeholder.
-	code = angled.ReplaceAllString(code, "{x}")
-	a := action.Shell(code, action.Env{})
-	if !a.Parsed || len(a.Commands) != 1 {
-		return nil
-	}
-	c := a.Commands[0]
 	// `./gradlew`, `bin/rails`: a known program by its base name.
 	known := knownPrograms[c.Program] || knownPrograms[viaProgram(c.Via)] || strings.Contains(c.Program, "/") && knownPrograms[path.Base(c.Program)]
 	if !known && !(runVerbs[verb] && len(c.Args) > 0 && !strings.Contains(c.Program, ".")) {
@@ -190,17 +183,30 @@ func codeCommand(code, verb string) *check.CommandPattern {
 	return p
 }
 
+// spanCommand parses a code span as one shell command, a placeholder in
+// angle brackets read as one (`<target>` would be a redirection).
+func spanCommand(code string) (action.Command, bool) {
+	code = strings.TrimSpace(strings.Trim(code, "`"))
+	if code == "" || strings.ContainsAny(code, "\n") {
+		return action.Command{}, false
+	}
+	a := action.Shell(angled.ReplaceAllString(code, "{x}"), action.Env{})
+	if !a.Parsed || len(a.Commands) != 1 {
+		return action.Command{}, false
+	}
+	return a.Commands[0], true
+}
+
 // throughRunner is, for a ruled-out command span that runs its program
 // through a runner (`uv run pytest`), the pattern of that runner's form
 // (`uv` with `run pytest`): ruling out `uv run pytest` leaves `pytest`
 // alone. Other spans keep p.
 func throughRunner(code string, p *check.CommandPattern) *check.CommandPattern {
-	code = angled.ReplaceAllString(strings.TrimSpace(strings.Trim(code, "`")), "{x}")
-	a := action.Shell(code, action.Env{})
-	if !a.Parsed || len(a.Commands) != 1 || len(a.Commands[0].Via) == 0 {
+	c, ok := spanCommand(code)
+	if !ok || len(c.Via) == 0 {
 		return p
 	}
-	via := strings.Fields(a.Commands[0].Via[0])
+	via := strings.Fields(c.Via[0])
 	if len(via) == 0 || len(via)+len(p.Sub) > 7 {
 		return p
 	}
@@ -213,12 +219,11 @@ func throughRunner(code string, p *check.CommandPattern) *check.CommandPattern {
 // out adding ".", not every `git add`; `rm -rf /` removing "/". A
 // placeholder ends them (`npm install <pkg>` names no argument).
 func literalArgs(code string, p *check.CommandPattern) []string {
-	code = angled.ReplaceAllString(strings.TrimSpace(strings.Trim(code, "`")), "{x}")
-	a := action.Shell(code, action.Env{})
-	if !a.Parsed || len(a.Commands) != 1 {
+	c, ok := spanCommand(code)
+	if !ok {
 		return nil
 	}
-	pos := a.Commands[0].Positionals()
+	pos := c.Positionals()
 	if len(pos) <= len(p.Sub) {
 		return nil
 	}

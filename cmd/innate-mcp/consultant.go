@@ -134,7 +134,7 @@ func (m *Main) consultOnSessionStart(a *app, cfg hook.ConsultantConfig) func(ctx
 		return fmt.Sprintf("innate-mcp: %d rules of %s have no checks yet. When you have a moment, call the tool compile_rules "+
 			"(no arguments) and answer the prompt it returns, one file at a time: about %d tokens in all, prompts and answers. "+
 			"It lets the hooks enforce these rules without a model. (The user can switch this off: consultant.invite false in hooks.json.)\n",
-			n, andList(names), cost)
+			n, clip.Series(names, "and"), cost)
 	}
 }
 
@@ -146,14 +146,6 @@ func ruleFileName(file string) string {
 		return "the user's messages"
 	}
 	return file
-}
-
-// andList joins names, the last after "and".
-func andList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // startBackgroundCompile starts `innate-mcp rules compile --run` for the

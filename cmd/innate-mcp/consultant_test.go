@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/innate-mcp/innate-mcp/internal/clip"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -407,7 +408,7 @@ func TestInviteNames(t *testing.T) {
 		for _, f := range tt.files {
 			names = append(names, ruleFileName(f))
 		}
-		if got := andList(names); got != tt.want {
+		if got := clip.Series(names, "and"); got != tt.want {
 			t.Errorf("%q: got %q, want %q", tt.files, got, tt.want)
 		}
 	}

@@ -1,8 +1,9 @@
 // Package clip shortens text for display and for token budgets: to at most
 // a number of bytes, cut on a rune boundary so the result stays valid
 // UTF-8, with "…" marking a cut (Bytes, Line), or to the passage of a long
-// text that best matches what the reader looks for (Excerpt). Pure
-// functions, safe for concurrent use.
+// text that best matches what the reader looks for (Excerpt); and joins a
+// list of words for a sentence (Series). Pure functions, safe for
+// concurrent use.
 package clip
 
 import (
@@ -43,3 +44,12 @@ func Tokens(s string) int { return TokensOfBytes(len(s)) }
 
 // TokensOfBytes estimates the tokens of n bytes of text, rounded up.
 func TokensOfBytes(n int) int { return (n + BytesPerToken - 1) / BytesPerToken }
+
+// Series joins items for a sentence, the last after conj: "a, b and c",
+// "`x` or `y`"; one item alone, none "".
+func Series(items []string, conj string) string {
+	if n := len(items); n > 1 {
+		return strings.Join(items[:n-1], ", ") + " " + conj + " " + items[n-1]
+	}
+	return strings.Join(items, "")
+}
