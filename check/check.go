@@ -117,6 +117,10 @@ type WritePattern struct {
 	// Text is a regular expression over the new text: present breaks a
 	// Forbid, absent breaks a Require. Empty: the write itself.
 	Text string `json:"text,omitempty"`
+	// Holds are classes of text the new text must not hold (a Forbid):
+	// "secret", a credential written as a literal (sanitize.Credential).
+	// What a regular expression cannot tell, a table of detectors can.
+	Holds []string `json:"holds,omitempty"`
 	// New: only files the action creates. Delete: only files it removes.
 	New    bool `json:"new,omitempty"`
 	Delete bool `json:"delete,omitempty"`
@@ -192,6 +196,8 @@ func Validate(c Check) error {
 			return bad("a requiring message check needs must")
 		case c.Write != nil && c.Write.Text == "":
 			return bad("a requiring write check needs text: what the file must hold")
+		case c.Write != nil && len(c.Write.Holds) > 0:
+			return bad("holds rules text out (forbid); a requiring write check gives text")
 		}
 	case RequireBefore:
 		if c.Command == nil || c.Before == nil {
@@ -235,8 +241,16 @@ func Validate(c Check) error {
 				return bad("path glob %q: %v", g, err)
 			}
 		}
-		if len(w.Paths) == 0 && w.Text == "" && c.Kind != Require {
+		if len(w.Paths) == 0 && w.Text == "" && len(w.Holds) == 0 && c.Kind != Require {
 			return bad("a write pattern needs paths or text: forbidding every write is not a rule")
+		}
+		if w.Text != "" && len(w.Holds) > 0 {
+			return bad("give text or holds, not both")
+		}
+		for _, h := range w.Holds {
+			if _, ok := textClasses[h]; !ok {
+				return bad("holds %q is not one of %s", h, strings.Join(textClassNames(), ", "))
+			}
 		}
 	}
 	for _, re := range []string{regexpOf(c.Write), msgRE(c.Message, true), msgRE(c.Message, false)} {

@@ -80,6 +80,7 @@ func TestPrepared_Match(t *testing.T) {
 	// anchored one is a form of the first line.
 	trailer := Check{Kind: Forbid, Message: &MessagePattern{Kinds: []action.MessageKind{action.CommitMessage}, MustNot: `(?i)co-authored-by:\s*claude`}}
 	longSubject := Check{Kind: Forbid, Message: &MessagePattern{MustNot: `^.{73,}`}}
+	secret := Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}, Paths: []string{"*", "!.env"}}}
 	lintJob := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Classes: []string{"lint"}}}
 	tests := []struct {
 		name  string
@@ -93,6 +94,12 @@ func TestPrepared_Match(t *testing.T) {
 		{"multiedit under generated", gen, tool("MultiEdit", `{"file_path":"generated/foo.go","edits":[{"new_string":"x"}]}`), History{}, true},
 		{"sed -i under generated", gen, bash("sed -i 's/a/b/' generated/foo.go"), History{}, true},
 		{"echo >> under generated", gen, bash("echo x >> generated/foo.go"), History{}, true},
+		{"a literal key written", secret, tool("Write", `{"file_path":"src/client.py","content":"client = Client(api_key=\"sk-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH\")"}`), History{}, true},
+		{"a key in a local .env", secret, tool("Write", `{"file_path":".env","content":"GITHUB_TOKEN=ghp_1234567890abcdefghijklmnopqrstuvwxyzAB"}`), History{}, false},
+		{"a key read from the environment", secret, tool("Write", `{"file_path":"src/client.py","content":"client = Client(api_key=os.environ[\"API_KEY\"])"}`), History{}, false},
+		{"a test's weak literal", secret, tool("Write", `{"file_path":"client_test.go","content":"token := \"test-token\""}`), History{}, false},
+		{"an edit that keeps a key", secret, tool("Edit", `{"file_path":"cfg.py","old_string":"KEY = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\"\nx = 1","new_string":"KEY = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\"\nx = 2"}`), History{}, false},
+		{"a key echoed into a file", secret, bash(`echo 'TOKEN = "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB"' >> config.py`), History{}, true},
 		{"edit elsewhere", gen, tool("Edit", `{"file_path":"/r/src/foo.go","new_string":"x"}`), History{}, false},
 		{"reading generated", gen, bash("cat generated/foo.go"), History{}, false},
 		{"npm install", npm, bash("npm install lodash"), History{}, true},
@@ -188,6 +195,10 @@ func TestValidate(t *testing.T) {
 		{"every write", Check{Kind: Forbid, Write: &WritePattern{}, From: person}, "every write"},
 		{"no provenance", Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"npm"}}}, "from.by"},
 		{"bad glob", Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"a/["}}, From: person}, "glob"},
+		{"a text class", Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}}, From: person}, ""},
+		{"an unknown text class", Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"profanity"}}, From: person}, "holds"},
+		{"text and a class", Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}, Text: "x"}, From: person}, "not both"},
+		{"a required class", Check{Kind: Require, Write: &WritePattern{Holds: []string{"secret"}, Text: "x"}, From: person}, "holds"},
 	}
 	for _, tt := range tests {
 		err := Validate(tt.check)
@@ -237,6 +248,7 @@ func FuzzMatch(f *testing.F) {
 	f.Add("echo x >> gen/a.go && sed -i s/a/b/ gen/b.go", "sed", "", "-i", "gen/**", `x`)
 	f.Add("meson test | tail -3", "*", "*", "", "**/[a-", `(`)
 	f.Add(`git commit -m "fix: x" -m "Co-authored-by: Claude"`, "git", "commit", "-m", "*", `(?i)co-authored-by`)
+	f.Add(`printf 'KEY="ghp_1234567890abcdefghijklmnopqrstuvwxyzAB"' > cfg.py`, "printf", "", "", "*.py", `KEY`)
 	f.Fuzz(func(t *testing.T, line, prog, sub, flag, glob, re string) {
 		a := action.Shell(line, action.Env{Root: "/r"})
 		h := History{Commands: a.Commands, Touched: []string{glob}}
@@ -244,6 +256,7 @@ func FuzzMatch(f *testing.F) {
 		checks := []Check{
 			{Kind: Forbid, Command: &CommandPattern{Programs: []string{prog}, Sub: []string{sub}, Flags: []string{flag}, Args: []string{glob}, PipeTo: []string{prog}}, From: from},
 			{Kind: Forbid, Write: &WritePattern{Paths: []string{glob}, Text: re}, From: from},
+			{Kind: Forbid, Write: &WritePattern{Paths: []string{glob}, Holds: []string{"secret"}}, From: from},
 			{Kind: Require, Message: &MessagePattern{Must: re}, From: from},
 			{Kind: Forbid, Message: &MessagePattern{MustNot: re}, From: from},
 			{Kind: RequireBefore, Command: &CommandPattern{Classes: []string{"test"}}, Before: &CommandPattern{Programs: []string{prog}}, When: &Condition{Touched: []string{glob}}, From: from},
@@ -377,5 +390,25 @@ func TestMatch_runnerForm(t *testing.T) {
 		if _, hit := p.Match(action.Shell(tt.line, action.Env{}), History{}); hit != tt.want {
 			t.Errorf("%+v on %q: hit %v, want %v", tt.pattern, tt.line, hit, tt.want)
 		}
+	}
+}
+
+// TestMatch_secretNotRepeated: a hit on a literal credential says what
+// kind it is, and never repeats the credential itself.
+func TestMatch_secretNotRepeated(t *testing.T) {
+	const key = "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB"
+	p, err := Prepare(Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}}, From: Provenance{By: ByReader}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ok := p.Match(tool("Write", `{"file_path":"src/api.js","content":"const token = '`+key+`';"}`), History{})
+	if !ok {
+		t.Fatal("a GitHub token written into src/api.js: no hit")
+	}
+	if strings.Contains(h.Why, key) || strings.Contains(h.Evidence, key) || !strings.Contains(h.Why, "github-token") {
+		t.Errorf("hit %+v: want the kind (github-token), not the key", h)
+	}
+	if d := Describe(p.Check); strings.Contains(d, "/") || !strings.Contains(d, "credential") {
+		t.Errorf("Describe = %q", d)
 	}
 }

@@ -79,6 +79,8 @@ func Describe(c Check) string {
 		}
 		where := globsText(c.Write.Paths)
 		switch {
+		case len(c.Write.Holds) > 0:
+			s = fmt.Sprintf("forbids %s %s in %s", what, clip.Series(holdsWords(c.Write.Holds), "or"), where)
 		case c.Write.Text == "":
 			s = fmt.Sprintf("forbids %s %s", what, where)
 		case c.Kind == Require:
@@ -146,4 +148,13 @@ func quoted(ws []string) []string {
 		q[i] = "`" + w + "`"
 	}
 	return q
+}
+
+// holdsWords names text classes for a person.
+func holdsWords(classes []string) []string {
+	out := make([]string, len(classes))
+	for i, cl := range classes {
+		out[i] = textClasses[cl].words
+	}
+	return out
 }

@@ -121,6 +121,12 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 			if !c.Write.scope(w) {
 				continue
 			}
+			if len(c.Write.Holds) > 0 {
+				if what, ok := holds(c.Write.Holds, w); ok {
+					return hit(w.Path, writeVerb(w)+" "+w.Path+" with "+what)
+				}
+				continue
+			}
 			if p.text == nil {
 				return hit(w.Path, writeVerb(w)+" "+w.Path)
 			}
@@ -280,13 +286,34 @@ func (w *WritePattern) scope(x action.Write) bool {
 	if w.New && !x.New || w.Delete && !x.Delete {
 		return false
 	}
-	if x.Dir && (w.Text != "" || !w.New) {
+	if x.Dir && (w.Text != "" || len(w.Holds) > 0 || !w.New) {
 		return false // a new directory holds no text, and is no edit
 	}
 	if len(w.Paths) == 0 {
 		return true
 	}
 	return Globs(w.Paths, x.Path)
+}
+
+// holds reports what a write's new text holds of one of the text classes,
+// when it brings it in: an edit that only keeps what its old text held
+// introduces nothing.
+func holds(classes []string, w action.Write) (string, bool) {
+	if !w.TextKnown {
+		return "", false
+	}
+	for _, cl := range classes {
+		find := textClasses[cl].find
+		if what, ok := find(w.Text); ok {
+			if w.Gone != "" {
+				if _, before := find(w.Gone); before {
+					continue
+				}
+			}
+			return what, true
+		}
+	}
+	return "", false
 }
 
 // touched reports whether the action or its session wrote a path matching

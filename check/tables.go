@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/action"
+	"github.com/innate-mcp/innate-mcp/sanitize"
 )
 
 // commandShape is a program with its leading subcommand words ("go",
@@ -96,6 +97,37 @@ var classes = map[string][]commandShape{
 func classNames() []string {
 	var out []string
 	for k := range classes {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// textClasses are kinds of text that rules name by what they are ("never
+// hardcode API keys"), which no regular expression tells reliably: words
+// name the class for a person; find finds the first one in a text and says
+// what it found, in words that do not repeat it.
+var textClasses = map[string]textClass{
+	"secret": {
+		words: "a literal credential (an API key, token, password or private key)",
+		find: func(text string) (string, bool) {
+			r, ok := sanitize.Credential(text)
+			if !ok {
+				return "", false
+			}
+			return "a literal credential (" + r.Kind + ")", true
+		},
+	},
+}
+
+type textClass struct {
+	words string
+	find  func(text string) (string, bool)
+}
+
+func textClassNames() []string {
+	out := make([]string, 0, len(textClasses))
+	for k := range textClasses {
 		out = append(out, k)
 	}
 	sort.Strings(out)

@@ -289,6 +289,11 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 				}
 			}
 		}
+		for _, k := range writeConstructs {
+			if c, ok := k.compile(s, clause); ok {
+				out = append(out, c)
+			}
+		}
 		for _, k := range commandConstructs {
 			loc := k.named.FindStringIndex(clause)
 			if loc == nil {

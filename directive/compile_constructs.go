@@ -92,6 +92,56 @@ var commandConstructs = []commandConstruct{
 	},
 }
 
+// A writeConstruct is a kind of text that rules forbid writing, named in
+// words ("never hardcode API keys", "no credentials in the code"): named
+// matches the negated clause, write is the check's target. A clause about
+// what a program prints or sends at run time ("don't log secrets") names
+// no text written. General knowledge, like commandConstructs.
+type writeConstruct struct {
+	named   *lazyRegexp
+	runtime *lazyRegexp
+	write   func() *check.WritePattern
+}
+
+// secretNoun names a credential; a bare "token" only next to a verb of
+// putting it in code (a parser's tokens are no secret, and the check only
+// fires on a value that looks like a real credential anyway).
+const secretNoun = `(?:api[- ]?keys?|secret(?:\s+keys?)?s?|credentials?|passwords?|private\s+keys?|(?:access|auth(?:entication)?|api|bearer|github|personal\s+access|oauth)\s+tokens?|tokens?)`
+
+var writeConstructs = []writeConstruct{
+	{ // "never hardcode API keys", "do not commit secrets", "no hardcoded credentials", "secrets must never be committed"
+		named: lazyRE(`(?i)\b(?:hard[- ]?cod(?:e|es|ing)|commit(?:s|ting)?|check(?:ing)?\s+in|put(?:ting)?|includ(?:e|es|ing)|embed(?:ding)?|add(?:ing)?|writ(?:e|ing)|past(?:e|ing)|leav(?:e|ing)|stor(?:e|ing))\s+(?:(?:any|the|real|your|actual|raw|plain(?:text)?|sensitive|other|or|and|,)\s*){0,4}` + secretNoun + `\b` +
+			`|\bhard[- ]?coded\s+(?:(?:any|real|sensitive|or|and|,)\s*){0,3}` + secretNoun + `\b` +
+			`|\b` + secretNoun + `\s+(?:\w+\s+){0,4}?(?:hard[- ]?coded|committed|checked\s+in)\b` +
+			`|\bno\s+(?:hard[- ]?coded\s+)?` + secretNoun + `\s+(?:in|into)\s+(?:the\s+)?(?:code|source|repo(?:sitory)?|files?|git)\b`),
+		// What a program logs, prints, returns or sends is not text the
+		// agent writes; neither is a value kept in a database.
+		runtime: lazyRE(`(?i)\b(?:logs?|logging|logged|print(?:s|ed|ing)?|output|console|stdout|stderr|error\s+messages?|responses?|urls?|telemetry|analytics|databases?|plain\s*text|localstorage|cookies?|client[- ]side)\b`),
+		write: func() *check.WritePattern {
+			// A local .env file is where a secret belongs; its committed
+			// templates are not.
+			return &check.WritePattern{Holds: []string{"secret"}, Paths: []string{"*", "!.env", "!.env.local", "!.env.*.local", "!.env.development", "!.env.production", "!.env.test"}}
+		},
+	},
+}
+
+// compile reads the construct in the negated clause of sentence s: named
+// in the sentence where it reaches into the clause, so that a passive
+// subject before the negation counts ("Secrets must never be committed").
+func (k writeConstruct) compile(s, clause string) (check.Check, bool) {
+	ci := strings.Index(s, clause)
+	for _, loc := range k.named.FindAllStringIndex(s, -1) {
+		if ci >= 0 && (loc[1] <= ci || loc[0] >= ci+len(clause)) {
+			continue
+		}
+		if k.runtime.MatchString(clause) || k.runtime.MatchString(s[loc[0]:loc[1]]) {
+			return check.Check{}, false
+		}
+		return check.Check{Kind: check.Forbid, Write: k.write()}, true
+	}
+	return check.Check{}, false
+}
+
 // conventionalRE names Conventional Commits; conventionalNegated a rule
 // against them.
 var (
