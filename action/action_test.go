@@ -211,6 +211,46 @@ func TestCommand_flags(t *testing.T) {
 	}
 }
 
+// TestCommand_roles: what the words of a command are to it, where a
+// naive reading gets it wrong.
+func TestCommand_roles(t *testing.T) {
+	tests := []struct {
+		line      string
+		sub       []string // Sub(2)
+		pos       []string // Positionals
+		has, lack []string // flags Has, and not
+	}{
+		// A toolchain picked through rustup is no subcommand.
+		{"cargo +nightly fmt --all", []string{"fmt"}, []string{"fmt"}, []string{"--all"}, nil},
+		{"cargo +1.80 clippy -- -D warnings", []string{"clippy", "-D"}, []string{"clippy", "-D", "warnings"}, []string{"--"}, []string{"-D"}},
+		// git's own options take a value before the subcommand only.
+		{"git -c user.name=x commit -m msg", []string{"commit", "msg"}, []string{"commit", "msg"}, []string{"-c", "-m"}, nil},
+		{"git switch -c topic/a", []string{"switch", "topic/a"}, []string{"switch", "topic/a"}, []string{"-c"}, nil},
+		// The end of the options is itself something a rule may rule out.
+		{"pnpm test -- basic.test.ts", []string{"test", "basic.test.ts"}, []string{"test", "basic.test.ts"}, []string{"--"}, nil},
+		{"pnpm test basic.test.ts", []string{"test", "basic.test.ts"}, []string{"test", "basic.test.ts"}, nil, []string{"--"}},
+	}
+	for _, tc := range tests {
+		c := Shell(tc.line, Env{}).Commands[0]
+		if got := c.Sub(2); !slices.Equal(got, tc.sub) {
+			t.Errorf("%s: Sub(2) = %q, want %q", tc.line, got, tc.sub)
+		}
+		if got := c.Positionals(); !slices.Equal(got, tc.pos) {
+			t.Errorf("%s: Positionals = %q, want %q", tc.line, got, tc.pos)
+		}
+		for _, f := range tc.has {
+			if !c.Has(f) {
+				t.Errorf("%s: Has(%s) = false", tc.line, f)
+			}
+		}
+		for _, f := range tc.lack {
+			if c.Has(f) {
+				t.Errorf("%s: Has(%s) = true", tc.line, f)
+			}
+		}
+	}
+}
+
 func FuzzShell(f *testing.F) {
 	for _, s := range []string{"npm i", "a | b && c || d; (e) & f", "bash -c 'sh -c \"x\"'", "git commit -m \"$(cat <<'EOF'\nx\nEOF\n)\"",
 		"sed -i '' s/a/b/ f", "cat > f <<EOF\nx\nEOF", "cd a && cd .. && rm -rf ./b", "xargs -I{} cp {} dst/", "uv run python -m pytest", "\x00", "$((1+2))"} {

@@ -51,9 +51,73 @@ var valuedOptions = sync.OnceValue(func() map[string][]string {
 	}
 })
 
+// toolchainFirst are the programs that rustup's proxies run, whose first
+// word may pick a toolchain ("cargo +nightly fmt"): that word is no
+// subcommand.
+var toolchainFirst = map[string]bool{"cargo": true, "rustc": true, "rustdoc": true, "rustfmt": true, "cargo-clippy": true, "clippy-driver": true}
+
+// selector reports whether the i-th argument, v, picks a toolchain.
+func (c Command) selector(i int, v string) bool {
+	return i == 0 && PicksToolchain(c.Program, v)
+}
+
+// PicksToolchain reports whether word, as the first argument of prog,
+// picks a toolchain ("+nightly" of `cargo +nightly fmt`) rather than
+// naming a subcommand.
+func PicksToolchain(prog, word string) bool {
+	return len(word) > 1 && word[0] == '+' && toolchainFirst[prog]
+}
+
 // valued reports whether an option of a program takes the next word.
 func valued(prog, opt string) bool {
 	return contains(valuedOptions()[prog], opt)
+}
+
+// globalOptions are the programs whose valued options above are the
+// program's own, given before its subcommand: `git -c k=v commit` gives -c
+// a value, `git switch -c topic` names a new branch.
+var globalOptions = map[string]bool{"git": true}
+
+// role is what an argument is to its command.
+type role uint8
+
+const (
+	roleUnknown    role = iota // holds an expansion
+	roleFlag                   // an option
+	roleValue                  // the value of the option before it
+	rolePositional             // a word: a subcommand, a file, a target
+	roleSelector               // a toolchain picked ("+nightly")
+	roleDash                   // "--", the end of the options
+)
+
+// roles reads each argument's role, in one pass: after "--" every known
+// word is positional.
+func (c Command) roles() []role {
+	out := make([]role, len(c.Args))
+	dash, seenPos := false, false
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		v := a.Value
+		switch {
+		case !a.Known:
+			out[i] = roleUnknown
+		case dash:
+			out[i] = rolePositional
+		case c.selector(i, v):
+			out[i] = roleSelector
+		case v == "--":
+			out[i], dash = roleDash, true
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			out[i] = roleFlag
+			if valued(c.Program, v) && !(globalOptions[c.Program] && seenPos) && i+1 < len(c.Args) {
+				i++
+				out[i] = roleValue
+			}
+		default:
+			out[i], seenPos = rolePositional, true
+		}
+	}
+	return out
 }
 
 // Words are the command's arguments as they read, unknown ones empty.
@@ -71,16 +135,17 @@ func (c Command) Has(flag string) bool {
 		}
 	}
 	short := len(flag) == 2 && flag[0] == '-' && flag[1] != '-'
+	roles := c.roles()
 	for i, a := range c.Args {
-		if !a.Known {
-			continue
-		}
 		v := a.Value
-		if v == "--" {
-			return false
-		}
-		if i > 0 && c.Args[i-1].Known && valued(c.Program, c.Args[i-1].Value) {
-			continue // a value, not a flag
+		switch roles[i] {
+		case roleDash:
+			// The end of the options; a rule may rule out that marker
+			// itself ("don't pass `--` to pnpm").
+			return flag == "--"
+		case roleFlag:
+		default:
+			continue // a value, a word, an expansion
 		}
 		// A long flag may carry its value after "=": `--out=x`, and Go's
 		// and Java's single-dash `-tags=x`.
@@ -133,24 +198,9 @@ func (c Command) ValueOK(opts ...string) (string, bool) {
 // values of its options (known values only; everything after "--").
 func (c Command) Positionals() []string {
 	var out []string
-	dash := false
-	for i := 0; i < len(c.Args); i++ {
-		a := c.Args[i]
-		if !a.Known {
-			continue
-		}
-		v := a.Value
-		switch {
-		case dash:
-			out = append(out, v)
-		case v == "--":
-			dash = true
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			if valued(c.Program, v) {
-				i++
-			}
-		default:
-			out = append(out, v)
+	for i, r := range c.roles() {
+		if r == rolePositional {
+			out = append(out, c.Args[i].Value)
 		}
 	}
 	return out
@@ -161,19 +211,13 @@ func (c Command) Positionals() []string {
 // run build`), stopping at the first unknown word.
 func (c Command) Sub(n int) []string {
 	var out []string
-	for i := 0; i < len(c.Args) && len(out) < n; i++ {
-		a := c.Args[i]
-		if !a.Known {
+	for i, r := range c.roles() {
+		if len(out) == n || r == roleUnknown {
 			break
 		}
-		v := a.Value
-		if strings.HasPrefix(v, "-") && len(v) > 1 {
-			if valued(c.Program, v) {
-				i++
-			}
-			continue
+		if r == rolePositional {
+			out = append(out, c.Args[i].Value)
 		}
-		out = append(out, v)
 	}
 	return out
 }
@@ -181,21 +225,16 @@ func (c Command) Sub(n int) []string {
 // afterSub returns the arguments after the first n positional words.
 func (c Command) afterSub(n int) []Arg {
 	seen := 0
-	for i := 0; i < len(c.Args); i++ {
-		a := c.Args[i]
+	for i, r := range c.roles() {
 		if seen == n {
 			return c.Args[i:]
 		}
-		if !a.Known {
+		switch r {
+		case roleUnknown:
 			return nil
+		case rolePositional:
+			seen++
 		}
-		if strings.HasPrefix(a.Value, "-") && len(a.Value) > 1 {
-			if valued(c.Program, a.Value) {
-				i++
-			}
-			continue
-		}
-		seen++
 	}
 	return nil
 }

@@ -80,6 +80,8 @@ func TestPrepared_Match(t *testing.T) {
 	// anchored one is a form of the first line.
 	trailer := Check{Kind: Forbid, Message: &MessagePattern{Kinds: []action.MessageKind{action.CommitMessage}, MustNot: `(?i)co-authored-by:\s*claude`}}
 	longSubject := Check{Kind: Forbid, Message: &MessagePattern{MustNot: `^.{73,}`}}
+	nightly := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}},
+		Before: &CommandPattern{Programs: []string{"cargo"}, Sub: []string{"+nightly", "fmt"}}}
 	secret := Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}, Paths: []string{"*", "!.env"}}}
 	lintJob := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Classes: []string{"lint"}}}
 	tests := []struct {
@@ -94,6 +96,9 @@ func TestPrepared_Match(t *testing.T) {
 		{"multiedit under generated", gen, tool("MultiEdit", `{"file_path":"generated/foo.go","edits":[{"new_string":"x"}]}`), History{}, true},
 		{"sed -i under generated", gen, bash("sed -i 's/a/b/' generated/foo.go"), History{}, true},
 		{"echo >> under generated", gen, bash("echo x >> generated/foo.go"), History{}, true},
+		{"commit after a toolchain's fmt", nightly, bash("cargo +nightly fmt --all && git commit -m x"), History{}, false},
+		{"commit after fmt", nightly, bash("cargo fmt && git commit -m x"), History{}, false},
+		{"commit with no fmt", nightly, bash("cargo +nightly clippy && git commit -m x"), History{}, true},
 		{"a literal key written", secret, tool("Write", `{"file_path":"src/client.py","content":"client = Client(api_key=\"sk-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH\")"}`), History{}, true},
 		{"a key in a local .env", secret, tool("Write", `{"file_path":".env","content":"GITHUB_TOKEN=ghp_1234567890abcdefghijklmnopqrstuvwxyzAB"}`), History{}, false},
 		{"a key read from the environment", secret, tool("Write", `{"file_path":"src/client.py","content":"client = Client(api_key=os.environ[\"API_KEY\"])"}`), History{}, false},
@@ -240,6 +245,33 @@ func TestKey(t *testing.T) {
 	b.Command = &CommandPattern{Programs: []string{"yarn"}}
 	if Key(a) == Key(b) {
 		t.Error("Key ignores the target")
+	}
+}
+
+// TestMatch_args: argument globs read a path as .gitignore does, a URL as
+// a whole string, and "/" as the root alone.
+func TestMatch_args(t *testing.T) {
+	tests := []struct {
+		args []string
+		line string
+		want bool
+	}{
+		{[]string{"https://github.com/*"}, "curl -sL https://github.com/org/repo/archive.tgz", true},
+		{[]string{"https://github.com/*"}, "curl -sL https://gitlab.com/org/repo", false},
+		{[]string{"*github.com/*"}, "curl https://api.github.com/repos/x", true},
+		{[]string{"/"}, "rm -rf /", true},
+		{[]string{"/"}, "rm -rf build", false},
+		{[]string{"build/"}, "rm -rf build/out", true},
+	}
+	for _, tc := range tests {
+		prog := strings.Fields(tc.line)[0]
+		p, err := Prepare(Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{prog}, Args: tc.args}, From: Provenance{By: ByPerson}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got := p.Match(bash(tc.line), History{}); got != tc.want {
+			t.Errorf("args %q on %q: %v, want %v", tc.args, tc.line, got, tc.want)
+		}
 	}
 }
 

@@ -47,6 +47,9 @@ func Glob(pattern, p string) bool {
 	}
 	dir := strings.HasSuffix(pattern, "/")
 	trimmed := strings.Trim(pattern, "/")
+	if trimmed == "" {
+		return false // "/" is the root itself, not everything under it
+	}
 	anchored := strings.HasPrefix(pattern, "/") || strings.Contains(trimmed, "/")
 	segs := split(trimmed)
 	if dir {

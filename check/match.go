@@ -55,7 +55,8 @@ func Prepare(c Check) (*Prepared, error) {
 
 // byBaseName returns a copy of a command pattern whose programs named by a
 // path ("./lint.sh", "bin/rails") are named as the hooks read a
-// command's program, by its base name; the pattern itself is not changed.
+// command's program, by its base name, and whose subcommand does not start
+// with a toolchain picked ("+nightly"); the pattern itself is not changed.
 func byBaseName(cp *CommandPattern) *CommandPattern {
 	if cp == nil {
 		return nil
@@ -66,6 +67,11 @@ func byBaseName(cp *CommandPattern) *CommandPattern {
 		if strings.Contains(x, "/") {
 			out.Programs[i] = path.Base(x)
 		}
+	}
+	if len(out.Sub) > 0 && slices.ContainsFunc(out.Programs, func(x string) bool { return action.PicksToolchain(x, out.Sub[0]) }) {
+		// "cargo +nightly fmt": the toolchain is no subcommand, as the
+		// hooks read a command.
+		out.Sub = out.Sub[1:]
 	}
 	if len(cp.Except) > 0 {
 		out.Except = make([]*CommandPattern, len(cp.Except))
@@ -225,7 +231,7 @@ func (p *CommandPattern) matches(c action.Command) bool {
 			pos = pos[len(p.Sub):]
 		}
 		if !slices.ContainsFunc(pos, func(a string) bool {
-			return slices.ContainsFunc(p.Args, func(g string) bool { return Glob(g, a) || a == g })
+			return slices.ContainsFunc(p.Args, func(g string) bool { return argGlob(g, a) })
 		}) {
 			return false
 		}
@@ -293,6 +299,45 @@ func (w *WritePattern) scope(x action.Write) bool {
 		return true
 	}
 	return Globs(w.Paths, x.Path)
+}
+
+// argGlob reports whether an argument matches a pattern's glob: as a path
+// (.gitignore's way), as itself, or, for a URL ("https://github.com/*"),
+// as a whole string in which "*" is any text.
+func argGlob(g, a string) bool {
+	if a == g || Glob(g, a) {
+		return true
+	}
+	if !strings.Contains(a, "://") && !strings.Contains(g, "://") {
+		return false
+	}
+	return wildcard(g, a)
+}
+
+// wildcard matches s against a pattern in which "*" is any text and "?"
+// any one byte; everything else is itself.
+func wildcard(pat, s string) bool {
+	// The classic two-pointer match, with backtracking to the last "*".
+	p, i, star, mark := 0, 0, -1, 0
+	for i < len(s) {
+		switch {
+		case p < len(pat) && (pat[p] == '?' || pat[p] == s[i]):
+			p++
+			i++
+		case p < len(pat) && pat[p] == '*':
+			star, mark = p, i
+			p++
+		case star >= 0:
+			p, mark = star+1, mark+1
+			i = mark
+		default:
+			return false
+		}
+	}
+	for p < len(pat) && pat[p] == '*' {
+		p++
+	}
+	return p == len(pat)
 }
 
 // holds reports what a write's new text holds of one of the text classes,
