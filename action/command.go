@@ -1,6 +1,7 @@
 package action
 
 import (
+	"path"
 	"strings"
 	"sync"
 )
@@ -125,7 +126,8 @@ func (c Command) Words() []string { return values(c.Args) }
 
 // Has reports whether the command is given a flag: exactly, as
 // "--flag=value", or for a one-letter flag inside a cluster of one-letter
-// flags ("-f" in "-fd"; "-am" holds -a and -m).
+// flags ("-f" in "-fd"; "-am" holds -a and -m). A toolchain picked
+// ("+nightly") is a flag too.
 func (c Command) Has(flag string) bool {
 	if name, want, ok := strings.Cut(flag, "="); ok && len(name) > 1 && name[0] == '-' && want != "" {
 		// A flag with its value ("--base=main") is the option given that
@@ -143,6 +145,13 @@ func (c Command) Has(flag string) bool {
 			// The end of the options; a rule may rule out that marker
 			// itself ("don't pass `--` to pnpm").
 			return flag == "--"
+		case roleSelector:
+			// The toolchain picked is an option of the command's
+			// ("build with `cargo +nightly`"); "+*" is any.
+			if ok, _ := path.Match(flag, v); ok || v == flag {
+				return true
+			}
+			continue
 		case roleFlag:
 		default:
 			continue // a value, a word, an expansion

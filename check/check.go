@@ -222,8 +222,8 @@ func Validate(c Check) error {
 			return bad("a command pattern holds at most %d of each", maxPatterns)
 		}
 		for _, f := range p.Lacks {
-			if len(f) < 2 || f[0] != '-' {
-				return bad("lacks %q is not a flag: a flag starts with -", f)
+			if len(f) < 2 || f[0] != '-' && f[0] != '+' {
+				return bad("lacks %q is not a flag: a flag starts with - (or +, a toolchain picked: `cargo +nightly`)", f)
 			}
 		}
 		for _, g := range p.Args {

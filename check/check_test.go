@@ -82,6 +82,11 @@ func TestPrepared_Match(t *testing.T) {
 	longSubject := Check{Kind: Forbid, Message: &MessagePattern{MustNot: `^.{73,}`}}
 	nightly := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}},
 		Before: &CommandPattern{Programs: []string{"cargo"}, Sub: []string{"+nightly", "fmt"}}}
+	nightlyBuild := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"cargo"}, Sub: []string{"+nightly", "build"}}}
+	stableFmt := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"cargo"}, Sub: []string{"fmt"}, Lacks: []string{"+nightly"}}}
+	preferNightly := Check{Kind: PreferInstead, Instead: "cargo +nightly fmt --all", Command: &CommandPattern{Programs: []string{"cargo"}, Sub: []string{"fmt"}}}
+	preferUv := Check{Kind: PreferInstead, Instead: "uv run pytest", Command: &CommandPattern{Programs: []string{"pytest"}, NotVia: []string{"uv"}}}
+	checkoutDash := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"checkout"}, Args: []string{"--"}}}
 	secret := Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}, Paths: []string{"*", "!.env"}}}
 	lintJob := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Classes: []string{"lint"}}}
 	tests := []struct {
@@ -97,7 +102,18 @@ func TestPrepared_Match(t *testing.T) {
 		{"sed -i under generated", gen, bash("sed -i 's/a/b/' generated/foo.go"), History{}, true},
 		{"echo >> under generated", gen, bash("echo x >> generated/foo.go"), History{}, true},
 		{"commit after a toolchain's fmt", nightly, bash("cargo +nightly fmt --all && git commit -m x"), History{}, false},
-		{"commit after fmt", nightly, bash("cargo fmt && git commit -m x"), History{}, false},
+		{"commit after a stable fmt", nightly, bash("cargo fmt && git commit -m x"), History{}, true},
+		{"build on nightly", nightlyBuild, bash("cargo +nightly build --release"), History{}, true},
+		{"build on stable", nightlyBuild, bash("cargo build --release"), History{}, false},
+		{"fmt off nightly", stableFmt, bash("cargo fmt --all"), History{}, true},
+		{"fmt on nightly", stableFmt, bash("cargo +nightly fmt --all"), History{}, false},
+		{"what is asked for instead", preferNightly, bash("cargo +nightly fmt --all"), History{}, false},
+		{"what is asked for, other options", preferNightly, bash("cargo +nightly fmt -- --check"), History{}, false},
+		{"the form ruled out", preferNightly, bash("cargo fmt --all"), History{}, true},
+		{"instead through a runner", preferUv, bash("pytest -q"), History{}, true},
+		{"the runner asked for", preferUv, bash("uv run pytest -q"), History{}, false},
+		{"checkout --", checkoutDash, bash("git checkout -- ."), History{}, true},
+		{"checkout a branch", checkoutDash, bash("git checkout -b topic"), History{}, false},
 		{"commit with no fmt", nightly, bash("cargo +nightly clippy && git commit -m x"), History{}, true},
 		{"a literal key written", secret, tool("Write", `{"file_path":"src/client.py","content":"client = Client(api_key=\"sk-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH\")"}`), History{}, true},
 		{"a key in a local .env", secret, tool("Write", `{"file_path":".env","content":"GITHUB_TOKEN=ghp_1234567890abcdefghijklmnopqrstuvwxyzAB"}`), History{}, false},

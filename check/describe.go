@@ -21,9 +21,20 @@ func (p *CommandPattern) Short() string {
 	case len(p.Programs) == 1 && p.Programs[0] == "*":
 		b.WriteString("any command")
 	default:
+		// A toolchain picked comes first, as it is written: `cargo
+		// +nightly fmt`.
 		parts := []string{strings.Join(p.Programs, "|")}
+		for _, f := range p.Flags {
+			if strings.HasPrefix(f, "+") {
+				parts = append(parts, f)
+			}
+		}
 		parts = append(parts, p.Sub...)
-		parts = append(parts, p.Flags...)
+		for _, f := range p.Flags {
+			if !strings.HasPrefix(f, "+") {
+				parts = append(parts, f)
+			}
+		}
 		b.WriteString("`" + strings.Join(parts, " ") + "`")
 		if len(p.Args) > 0 {
 			// Any one of the words: "`git push` on `main` or `master`".

@@ -36,6 +36,9 @@ func Prepare(c Check) (*Prepared, error) {
 	if err := Validate(c); err != nil {
 		return nil, err
 	}
+	if c.Kind == PreferInstead && c.Command != nil {
+		c.Command = insteadExcepted(c.Command, c.Instead)
+	}
 	c.Command, c.Before = byBaseName(c.Command), byBaseName(c.Before)
 	p := &Prepared{Check: c}
 	if c.Write != nil && c.Write.Text != "" {
@@ -53,6 +56,24 @@ func Prepare(c Check) (*Prepared, error) {
 	return p, nil
 }
 
+// insteadExcepted returns a copy of a preferring check's pattern that
+// never rules out what the check asks for instead, when that is a command
+// of one of the pattern's programs ("cargo fmt", instead "cargo +nightly
+// fmt --all"): its program, subcommand and toolchain, with any options,
+// as the reader's own exceptions are.
+func insteadExcepted(cp *CommandPattern, instead string) *CommandPattern {
+	ip, err := ParseCommand(instead)
+	if err != nil || !slices.Contains(cp.Programs, ip.Programs[0]) || len(action.Shell(instead, action.Env{}).Commands[0].Via) > 0 {
+		// Not a command of the check's programs; or one asked for through
+		// a runner (`uv run pytest`), which is what the check reads.
+		return cp
+	}
+	ip.Flags = slices.DeleteFunc(ip.Flags, func(f string) bool { return strings.HasPrefix(f, "-") })
+	out := *cp
+	out.Except = append(slices.Clip(cp.Except), ip)
+	return &out
+}
+
 // byBaseName returns a copy of a command pattern whose programs named by a
 // path ("./lint.sh", "bin/rails") are named as the hooks read a
 // command's program, by its base name, and whose subcommand does not start
@@ -68,10 +89,20 @@ func byBaseName(cp *CommandPattern) *CommandPattern {
 			out.Programs[i] = path.Base(x)
 		}
 	}
-	if len(out.Sub) > 0 && slices.ContainsFunc(out.Programs, func(x string) bool { return action.PicksToolchain(x, out.Sub[0]) }) {
-		// "cargo +nightly fmt": the toolchain is no subcommand, as the
-		// hooks read a command.
-		out.Sub = out.Sub[1:]
+	if toolchain := func(w string) bool {
+		return slices.ContainsFunc(out.Programs, func(x string) bool { return action.PicksToolchain(x, w) })
+	}; len(out.Programs) > 0 {
+		// "cargo +nightly fmt": the toolchain picked is no subcommand nor
+		// a file, but an option of the command, as the hooks read it.
+		if len(out.Sub) > 0 && toolchain(out.Sub[0]) {
+			out.Flags = append(slices.Clone(out.Flags), out.Sub[0])
+			out.Sub = out.Sub[1:]
+		}
+		if len(out.Args) > 0 && !slices.ContainsFunc(out.Args, func(a string) bool { return !toolchain(a) && a != "--" }) {
+			// So is the end of the options, `--`.
+			out.Flags = append(slices.Clone(out.Flags), out.Args...)
+			out.Args = nil
+		}
 	}
 	if len(cp.Except) > 0 {
 		out.Except = make([]*CommandPattern, len(cp.Except))
