@@ -27,6 +27,10 @@ const (
 	maxAsked = 20
 	// maxReminderBytes bounds a reminder: about 60 tokens.
 	maxReminderBytes = 240
+	// maxReminders bounds the rules one call is reminded of.
+	maxReminders = 2
+	// maxOtherRuleBytes bounds each other rule an ask names.
+	maxOtherRuleBytes = 100
 )
 
 // Asked is a tool call PreToolUse asked about, and the checks it broke.
@@ -128,21 +132,39 @@ func (h *Handler) preToolUse(ctx context.Context, in Input, project string) (Out
 	if len(e.Ask) > 0 {
 		return h.ask(ctx, in, project, e.Ask)
 	}
+	// A call may bring several rules to mind: each is reminded once a
+	// session, up to maxReminders in one call.
+	var due []kb.CheckHit
 	for _, r := range e.Remind {
-		if slices.Contains(st.Reminded, r.Stored.LessonID) {
+		if len(due) == maxReminders {
+			break
+		}
+		if slices.Contains(st.Reminded, r.Stored.LessonID) || slices.ContainsFunc(due, func(d kb.CheckHit) bool { return d.Stored.LessonID == r.Stored.LessonID }) {
 			continue
 		}
-		if h.State != nil {
-			if err := h.State.Update(in.SessionID, func(s *SessionState) { s.Reminded = append(s.Reminded, r.Stored.LessonID) }); err != nil {
-				return Output{}, err
+		due = append(due, r)
+	}
+	if len(due) == 0 {
+		return Output{}, nil
+	}
+	if h.State != nil {
+		err := h.State.Update(in.SessionID, func(s *SessionState) {
+			for _, r := range due {
+				s.Reminded = append(s.Reminded, r.Stored.LessonID)
 			}
+		})
+		if err != nil {
+			return Output{}, err
 		}
+	}
+	var text []string
+	for _, r := range due {
 		if _, err := h.KB.CheckFired(ctx, r.Stored.ID); err != nil {
 			h.log().Warn("record a reminder", "check", r.Stored.ID, "err", err)
 		}
-		return contextOutput(PreToolUse, Reminder(r)), nil
+		text = append(text, Reminder(r))
 	}
-	return Output{}, nil
+	return contextOutput(PreToolUse, strings.Join(text, "\n")), nil
 }
 
 // ask answers a call that breaks checks: the first (a person's before a
@@ -174,10 +196,7 @@ func (h *Handler) ask(ctx context.Context, in Input, project string, hits []kb.C
 	if l, err := h.KB.Lesson(ctx, hits[0].Stored.LessonID); err == nil && l.Source != "" {
 		src = " (" + kb.SourceLabel(l.Source, h.root(in, project)) + ")"
 	}
-	reason := AskReason(hits[0], src)
-	if n := len(ids) - 1; n > 0 {
-		reason += fmt.Sprintf(" It breaks %d more check(s) too.", n)
-	}
+	reason := AskReason(hits[0], src) + alsoBreaks(hits)
 	decision := "ask"
 	if in.ToolName == "Bash" {
 		decision = h.Config.PreToolUse.BashDecision
@@ -194,6 +213,33 @@ func AskReason(x kb.CheckHit, source string) string {
 		s += "; the rule asks for " + c.Instead + " instead"
 	}
 	return s + ". Allow it only if the user wants an exception (`innate-mcp rules` shows the check)."
+}
+
+// alsoBreaks names the other rules a call breaks, after the first hit's:
+// up to two, each clipped, and how many more.
+func alsoBreaks(hits []kb.CheckHit) string {
+	var others []string
+	seen := []string{hits[0].Stored.LessonID}
+	more := 0
+	for _, x := range hits[1:] {
+		if slices.Contains(seen, x.Stored.LessonID) {
+			continue
+		}
+		seen = append(seen, x.Stored.LessonID)
+		if len(others) == 2 {
+			more++
+			continue
+		}
+		others = append(others, fmt.Sprintf("%q [%s]", clip.Line(x.Stored.Check.Quote, maxOtherRuleBytes), x.Stored.LessonID))
+	}
+	if len(others) == 0 {
+		return ""
+	}
+	s := " It also breaks " + clip.Series(others, "and")
+	if more > 0 {
+		s += fmt.Sprintf(", and %d more rule(s)", more)
+	}
+	return s + "."
 }
 
 // Reminder is a reminder of a rule, within about 60 tokens.

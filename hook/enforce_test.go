@@ -147,6 +147,78 @@ func TestPreToolUse_cleanRules(t *testing.T) {
 	}
 }
 
+// TestPreToolUse_namesEveryRuleBroken: a call that breaks several rules
+// is asked about once, quoting the first and naming the others, each once.
+func TestPreToolUse_namesEveryRuleBroken(t *testing.T) {
+	root := "/home/dev/proj"
+	h, _ := cleanHandler(t, root)
+	// No lint before it, not a Conventional Commit, and the hooks skipped.
+	in := bashCall(`git commit --no-verify -m "wip"`).input_(root, "s1")
+	out, err := h.Handle(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Specific == nil || out.Specific.PermissionDecision != "ask" {
+		t.Fatalf("want an ask, got %+v", out.Specific)
+	}
+	reason := out.Specific.PermissionDecisionReason
+	for _, rule := range []string{"Use Conventional Commits", "Run `make lint` before committing", "Never pass `--no-verify` to `git commit`"} {
+		if n := strings.Count(reason, rule); n != 1 {
+			t.Errorf("%q named %d times in:\n%s", rule, n, reason)
+		}
+	}
+	if !strings.Contains(reason, "It also breaks") {
+		t.Errorf("the other rules are not named as such:\n%s", reason)
+	}
+}
+
+// TestPreToolUse_remindsOfSeveralRules: a call that breaks several rules
+// whose checks only remind is reminded of two at once, then of the rest,
+// each once a session.
+func TestPreToolUse_remindsOfSeveralRules(t *testing.T) {
+	root := "/home/dev/proj"
+	h, k := cleanHandler(t, root)
+	ctx := context.Background()
+	// The rules are compiled on first use.
+	if _, err := h.Handle(ctx, bashCall("ls").input_(root, "s0")); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := k.Checks(ctx, kb.CheckFilter{Project: root})
+	if err != nil || len(cs) < 10 {
+		t.Fatalf("%d checks, %v", len(cs), err)
+	}
+	for _, c := range cs {
+		if _, err := k.SetCheckState(ctx, c.ID, kb.CheckRemind); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := bashCall(`git commit --no-verify -m "wip"`).input_(root, "s1")
+	var said []string
+	for i := range 3 {
+		out, err := h.Handle(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Specific == nil {
+			said = append(said, "")
+			continue
+		}
+		if out.Specific.PermissionDecision != "" {
+			t.Fatalf("call %d: an ask from checks that only remind: %+v", i, out.Specific)
+		}
+		said = append(said, out.Specific.AdditionalContext)
+	}
+	if strings.Count(said[0], "innate-mcp reminder") != 2 || strings.Count(said[1], "innate-mcp reminder") != 1 || said[2] != "" {
+		t.Fatalf("want two reminders, then one, then silence; got %q", said)
+	}
+	all := strings.Join(said, "\n")
+	for _, rule := range []string{"Use Conventional Commits", "Run `make lint` before committing", "Never pass `--no-verify` to `git commit`"} {
+		if strings.Count(all, rule) != 1 {
+			t.Errorf("%q reminded %d times: %q", rule, strings.Count(all, rule), said)
+		}
+	}
+}
+
 // TestPreToolUse_orderRuleFromTheSession: a commit after `make lint` ran in
 // the session (PostToolUse saw it) is silent; before it, it is asked.
 func TestPreToolUse_orderRuleFromTheSession(t *testing.T) {
