@@ -113,6 +113,11 @@ type ActionFigures struct {
 	// RecallShownRule RecallRule over them: a replay can catch no more.
 	Shown           int     `json:"breaches_shown"`
 	RecallShownRule float64 `json:"breach_recall_right_rule_shown"`
+	// Per 100 compliant calls, those asked about and those flagged (asked
+	// or reminded): the false interruptions, whatever share of the calls
+	// break a rule (a set written to test the rules is dense in breaches).
+	CompliantAsksPer100  float64 `json:"compliant_asked_per_100"`
+	CompliantFlagsPer100 float64 `json:"compliant_flagged_per_100"`
 	P50ms           float64 `json:"pre_tool_use_p50_ms"`
 	P95ms           float64 `json:"pre_tool_use_p95_ms"`
 }
@@ -385,7 +390,7 @@ func (o actionOutcome) dump() any {
 func summariseActions(outs []actionOutcome, keep func(repo string) bool) ActionFigures {
 	var f ActionFigures
 	repos := map[string]bool{}
-	var askRight, askRule, flagRight, recallFlag, recallAsk, recallShown int
+	var askRight, askRule, flagRight, recallFlag, recallAsk, recallShown, compliantAsked, compliantFlagged int
 	var ms []float64
 	for _, o := range outs {
 		if !keep(o.call.Repo) {
@@ -413,6 +418,12 @@ func summariseActions(outs []actionOutcome, keep func(repo string) bool) ActionF
 		if o.remind {
 			f.Reminds++
 		}
+		if !b && o.ask {
+			compliantAsked++
+		}
+		if !b && (o.ask || o.remind) {
+			compliantFlagged++
+		}
 		if (o.ask || o.remind) && b {
 			flagRight++
 			if o.quotes {
@@ -435,6 +446,8 @@ func summariseActions(outs []actionOutcome, keep func(repo string) bool) ActionF
 	f.RecallRule = ratio(recallFlag, f.Breaches)
 	f.RecallAskedRule = ratio(recallAsk, f.Breaches)
 	f.RecallShownRule = ratio(recallShown, f.Shown)
+	f.CompliantAsksPer100 = ratio(100*compliantAsked, f.Calls-f.Breaches)
+	f.CompliantFlagsPer100 = ratio(100*compliantFlagged, f.Calls-f.Breaches)
 	if len(ms) > 0 {
 		slices.Sort(ms)
 		f.P50ms = metric.Round4(ms[len(ms)/2])

@@ -76,6 +76,7 @@ func TestPreToolUse_cleanRules(t *testing.T) {
 		prTitle      = "Pull request titles follow the form `Area: Summary`"
 		tsIgnore     = "No `@ts-ignore` comments"
 		noVerify     = "Never pass `--no-verify` to `git commit`"
+		apiKeys      = "Never hardcode API keys or tokens"
 	)
 	tests := []struct {
 		name string
@@ -100,7 +101,12 @@ func TestPreToolUse_cleanRules(t *testing.T) {
 		{"co-author trailer", bashCall(`make lint && git commit -m "feat: add cart totals" -m "Co-authored-by: Claude <noreply@anthropic.com>"`), trailer},
 		{"PR title without its area", bashCall(`gh pr create --title "Add cart totals" --body "Totals"`), prTitle},
 		{"a new @ts-ignore", call{"Write", `{"file_path":"ROOT/src/cart.ts","content":"// @ts-ignore\nconst t = total(cart)"}`}, tsIgnore},
+		{"a token in the code", call{"Write", `{"file_path":"ROOT/src/github.ts","content":"const client = new Octokit({ auth: 'ghp_1234567890abcdefghijklmnopqrstuvwxyzAB' })"}`}, apiKeys},
+		{"a token echoed into a config", bashCall(`echo 'STRIPE_KEY = "sk_live_4eC39HqLyjWDarjtT1zdp7dc00"' >> config/settings.py`), apiKeys},
 		// Compliant, and not rules at all: silent.
+		{"a token in the local .env", call{"Write", `{"file_path":"ROOT/.env","content":"GITHUB_TOKEN=ghp_1234567890abcdefghijklmnopqrstuvwxyzAB"}`}, ""},
+		{"a token read from the environment", call{"Write", `{"file_path":"ROOT/src/github.ts","content":"const client = new Octokit({ auth: process.env.GITHUB_TOKEN })"}`}, ""},
+		{"a test's weak literal", call{"Write", `{"file_path":"ROOT/src/github.test.ts","content":"const token = 'test-token'"}`}, ""},
 		{"@ts-ignore in a doc", call{"Write", `{"file_path":"ROOT/docs/typing.md","content":"Never write // @ts-ignore"}`}, ""},
 		{"an edit that keeps an @ts-ignore", call{"Edit", `{"file_path":"ROOT/src/cart.ts","old_string":"// @ts-ignore\nconst t = total(cart)","new_string":"// @ts-ignore\nconst t = total(cart, tax)"}`}, ""},
 		{"PR title in the form", bashCall(`gh pr create --title "Cart: Add totals" --body "Totals"`), ""},
