@@ -27,8 +27,6 @@ const (
 	maxAsked = 20
 	// maxReminderBytes bounds a reminder: about 60 tokens.
 	maxReminderBytes = 240
-	// maxReminders bounds the rules one call is reminded of.
-	maxReminders = 2
 	// maxOtherRuleBytes bounds each other rule an ask names.
 	maxOtherRuleBytes = 100
 )
@@ -132,39 +130,24 @@ func (h *Handler) preToolUse(ctx context.Context, in Input, project string) (Out
 	if len(e.Ask) > 0 {
 		return h.ask(ctx, in, project, e.Ask)
 	}
-	// A call may bring several rules to mind: each is reminded once a
-	// session, up to maxReminders in one call.
-	var due []kb.CheckHit
+	// A call may bring several rules to mind: one is reminded, and each
+	// once a session, so that the others wait for a call that breaks
+	// them and a reminder stays within about 60 tokens.
 	for _, r := range e.Remind {
-		if len(due) == maxReminders {
-			break
-		}
-		if slices.Contains(st.Reminded, r.Stored.LessonID) || slices.ContainsFunc(due, func(d kb.CheckHit) bool { return d.Stored.LessonID == r.Stored.LessonID }) {
+		if slices.Contains(st.Reminded, r.Stored.LessonID) {
 			continue
 		}
-		due = append(due, r)
-	}
-	if len(due) == 0 {
-		return Output{}, nil
-	}
-	if h.State != nil {
-		err := h.State.Update(in.SessionID, func(s *SessionState) {
-			for _, r := range due {
-				s.Reminded = append(s.Reminded, r.Stored.LessonID)
+		if h.State != nil {
+			if err := h.State.Update(in.SessionID, func(s *SessionState) { s.Reminded = append(s.Reminded, r.Stored.LessonID) }); err != nil {
+				return Output{}, err
 			}
-		})
-		if err != nil {
-			return Output{}, err
 		}
-	}
-	var text []string
-	for _, r := range due {
 		if _, err := h.KB.CheckFired(ctx, r.Stored.ID); err != nil {
 			h.log().Warn("record a reminder", "check", r.Stored.ID, "err", err)
 		}
-		text = append(text, Reminder(r))
+		return contextOutput(PreToolUse, Reminder(r)), nil
 	}
-	return contextOutput(PreToolUse, strings.Join(text, "\n")), nil
+	return Output{}, nil
 }
 
 // ask answers a call that breaks checks: the first (a person's before a
