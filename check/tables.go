@@ -142,6 +142,8 @@ var targetRunners = []commandShape{
 	{"npm", []string{"run"}}, {"pnpm", []string{"run"}}, {"yarn", []string{"run"}}, {"bun", []string{"run"}},
 	{"pnpm", nil}, {"yarn", nil}, {"tox", []string{"-e"}}, {"nox", []string{"-s"}}, {"hatch", []string{"run"}},
 	{"cargo", []string{"make"}}, {"uv", []string{"run"}}, {"poetry", []string{"run"}}, {"pdm", []string{"run"}},
+	// Monorepo task runners: `nx test`, `nx run app:lint`, `turbo run build`.
+	{"nx", nil}, {"nx", []string{"run"}}, {"turbo", nil}, {"turbo", []string{"run"}},
 }
 
 // classStems are what a task's name holds when it does a class's job.
@@ -157,6 +159,21 @@ var classStems = map[string][]string{
 // runsTask reports whether a command runs a project task whose name holds
 // one of a class's stems ("make lint", "npm run lint:check", "tox -e
 // format", "just test-unit").
+// runnerBinary reads the rest of a package manager's command as a task
+// runner's (`pnpm nx test web` as `nx test web`), when the task it names is
+// one: nothing else runs through it.
+func runnerBinary(c action.Command, task string) (action.Command, bool) {
+	if task == c.Program || !slices.ContainsFunc(targetRunners, func(r commandShape) bool { return r.Program == task }) {
+		return action.Command{}, false
+	}
+	for i, a := range c.Args {
+		if a.Known && a.Value == task {
+			return action.Command{Program: task, Args: c.Args[i+1:], Text: c.Text}, true
+		}
+	}
+	return action.Command{}, false
+}
+
 func runsTask(c action.Command, class string) bool {
 	stems := classStems[class]
 	if len(stems) == 0 {
@@ -181,6 +198,11 @@ func runsTask(c action.Command, class string) bool {
 			if pos := c.Positionals(); len(pos) > 1 && pos[0] == task {
 				task = pos[1]
 			}
+		}
+		if inner, ok := runnerBinary(c, task); ok {
+			// `pnpm nx test web`: the package manager runs a task
+			// runner's binary, which runs the task.
+			return runsTask(inner, class)
 		}
 		task = strings.ToLower(task)
 		if class == "lint" && slices.ContainsFunc(classStems["typecheck"], func(st string) bool { return strings.Contains(task, st) }) {
