@@ -177,7 +177,7 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 	var out []check.Check
 	clause := negatedClause(s)
 	var progs []string
-	flagOf, bound := boundFlags(s, d.Dont)
+	flagOf, bound, without := boundFlags(s, d.Dont)
 	negated := negatedClauses(s)
 	for i, o := range d.Dont {
 		if o.Example || o.Of != "" || bound[i] {
@@ -198,7 +198,11 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 				p = &check.CommandPattern{Programs: []string{strings.ToLower(o.Text)}}
 			}
 			if p != nil {
-				p.Flags = append(p.Flags, f)
+				if without[i] {
+					p.Lacks = append(p.Lacks, f)
+				} else {
+					p.Flags = append(p.Flags, f)
+				}
 				c := mk(p)
 				c.RemindOnly = qualified(clause, []string{f}) || openCommand(o.Text)
 				out = append(out, c)
@@ -329,6 +333,7 @@ func compileRequired(s string, d Directive) []check.Check {
 		}
 	}
 	out = append(out, requiredFlags(s, d, phase)...)
+	out = append(out, lackedFlags(s, d)...)
 	var asked []string
 	for _, o := range d.Do {
 		if !o.Example {

@@ -27,6 +27,10 @@ func TestCompile(t *testing.T) {
 		{"Never use head, tail, or pipe the output of build or test commands.", "", []string{
 			"forbids running `head|tail`", "forbids running a build or test command piped into another command"}},
 		{"Never compile individual files.", "", []string{"forbids running `gcc|g++|cc|c++|clang|clang++ -c`"}},
+		// A flag a command must not run without, or with.
+		{"Never run `pip install` without `--require-hashes`.", "", []string{"forbids running `pip install` without `--require-hashes`"}},
+		{"Don't call `git rebase` without the `--autosquash` flag when cleaning up a branch.", "", []string{"forbids running `git rebase` without `--autosquash`; reminds only"}},
+		{"Always run `vitest` without `--watch`.", "", []string{"forbids running `vitest --watch`", "forbids running `jest|mocha` (use vitest instead)"}},
 		// A change to a tool is not running it; a placeholder right after
 		// the program leaves the command open (a reminder only); a
 		// script's colon variants are the script.

@@ -287,13 +287,21 @@ func requiredFlags(s string, d Directive, phase *check.CommandPattern) []check.C
 	if !obligation.MatchString(s) {
 		return nil
 	}
-	flagOf, bound := boundFlags(s, d.Do)
+	flagOf, bound, without := boundFlags(s, d.Do)
 	var out []check.Check
 	for i, o := range d.Do {
 		if o.Example || o.Kind != KindCode || bound[i] {
 			continue
 		}
 		p := codeCommand(o.Text, "run")
+		if f, ok := flagOf[i]; ok && without[i] && p != nil && phase == nil && !placeholder(f) {
+			// "Always run `vitest` without `--watch`": the command with
+			// the flag is what is ruled out.
+			remind := conditionQualifies(d.When) || qualified(s, []string{strings.Trim(o.Text, "`"), f})
+			out = append(out, check.Check{Kind: check.Forbid, RemindOnly: remind,
+				Command: &check.CommandPattern{Programs: p.Programs, Sub: p.Sub, Flags: append(spanFlags(o.Text), f)}})
+			continue
+		}
 		if p == nil || len(p.Sub) == 0 || openArgs(o.Text) {
 			continue
 		}
@@ -301,7 +309,7 @@ func requiredFlags(s string, d Directive, phase *check.CommandPattern) []check.C
 			continue
 		}
 		flags := spanFlags(o.Text)
-		if f, ok := flagOf[i]; ok {
+		if f, ok := flagOf[i]; ok && !without[i] {
 			flags = append(flags, f)
 		}
 		if len(flags) == 0 || slices.ContainsFunc(flags, placeholder) {
@@ -325,3 +333,27 @@ func spanFlags(code string) []string {
 	}
 	return out
 }
+
+// neverWithout is a command a negated sentence rules out unless given a
+// flag: "never run `npm install` without `--save-exact`".
+var neverWithout = lazyRE("(?i)\\b(?:never|don'?t|do\\s+not|must\\s+not|no)\\b[^`.;]{0,40}`([^`]+)`\\s+without\\s+(?:the\\s+|a\\s+|an\\s+)?(?:(?:flag|option)\\s+)?`(-[^`\\s]+)`")
+
+// flagWord is the word after a flag's span that names it a flag.
+var flagWord = lazyRE("(?i)`\\s+(?:flag|option|switch)\\b")
+
+// lackedFlags compiles a command that must not run without a flag: the
+// command lacking it is ruled out; a condition makes it a reminder.
+func lackedFlags(s string, d Directive) []check.Check {
+	var out []check.Check
+	for _, m := range neverWithout.FindAllStringSubmatch(s, -1) {
+		p := codeCommand(m[1], "run")
+		if p == nil || openArgs(m[1]) || placeholder(m[2]) {
+			continue
+		}
+		p.Lacks = append(p.Lacks, m[2])
+		remind := conditionQualifies(d.When) || qualified(s, []string{m[1], m[2]})
+		out = append(out, check.Check{Kind: check.Forbid, RemindOnly: remind, Command: p})
+	}
+	return out
+}
+

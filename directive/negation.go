@@ -55,7 +55,9 @@ func negationBefore(s string) bool {
 // would be a guess. A purpose that is the tools' own job ("to install
 // packages", "for formatting", "in this project") restricts nothing.
 func qualified(clause string, progs []string) bool {
-	lower := strings.ToLower(clause)
+	// "… the `--x` flag when …": the word naming the flag is no
+	// qualifier.
+	lower := strings.ToLower(flagWord.ReplaceAllString(clause, "`"))
 	for _, p := range progs {
 		// An aside may stand between ("`uv` (not `pip`) for tool installs").
 		re := regexp.MustCompile(regexp.QuoteMeta(p) + "`?\\)?" + `(?:\s*\([^()]*\))?\s+(?:to|for|when|in|on|with|inside|within|against)\s+((?:[a-z-]+\s+){0,3}[a-z-]+)`)

@@ -317,8 +317,8 @@ func flagPattern(o Object, s string) *check.CommandPattern {
 // `git commit`" rule out the command with that flag, not the command. It
 // returns, by index in objs, each bound command's flag (as written, with
 // its value: `-count=1`), and the flags so bound.
-func boundFlags(s string, objs []Object) (flagOf map[int]string, bound map[int]bool) {
-	flagOf, bound = map[int]string{}, map[int]bool{}
+func boundFlags(s string, objs []Object) (flagOf map[int]string, bound map[int]bool, without map[int]bool) {
+	flagOf, bound, without = map[int]string{}, map[int]bool{}, map[int]bool{}
 	at := func(o Object) (int, int) {
 		i := strings.Index(s, "`"+o.Text+"`")
 		if i < 0 {
@@ -341,6 +341,10 @@ func boundFlags(s string, objs []Object) (flagOf map[int]string, bound map[int]b
 			fs, fe := at(f)
 			switch {
 			case fs >= ce && commandThenFlag.MatchString(s[ce:fs]):
+			case fs >= ce && commandWithoutFlag.MatchString(s[ce:fs]):
+				// "never run `npm install` without `--save-exact`": the
+				// command lacking the flag.
+				without[ci] = true
 			case cs >= fe && flagThenCommand.MatchString(s[fe:cs]):
 			default:
 				continue
@@ -349,15 +353,16 @@ func boundFlags(s string, objs []Object) (flagOf map[int]string, bound map[int]b
 			break
 		}
 	}
-	return flagOf, bound
+	return flagOf, bound, without
 }
 
 // commandThenFlag and flagThenCommand are the words that join a command
 // and its flag in a rule: "`git push` with `--force`", "`--no-verify` to
 // `git commit`".
 var (
-	commandThenFlag = lazyRE(`(?i)^\s*(?:with|using|passing|and)\s+(?:the\s+|a\s+|an\s+)?(?:(?:flag|option)\s+)?$`)
-	flagThenCommand = lazyRE(`(?i)^\s*(?:(?:flag|option)\s+)?(?:to|with|on|in|for|when\s+(?:running|calling|using))\s+(?:the\s+|a\s+)?$`)
+	commandThenFlag    = lazyRE(`(?i)^\s*(?:with|using|passing|and)\s+(?:the\s+|a\s+|an\s+)?(?:(?:flag|option)\s+)?$`)
+	commandWithoutFlag = lazyRE(`(?i)^\s*without\s+(?:the\s+|a\s+|an\s+)?(?:(?:flag|option)\s+)?$`)
+	flagThenCommand    = lazyRE(`(?i)^\s*(?:(?:flag|option)\s+)?(?:to|with|on|in|for|when\s+(?:running|calling|using))\s+(?:the\s+|a\s+)?$`)
 )
 
 // runnerCheck compiles a runner a rule asks for: `uv run pytest` rules out
