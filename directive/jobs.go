@@ -356,4 +356,3 @@ func lackedFlags(s string, d Directive) []check.Check {
 	}
 	return out
 }
-
