@@ -115,7 +115,7 @@ var (
 // narrowed marks what follows a construct in its clause when it limits
 // the rule to a case the check cannot tell ("in request handlers",
 // "checks on interfaces", "for retries").
-var narrowed = lazyRE(`(?i)^\W*(?:[\w-]+\s+){0,2}?(?:in|on|for|when|whenever|inside|within|with|during|unless|except|if|where|while|from|to|across|between|around|as|via)\s+\w`)
+var narrowed = lazyRE(`(?i)^\W*(?:[\w-]+\s+){0,2}?(?:in|on|for|when|whenever|inside|within|with|without|during|unless|until|before|except|if|where|while|from|to|across|between|around|as|via)\s+\w`)
 
 // constructCheck compiles a code construct a forbidding clause rules out:
 // a write whose new text introduces it breaks the rule, in the code files

@@ -69,6 +69,24 @@ var commandConstructs = []commandConstruct{
 		named:    lazyRE(`(?i)\b(?:add(?:ing)?|install(?:ing)?|introduc(?:e|ing))\s+(?:any\s+|new\s+|extra\s+|additional\s+|external\s+|third[- ]party\s+)*(?:dependenc(?:y|ies)|packages?|libraries|deps)\b|\bno\s+(?:new\s+|external\s+|extra\s+|additional\s+|third[- ]party\s+)+(?:dependenc(?:y|ies)|packages|libraries|deps)\b`),
 		patterns: []*check.CommandPattern{{Classes: []string{"install"}}},
 	},
+	{ // "never open pull requests", "do not create a PR unless asked"
+		named: lazyRE(`(?i)\b(?:open|creat|submitt?|rais|fil)(?:e|es|ed|ing)?\s+(?:a\s+|any\s+|new\s+|the\s+)*(?:pull[- ]requests?|prs?)\b`),
+		patterns: []*check.CommandPattern{{Programs: []string{"gh"}, Sub: []string{"pr", "create"}}, {Programs: []string{"hub"}, Sub: []string{"pull-request"}}},
+	},
+	{ // "never merge pull requests", "do not merge PRs yourself"
+		named:    lazyRE(`(?i)\bmerg(?:e|es|ing)\s+(?:a\s+|any\s+|the\s+|your\s+)*(?:pull[- ]requests?|prs?)\b`),
+		patterns: []*check.CommandPattern{{Programs: []string{"gh"}, Sub: []string{"pr", "merge"}}},
+	},
+	{ // "do not bypass branch protection"
+		named: lazyRE(`(?i)\b(?:bypass|circumvent|overrid)(?:e|es|ed|ing)?\s+(?:the\s+|any\s+)?branch[- ]protections?\b`),
+		pattern: func(string) *check.CommandPattern {
+			return &check.CommandPattern{Programs: []string{"gh"}, Sub: []string{"pr", "merge"}, Flags: []string{"--admin"}}
+		},
+	},
+	{ // "never open issues without approval", "do not file GitHub issues"
+		named:    lazyRE(`(?i)\b(?:open|creat|fil|submitt?|rais)(?:e|es|ed|ing)?\s+(?:a\s+|any\s+|new\s+)*(?:github\s+)?issues?\b`),
+		patterns: []*check.CommandPattern{{Programs: []string{"gh"}, Sub: []string{"issue", "create"}}},
+	},
 	{ // "pipe the output of build or test commands", "pipe test output"
 		named: lazyRE(`(?i)\bpip(?:e|ing)\b[^.;]*\b(?:build|test|compil)`),
 		pattern: func(clause string) *check.CommandPattern {

@@ -27,6 +27,14 @@ func TestCompile(t *testing.T) {
 		{"Never use head, tail, or pipe the output of build or test commands.", "", []string{
 			"forbids running `head|tail`", "forbids running a build or test command piped into another command"}},
 		{"Never compile individual files.", "", []string{"forbids running `gcc|g++|cc|c++|clang|clang++ -c`"}},
+		// Pull requests, merges and issues named in words; a condition
+		// narrows to a reminder, while "without approval" is what the ask does.
+		{"Never open pull requests unless the user asks.", "", []string{"forbids running `gh pr create`", "forbids running `hub pull-request`"}},
+		{"Do not create a PR until all tests pass.", "", []string{"forbids running `gh pr create`; reminds only", "forbids running `hub pull-request`; reminds only"}},
+		{"Never open a PR without the user's approval.", "", []string{"forbids running `gh pr create`", "forbids running `hub pull-request`"}},
+		{"Don't merge PRs yourself.", "", []string{"forbids running `gh pr merge`"}},
+		{"Do not bypass branch protection.", "", []string{"forbids running `gh pr merge --admin`"}},
+		{"Open a pull request when the feature is done.", "", nil},
 		// A flag a command must not run without, or with.
 		{"Never run `pip install` without `--require-hashes`.", "", []string{"forbids running `pip install` without `--require-hashes`"}},
 		{"Don't call `git rebase` without the `--autosquash` flag when cleaning up a branch.", "", []string{"forbids running `git rebase` without `--autosquash`; reminds only"}},

@@ -14,7 +14,7 @@ import (
 
 // unlessAsked is a condition the hook's ask itself meets: "unless
 // explicitly requested" (asking the user is the request).
-var unlessAsked = lazyRE(`(?i)^\W*unless\s+(?:explicitly\s+|specifically\s+|you\s+are\s+|the\s+user\s+)*(?:asked|requested|instructed|told|approved)`)
+var unlessAsked = lazyRE(`(?i)^\W*(?:unless|without)\s+(?:explicitly\s+|specifically\s+|you\s+are\s+|the\s+user(?:'s)?\s+|a\s+|an\s+|their\s+|your\s+|human\s+|manual\s+|explicit\s+|prior\s+)*(?:asked|asks|requested|requests|instructed|instructs|told|tells|approved|approves|approval|permission|confirmation|consent)`)
 
 // inParens reports whether text's first occurrence in s stands inside
 // parentheses.
