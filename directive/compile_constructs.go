@@ -70,7 +70,7 @@ var commandConstructs = []commandConstruct{
 		patterns: []*check.CommandPattern{{Classes: []string{"install"}}},
 	},
 	{ // "never open pull requests", "do not create a PR unless asked"
-		named: lazyRE(`(?i)\b(?:open|creat|submitt?|rais|fil)(?:e|es|ed|ing)?\s+(?:a\s+|any\s+|new\s+|the\s+)*(?:pull[- ]requests?|prs?)\b`),
+		named:    lazyRE(`(?i)\b(?:open|creat|submitt?|rais|fil)(?:e|es|ed|ing)?\s+(?:a\s+|any\s+|new\s+|the\s+)*(?:pull[- ]requests?|prs?)\b`),
 		patterns: []*check.CommandPattern{{Programs: []string{"gh"}, Sub: []string{"pr", "create"}}, {Programs: []string{"hub"}, Sub: []string{"pull-request"}}},
 	},
 	{ // "never merge pull requests", "do not merge PRs yourself"
