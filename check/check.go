@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -212,6 +213,17 @@ func Validate(c Check) error {
 		}
 		if len(p.Programs) == 0 && len(p.Classes) == 0 {
 			return bad("a command pattern needs programs or classes")
+		}
+		for _, x := range p.Programs {
+			if x == "*" {
+				continue
+			}
+			if b := path.Base(x); strings.Trim(b, "*?") == "" {
+				return bad("program %q names no program: a command's program is read by its base name, so give the name or a glob of it (`test_*`)", x)
+			}
+			if _, err := path.Match(path.Base(x), ""); err != nil {
+				return bad("program %q: %v", x, err)
+			}
 		}
 		for _, cl := range p.Classes {
 			if _, ok := classes[cl]; !ok {

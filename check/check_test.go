@@ -86,6 +86,7 @@ func TestPrepared_Match(t *testing.T) {
 	stableFmt := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"cargo"}, Sub: []string{"fmt"}, Lacks: []string{"+nightly"}}}
 	preferNightly := Check{Kind: PreferInstead, Instead: "cargo +nightly fmt --all", Command: &CommandPattern{Programs: []string{"cargo"}, Sub: []string{"fmt"}}}
 	preferUv := Check{Kind: PreferInstead, Instead: "uv run pytest", Command: &CommandPattern{Programs: []string{"pytest"}, NotVia: []string{"uv"}}}
+	testScripts := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"test_*"}}}
 	checkoutDash := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"checkout"}, Args: []string{"--"}}}
 	secret := Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}, Paths: []string{"*", "!.env"}}}
 	lintJob := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Classes: []string{"lint"}}}
@@ -112,6 +113,8 @@ func TestPrepared_Match(t *testing.T) {
 		{"the form ruled out", preferNightly, bash("cargo fmt --all"), History{}, true},
 		{"instead through a runner", preferUv, bash("pytest -q"), History{}, true},
 		{"the runner asked for", preferUv, bash("uv run pytest -q"), History{}, false},
+		{"a test script by its name's glob", testScripts, bash("./e2e/cli/test_use --verbose"), History{}, true},
+		{"another program", testScripts, bash("mise run test:e2e"), History{}, false},
 		{"checkout --", checkoutDash, bash("git checkout -- ."), History{}, true},
 		{"checkout a branch", checkoutDash, bash("git checkout -b topic"), History{}, false},
 		{"commit with no fmt", nightly, bash("cargo +nightly clippy && git commit -m x"), History{}, true},
@@ -216,6 +219,8 @@ func TestValidate(t *testing.T) {
 		{"every write", Check{Kind: Forbid, Write: &WritePattern{}, From: person}, "every write"},
 		{"no provenance", Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"npm"}}}, "from.by"},
 		{"bad glob", Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"a/["}}, From: person}, "glob"},
+		{"a program by a wildcard alone", Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"./e2e/*"}}, From: person}, "names no program"},
+		{"a program's glob", Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"e2e/test_*"}}, From: person}, ""},
 		{"a text class", Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}}, From: person}, ""},
 		{"an unknown text class", Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"profanity"}}, From: person}, "holds"},
 		{"text and a class", Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}, Text: "x"}, From: person}, "not both"},

@@ -220,7 +220,7 @@ func (p *CommandPattern) matches(c action.Command) bool {
 		}
 	} else if !slices.Contains(p.Programs, "*") {
 		ids := identities(c)
-		if !slices.ContainsFunc(p.Programs, func(x string) bool { return slices.Contains(ids, x) }) {
+		if !slices.ContainsFunc(p.Programs, func(x string) bool { return programMatch(x, ids) }) {
 			return false
 		}
 	}
@@ -330,6 +330,22 @@ func (w *WritePattern) scope(x action.Write) bool {
 		return true
 	}
 	return Globs(w.Paths, x.Path)
+}
+
+// programMatch reports whether a pattern's program names one of a
+// command's identities: exactly, or as a glob of its base name
+// ("test_*" runs `./e2e/cli/test_use`).
+func programMatch(x string, ids []string) bool {
+	if slices.Contains(ids, x) {
+		return true
+	}
+	if !strings.ContainsAny(x, "*?[") {
+		return false
+	}
+	return slices.ContainsFunc(ids, func(id string) bool {
+		ok, _ := path.Match(x, id)
+		return ok
+	})
 }
 
 // argGlob reports whether an argument matches a pattern's glob: as a path
