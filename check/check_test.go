@@ -87,6 +87,7 @@ func TestPrepared_Match(t *testing.T) {
 	preferNightly := Check{Kind: PreferInstead, Instead: "cargo +nightly fmt --all", Command: &CommandPattern{Programs: []string{"cargo"}, Sub: []string{"fmt"}}}
 	preferUv := Check{Kind: PreferInstead, Instead: "uv run pytest", Command: &CommandPattern{Programs: []string{"pytest"}, NotVia: []string{"uv"}}}
 	testScripts := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"test_*"}}}
+	preferSquash := Check{Kind: PreferInstead, Instead: "gh pr merge --squash", Command: &CommandPattern{Programs: []string{"gh"}, Sub: []string{"pr", "merge"}, Flags: []string{"--merge"}}}
 	checkoutDash := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"checkout"}, Args: []string{"--"}}}
 	secret := Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}, Paths: []string{"*", "!.env"}}}
 	lintJob := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Classes: []string{"lint"}}}
@@ -115,6 +116,8 @@ func TestPrepared_Match(t *testing.T) {
 		{"the runner asked for", preferUv, bash("uv run pytest -q"), History{}, false},
 		{"a test script by its name's glob", testScripts, bash("./e2e/cli/test_use --verbose"), History{}, true},
 		{"another program", testScripts, bash("mise run test:e2e"), History{}, false},
+		{"a merge strategy ruled out", preferSquash, bash("gh pr merge --merge 12"), History{}, true},
+		{"the strategy asked for", preferSquash, bash("gh pr merge --squash 12"), History{}, false},
 		{"checkout --", checkoutDash, bash("git checkout -- ."), History{}, true},
 		{"checkout a branch", checkoutDash, bash("git checkout -b topic"), History{}, false},
 		{"commit with no fmt", nightly, bash("cargo +nightly clippy && git commit -m x"), History{}, true},

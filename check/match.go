@@ -68,7 +68,13 @@ func insteadExcepted(cp *CommandPattern, instead string) *CommandPattern {
 		// a runner (`uv run pytest`), which is what the check reads.
 		return cp
 	}
-	ip.Flags = slices.DeleteFunc(ip.Flags, func(f string) bool { return strings.HasPrefix(f, "-") })
+	if len(cp.Flags) == 0 {
+		// The check rules out a command whatever its options: what is
+		// asked instead is that command with any options. One that rules
+		// out an option (`gh pr merge --merge`, instead `--squash`) keeps
+		// the options asked for.
+		ip.Flags = slices.DeleteFunc(ip.Flags, func(f string) bool { return strings.HasPrefix(f, "-") })
+	}
 	out := *cp
 	out.Except = append(slices.Clip(cp.Except), ip)
 	return &out
