@@ -88,6 +88,11 @@ type Write struct {
 	// By says how: the tool name, or the shell's way (">", ">>", "tee",
 	// "sed -i", "cp", "mv", "rm", "touch", "mkdir").
 	By string `json:"by"`
+	// NameOnly: Path is a file's name whose directory is not known (a
+	// plan that names "Toast.test.tsx"): a glob matches it by its last
+	// part, and its text is a fragment whose place in the file is not
+	// known either.
+	NameOnly bool `json:"name_only,omitempty"`
 }
 
 // MessageKind is what a message is.

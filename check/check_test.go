@@ -473,3 +473,32 @@ func TestMatch_secretNotRepeated(t *testing.T) {
 		t.Errorf("Describe = %q", d)
 	}
 }
+
+// TestMatch_nameOnly: the code a plan shows for a file it names without
+// its directory is matched by each glob's last part, and a pattern that
+// needs a line's start or end cannot be judged on that fragment.
+func TestMatch_nameOnly(t *testing.T) {
+	jest := Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"frontend/**/*.test.tsx", "!frontend/legacy/**"}, Text: `\bjest\.(?:fn|mock)\b`}, From: Provenance{By: ByConsultant}}
+	topLevel := Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"lib/**/*.rb"}, Text: `(?m)^require_relative\s`}, From: Provenance{By: ByConsultant}}
+	tests := []struct {
+		name  string
+		check Check
+		w     action.Write
+		want  bool
+	}{
+		{"a test file by its name", jest, action.Write{Path: "Toast.test.tsx", Text: "const spy = jest.fn()", TextKnown: true, NameOnly: true}, true},
+		{"another kind of file", jest, action.Write{Path: "Toast.tsx", Text: "const spy = jest.fn()", TextKnown: true, NameOnly: true}, false},
+		{"the same file with its path", jest, action.Write{Path: "src/Toast.test.tsx", Text: "const spy = jest.fn()", TextKnown: true}, false},
+		{"an anchored pattern on a fragment", topLevel, action.Write{Path: "updater.rb", Text: `require_relative "x"`, TextKnown: true, NameOnly: true}, false},
+		{"an anchored pattern on a file", topLevel, action.Write{Path: "lib/a/updater.rb", Text: `require_relative "x"`, TextKnown: true}, true},
+	}
+	for _, tc := range tests {
+		p, err := Prepare(tc.check)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got := p.Match(action.Action{Tool: "Write", Parsed: true, Writes: []action.Write{tc.w}}, History{}); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -29,6 +29,9 @@ type Prepared struct {
 	// mustNotAnywhere: MustNot has no anchor, so it rules out text
 	// anywhere in the message (a trailer), not a form of the first line.
 	mustNotAnywhere bool
+	// textAnchored: the write's pattern holds a line's or the text's
+	// start or end.
+	textAnchored bool
 }
 
 // Prepare validates a check and compiles it.
@@ -43,6 +46,7 @@ func Prepare(c Check) (*Prepared, error) {
 	p := &Prepared{Check: c}
 	if c.Write != nil && c.Write.Text != "" {
 		p.text = regexp.MustCompile(c.Write.Text)
+		p.textAnchored = anchored(c.Write.Text)
 	}
 	if m := c.Message; m != nil {
 		if m.Must != "" {
@@ -173,7 +177,9 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 			if p.text == nil {
 				return hit(w.Path, writeVerb(w)+" "+w.Path)
 			}
-			if !w.TextKnown {
+			if !w.TextKnown || w.NameOnly && p.textAnchored {
+				// A fragment of a file known by its name alone: where its
+				// lines stand is not known either.
 				continue
 			}
 			found := p.text.MatchString(w.Text)
@@ -335,7 +341,28 @@ func (w *WritePattern) scope(x action.Write) bool {
 	if len(w.Paths) == 0 {
 		return true
 	}
+	if x.NameOnly {
+		return globsByName(w.Paths, x.Path)
+	}
 	return Globs(w.Paths, x.Path)
+}
+
+// globsByName reads a list of globs as Globs does, for a file known only
+// by its name: each glob by its last part ("frontend/**/*.test.tsx" holds
+// any "*.test.tsx"; a directory's glob holds no file's name).
+func globsByName(globs []string, name string) bool {
+	in := false
+	for _, g := range globs {
+		neg := strings.HasPrefix(g, "!")
+		g = strings.TrimPrefix(g, "!")
+		if strings.HasSuffix(g, "/") || strings.HasSuffix(g, "**") || g == "" {
+			continue
+		}
+		if ok, _ := path.Match(g[strings.LastIndex(g, "/")+1:], name); ok {
+			in = !neg
+		}
+	}
+	return in
 }
 
 // programMatch reports whether a pattern's program names one of a

@@ -313,6 +313,13 @@ func TestPlanActionIn(t *testing.T) {
 	if len(a.Writes) != 1 || a.Writes[0].Path != "lib/page.heex" {
 		t.Errorf("a plan naming its file: %+v", a.Writes)
 	}
+	if a.Writes[0].NameOnly {
+		t.Errorf("a path read as a name alone: %+v", a.Writes)
+	}
+	a = PlanActionIn("Call `jest.fn()` at the top.", "I'm writing a new Toast.test.tsx")
+	if len(a.Writes) != 1 || a.Writes[0].Path != "Toast.test.tsx" || !a.Writes[0].NameOnly {
+		t.Errorf("a file named without its directory: %+v", a.Writes)
+	}
 	if a := PlanActionIn("Run the tests.", "tests/a_test.py"); len(a.Writes) != 0 {
 		t.Errorf("a plan with no code writes %+v", a.Writes)
 	}

@@ -32,7 +32,7 @@ func spanIndex(m string) int {
 
 var (
 	flagRE = lazyRE(`(?:^|\s)(--?[a-zA-Z][\w-]*)`)
-	pathRE = lazyRE(`(?:(?:\.{0,2}/|[\w.@-]+[/\\])[\w.*{}<>@-]+[/\\][\w.*{}<>@/\\-]*|[\w.@-]*[/\\][\w.*{}<>@-]*\.[a-z]{1,5}\b|[\w.@-]+/(?:\s|$)|\b[\w-]+\.(?:json|ya?ml|md|mdx|toml|txt|go|py|ts|tsx|js|jsx|mjs|rb|php|rs|cs|kt|kts|java|swift|sql|sh|lock|xml|gradle|mdc|cfg|ini|env|dart|vue|css|scss|html|proto|tf|hcl))\b`)
+	pathRE = lazyRE(`(?:(?:\.{0,2}/|[\w.@-]+[/\\])[\w.*{}<>@-]+[/\\][\w.*{}<>@/\\-]*|[\w.@-]*[/\\][\w.*{}<>@-]*\.[a-z]{1,5}\b|[\w.@-]+/(?:\s|$)|\b[\w-]+(?:\.[\w-]+)*\.(?:json|ya?ml|md|mdx|toml|txt|go|py|ts|tsx|js|jsx|mjs|rb|php|rs|cs|kt|kts|java|swift|sql|sh|lock|xml|gradle|mdc|cfg|ini|env|dart|vue|css|scss|html|proto|tf|hcl))\b`)
 	wordRE = lazyRE(`[\p{L}\p{N}][\p{L}\p{N}_'.+#-]*`)
 )
 

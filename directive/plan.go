@@ -85,7 +85,7 @@ func PlanActionIn(plan, situation string) action.Action {
 				continue
 			}
 			seen[p] = true
-			out.Writes = append(out.Writes, action.Write{Path: p, Text: text, TextKnown: true, By: PlanWrite})
+			out.Writes = append(out.Writes, action.Write{Path: p, Text: text, TextKnown: true, By: PlanWrite, NameOnly: !strings.Contains(p, "/")})
 		}
 	}
 	return out
