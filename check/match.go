@@ -42,7 +42,7 @@ func Prepare(c Check) (*Prepared, error) {
 	if c.Kind == PreferInstead && c.Command != nil {
 		c.Command = insteadExcepted(c.Command, c.Instead)
 	}
-	c.Command, c.Before = byBaseName(c.Command), byBaseName(c.Before)
+	c.Command, c.Before = asRead(c.Command), asRead(c.Before)
 	p := &Prepared{Check: c}
 	if c.Write != nil && c.Write.Text != "" {
 		p.text = regexp.MustCompile(c.Write.Text)
@@ -84,11 +84,11 @@ func insteadExcepted(cp *CommandPattern, instead string) *CommandPattern {
 	return &out
 }
 
-// byBaseName returns a copy of a command pattern whose programs named by a
-// path ("./lint.sh", "bin/rails") are named as the hooks read a
-// command's program, by its base name, and whose subcommand does not start
-// with a toolchain picked ("+nightly"); the pattern itself is not changed.
-func byBaseName(cp *CommandPattern) *CommandPattern {
+// asRead returns a copy of a command pattern as the hooks read a command:
+// its programs named by a path ("./lint.sh", "bin/rails") by their base
+// name, and a toolchain picked ("+nightly") or `--` among its flags, not
+// its subcommand or arguments; the pattern itself is not changed.
+func asRead(cp *CommandPattern) *CommandPattern {
 	if cp == nil {
 		return nil
 	}
@@ -99,25 +99,24 @@ func byBaseName(cp *CommandPattern) *CommandPattern {
 			out.Programs[i] = path.Base(x)
 		}
 	}
-	if toolchain := func(w string) bool {
+	toolchain := func(w string) bool {
 		return slices.ContainsFunc(out.Programs, func(x string) bool { return action.PicksToolchain(x, w) })
-	}; len(out.Programs) > 0 {
-		// "cargo +nightly fmt": the toolchain picked is no subcommand nor
-		// a file, but an option of the command, as the hooks read it.
-		if len(out.Sub) > 0 && toolchain(out.Sub[0]) {
-			out.Flags = append(slices.Clone(out.Flags), out.Sub[0])
-			out.Sub = out.Sub[1:]
-		}
-		if len(out.Args) > 0 && !slices.ContainsFunc(out.Args, func(a string) bool { return !toolchain(a) && a != "--" }) {
-			// So is the end of the options, `--`.
-			out.Flags = append(slices.Clone(out.Flags), out.Args...)
-			out.Args = nil
-		}
+	}
+	// "cargo +nightly fmt": the toolchain picked is no subcommand nor a
+	// file, but an option of the command, as the hooks read it; so is the
+	// end of the options, `--`.
+	if len(out.Sub) > 0 && toolchain(out.Sub[0]) {
+		out.Flags = append(slices.Clone(out.Flags), out.Sub[0])
+		out.Sub = out.Sub[1:]
+	}
+	if len(out.Args) > 0 && !slices.ContainsFunc(out.Args, func(a string) bool { return !toolchain(a) && a != "--" }) {
+		out.Flags = append(slices.Clone(out.Flags), out.Args...)
+		out.Args = nil
 	}
 	if len(cp.Except) > 0 {
 		out.Except = make([]*CommandPattern, len(cp.Except))
 		for i, x := range cp.Except {
-			out.Except[i] = byBaseName(x)
+			out.Except[i] = asRead(x)
 		}
 	}
 	return &out
