@@ -58,6 +58,10 @@ type ActionSource struct {
 	// Half is the part of the set the repository is in: tune (read while
 	// the reader was built) or check (only measured).
 	Half string `json:"half"`
+	// Batch names the round of building the repository was added in, when
+	// the set grew in rounds ("a", "d"): a batch added after a change of
+	// the program measures it on material nobody has read.
+	Batch string `json:"batch,omitempty"`
 }
 
 // Slug is the directory of a repository in the set: owner__name.
@@ -118,8 +122,8 @@ type ActionFigures struct {
 	// break a rule (a set written to test the rules is dense in breaches).
 	CompliantAsksPer100  float64 `json:"compliant_asked_per_100"`
 	CompliantFlagsPer100 float64 `json:"compliant_flagged_per_100"`
-	P50ms           float64 `json:"pre_tool_use_p50_ms"`
-	P95ms           float64 `json:"pre_tool_use_p95_ms"`
+	P50ms                float64 `json:"pre_tool_use_p50_ms"`
+	P95ms                float64 `json:"pre_tool_use_p95_ms"`
 }
 
 // ActionsReport is what Actions prints: every repository, and the tune and
@@ -128,6 +132,9 @@ type ActionsReport struct {
 	ActionFigures
 	Tune  ActionFigures `json:"tune"`
 	Check ActionFigures `json:"check"`
+	// Batches are the figures of each batch, when sources.jsonl names
+	// them.
+	Batches map[string]ActionFigures `json:"batches,omitempty"`
 	// Consultant counts the recorded consultant answers applied.
 	Consultant *ConsultFigures `json:"consultant,omitempty"`
 	// Context is the tokens the hooks added to each session's context.
@@ -170,9 +177,9 @@ func Actions(ctx context.Context, dir string, opts ActionsOptions) (ActionsRepor
 		}
 		calls = append(calls, cs...)
 	}
-	half := map[string]string{}
+	half, batch := map[string]string{}, map[string]string{}
 	for _, s := range sources {
-		half[s.Repo] = s.Half
+		half[s.Repo], batch[s.Repo] = s.Half, s.Batch
 	}
 	var outs []actionOutcome
 	var cf *ConsultFigures
@@ -243,13 +250,26 @@ func Actions(ctx context.Context, dir string, opts ActionsOptions) (ActionsRepor
 			}
 		}
 	}
-	return ActionsReport{
+	rep := ActionsReport{
 		ActionFigures: summariseActions(outs, func(string) bool { return true }),
 		Tune:          summariseActions(outs, func(r string) bool { return half[r] == split.Tune }),
 		Check:         summariseActions(outs, func(r string) bool { return half[r] == split.Check }),
 		Consultant:    cf,
 		Context:       tokens.figures(),
-	}, nil
+	}
+	for _, s := range sources {
+		if s.Batch == "" {
+			continue
+		}
+		if rep.Batches == nil {
+			rep.Batches = map[string]ActionFigures{}
+		}
+		if _, ok := rep.Batches[s.Batch]; !ok {
+			b := s.Batch
+			rep.Batches[b] = summariseActions(outs, func(r string) bool { return batch[r] == b })
+		}
+	}
+	return rep, nil
 }
 
 // lessonRef is a lesson's id in a hook's answer.

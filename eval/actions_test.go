@@ -74,6 +74,15 @@ func TestActions_ruleFileAudit(t *testing.T) {
 			if rep.Calls < 850 || rep.Repos < 120 || rep.Check.Repos < 55 {
 				t.Fatalf("the set has %d actions from %d repositories, %d of them in the check half", rep.Calls, rep.Repos, rep.Check.Repos)
 			}
+			// The sources name four batches, whose figures add up to the
+			// whole.
+			calls, asks := 0, 0
+			for _, b := range rep.Batches {
+				calls, asks = calls+b.Calls, asks+b.Asks
+			}
+			if len(rep.Batches) != 4 || calls != rep.Calls || asks != rep.Asks {
+				t.Errorf("batches %+v hold %d calls and %d asks; the set %d and %d", rep.Batches, calls, asks, rep.Calls, rep.Asks)
+			}
 			if v.consultant != "" && (rep.Consultant == nil || rep.Consultant.Files < 137 || rep.Consultant.Checks < 1000) {
 				t.Errorf("recorded answers applied: %+v", rep.Consultant)
 			}
