@@ -268,6 +268,15 @@ func FuzzShell(f *testing.F) {
 			if c.Program == "" {
 				t.Fatalf("empty program in %q", line)
 			}
+			// Each argument has one role: the subcommand is the first
+			// positional words, and no more words are positional than
+			// there are arguments.
+			pos, sub := c.Positionals(), c.Sub(3)
+			if len(pos) > len(c.Args) || len(sub) > len(pos) || !slices.Equal(sub, pos[:len(sub)]) {
+				t.Fatalf("%q: positionals %q, sub %q of %d args", line, pos, sub, len(c.Args))
+			}
+			c.Has("--")
+			c.Has("+nightly")
 		}
 		for _, w := range a.Writes {
 			if w.Path == "" {
