@@ -156,6 +156,10 @@ type Condition struct {
 	In []string `json:"in,omitempty"`
 }
 
+// ReadsText reports whether a write pattern reads the new text (a pattern
+// over it, or a class of text it must not hold), not the write alone.
+func (w *WritePattern) ReadsText() bool { return w.Text != "" || len(w.Holds) > 0 }
+
 // ErrInvalid is wrapped by Validate's errors.
 var ErrInvalid = errors.New("invalid check")
 
@@ -333,7 +337,12 @@ func ParseCommand(cmd string) (*CommandPattern, error) {
 	if !a.Parsed || len(a.Commands) != 1 {
 		return nil, fmt.Errorf("%w: %q is not one simple command: give a program with its subcommand and flags, e.g. 'git push --force'", ErrInvalid, cmd)
 	}
-	c := a.Commands[0]
+	return patternOf(a.Commands[0]), nil
+}
+
+// patternOf reads a command as a pattern: its program, the subcommand
+// words before its first flag, and its flags (without values).
+func patternOf(c action.Command) *CommandPattern {
 	p := &CommandPattern{Programs: []string{c.Program}}
 	for _, w := range c.Args {
 		switch {
@@ -344,5 +353,5 @@ func ParseCommand(cmd string) (*CommandPattern, error) {
 			p.Sub = append(p.Sub, w.Value)
 		}
 	}
-	return p, nil
+	return p
 }

@@ -66,12 +66,13 @@ func Prepare(c Check) (*Prepared, error) {
 // fmt --all"): its program, subcommand and toolchain, with any options,
 // as the reader's own exceptions are.
 func insteadExcepted(cp *CommandPattern, instead string) *CommandPattern {
-	ip, err := ParseCommand(instead)
-	if err != nil || !slices.Contains(cp.Programs, ip.Programs[0]) || len(action.Shell(instead, action.Env{}).Commands[0].Via) > 0 {
-		// Not a command of the check's programs; or one asked for through
-		// a runner (`uv run pytest`), which is what the check reads.
+	a := action.Shell(instead, action.Env{})
+	if !a.Parsed || len(a.Commands) != 1 || !slices.Contains(cp.Programs, a.Commands[0].Program) || len(a.Commands[0].Via) > 0 {
+		// Not one command of the check's programs; or one asked for
+		// through a runner (`uv run pytest`), which is what the check reads.
 		return cp
 	}
+	ip := patternOf(a.Commands[0])
 	if len(cp.Flags) == 0 {
 		// The check rules out a command whatever its options: what is
 		// asked instead is that command with any options. One that rules
@@ -334,7 +335,7 @@ func (w *WritePattern) scope(x action.Write) bool {
 	if w.New && !x.New || w.Delete && !x.Delete {
 		return false
 	}
-	if x.Dir && (w.Text != "" || len(w.Holds) > 0 || !w.New) {
+	if x.Dir && (w.ReadsText() || !w.New) {
 		return false // a new directory holds no text, and is no edit
 	}
 	if len(w.Paths) == 0 {
@@ -348,20 +349,24 @@ func (w *WritePattern) scope(x action.Write) bool {
 
 // globsByName reads a list of globs as Globs does, for a file known only
 // by its name: each glob by its last part ("frontend/**/*.test.tsx" holds
-// any "*.test.tsx"; a directory's glob holds no file's name).
+// any "*.test.tsx"); a directory's glob holds no file's name.
 func globsByName(globs []string, name string) bool {
-	in := false
+	last := make([]string, 0, len(globs))
 	for _, g := range globs {
 		neg := strings.HasPrefix(g, "!")
-		g = strings.TrimPrefix(g, "!")
-		if strings.HasSuffix(g, "/") || strings.HasSuffix(g, "**") || g == "" {
-			continue
-		}
-		if ok, _ := path.Match(g[strings.LastIndex(g, "/")+1:], name); ok {
-			in = !neg
+		body := strings.TrimSuffix(strings.TrimPrefix(g, "!"), "**")
+		switch {
+		case strings.HasSuffix(body, "/") || body == "":
+			if !neg {
+				last = append(last, "/") // the root alone, which no name is
+			}
+		case neg:
+			last = append(last, "!"+body[strings.LastIndex(body, "/")+1:])
+		default:
+			last = append(last, body[strings.LastIndex(body, "/")+1:])
 		}
 	}
-	return in
+	return Globs(last, name)
 }
 
 // programMatch reports whether a pattern's program names one of a

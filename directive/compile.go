@@ -189,6 +189,9 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 			// the negation governs another clause, not the command.
 			continue
 		}
+		if without[i] {
+			continue // the command lacking its flag: lackedFlags
+		}
 		if f, ok := flagOf[i]; ok {
 			// A command with the flag the clause gives it: that pair is
 			// what is ruled out, and what follows the flag may narrow it
@@ -198,11 +201,7 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 				p = &check.CommandPattern{Programs: []string{strings.ToLower(o.Text)}}
 			}
 			if p != nil {
-				if without[i] {
-					p.Lacks = append(p.Lacks, f)
-				} else {
-					p.Flags = append(p.Flags, f)
-				}
+				p.Flags = append(p.Flags, f)
 				c := mk(p)
 				c.RemindOnly = qualified(clause, []string{f}) || openCommand(o.Text)
 				out = append(out, c)
@@ -273,6 +272,7 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 			}
 		}
 	}
+	out = append(out, lackedFlags(s, d)...)
 	if len(progs) > 0 {
 		c := mk(&check.CommandPattern{Programs: progs})
 		c.RemindOnly = qualified(clause, progs)

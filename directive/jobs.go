@@ -334,25 +334,46 @@ func spanFlags(code string) []string {
 	return out
 }
 
-// neverWithout is a command a negated sentence rules out unless given a
-// flag: "never run `npm install` without `--save-exact`".
-var neverWithout = lazyRE("(?i)\\b(?:never|don'?t|do\\s+not|must\\s+not|no)\\b[^`.;]{0,40}`([^`]+)`\\s+without\\s+(?:the\\s+|a\\s+|an\\s+)?(?:(?:flag|option)\\s+)?`(-[^`\\s]+)`")
-
-// flagWord is the word after a flag's span that names it a flag.
-var flagWord = lazyRE("(?i)`\\s+(?:flag|option|switch)\\b")
-
-// lackedFlags compiles a command that must not run without a flag: the
-// command lacking it is ruled out; a condition makes it a reminder.
+// lackedFlags compiles a command a negated sentence rules out unless given
+// a flag ("never run `npm install` without `--save-exact`"): the command
+// lacking it. The command and its flag are bound as everywhere
+// (boundFlags), over the sentence's code spans, since a reading of the
+// sentence as a requirement keeps only the flag; a condition makes it a
+// reminder.
 func lackedFlags(s string, d Directive) []check.Check {
+	if !prohibition.MatchString(s) {
+		return nil
+	}
+	objs := codeObjects(s)
+	flagOf, _, without := boundFlags(s, objs)
 	var out []check.Check
-	for _, m := range neverWithout.FindAllStringSubmatch(s, -1) {
-		p := codeCommand(m[1], "run")
-		if p == nil || openArgs(m[1]) || placeholder(m[2]) {
+	for i, o := range objs {
+		f, ok := flagOf[i]
+		if !ok || !without[i] || placeholder(f) || openArgs(o.Text) {
 			continue
 		}
-		p.Lacks = append(p.Lacks, m[2])
-		remind := conditionQualifies(d.When) || qualified(s, []string{m[1], m[2]})
+		p := codeCommand(o.Text, "run")
+		if p == nil {
+			continue
+		}
+		p.Lacks = append(p.Lacks, f)
+		remind := conditionQualifies(d.When) || qualified(s, []string{o.Text, f})
 		out = append(out, check.Check{Kind: check.Forbid, RemindOnly: remind, Command: p})
+	}
+	return out
+}
+
+// codeObjects are a sentence's code spans as objects, a span that opens
+// with a dash a flag.
+func codeObjects(s string) []Object {
+	var out []Object
+	for _, m := range codeSpan.FindAllString(s, -1) {
+		t := strings.Trim(m, "`")
+		k := KindCode
+		if strings.HasPrefix(t, "-") {
+			k = KindFlag
+		}
+		out = append(out, Object{Text: t, Kind: k})
 	}
 	return out
 }

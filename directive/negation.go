@@ -49,6 +49,9 @@ func negationBefore(s string) bool {
 	return negationCue.MatchString(s)
 }
 
+// flagWord is the word after a flag's span that names it a flag.
+var flagWord = lazyRE("(?i)`\\s+(?:flag|option|switch)\\b")
+
 // qualified reports whether a clause restricts its programs to a purpose
 // or a target the check could not tell ("Don't use npm to publish"; "never
 // run `rm -rf` on the project root"), so that forbidding the whole program

@@ -205,7 +205,7 @@ func (k *KB) planBreaches(ctx context.Context, project, plan, situation string, 
 	keep(k.enforce(cs, ran, check.History{}), func(CheckHit) bool { return true })
 	if len(shown.Writes) > 0 {
 		keep(k.enforce(cs, shown, check.History{}), func(h CheckHit) bool {
-			return h.Hit.Check.Write != nil && (h.Hit.Check.Write.Text != "" || len(h.Hit.Check.Write.Holds) > 0)
+			return h.Hit.Check.Write != nil && h.Hit.Check.Write.ReadsText()
 		})
 	}
 	for _, h := range hits {
