@@ -130,7 +130,7 @@ func compileSentence(s string, rc ruleContext, d Directive) []check.Check {
 	switch {
 	case d.Polarity == Forbid || d.Polarity == Prefer:
 		out = append(out, compileForbidden(s, rc, d)...)
-	case d.Polarity == Require && len(d.Dont) > 0 && negationCue.MatchString(terms.LowerASCII(s)):
+	case d.Polarity == Require && negationCue.MatchString(terms.LowerASCII(s)) && (len(d.Dont) > 0 || namesConstruct(negatedClause(s))):
 		// "Use the task scripts; do not run `./gradlew` by hand": a
 		// sentence that asks for one thing and rules out another.
 		f := d
@@ -223,6 +223,11 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 				// is a change to the tool, not running it.
 				continue
 			}
+			if o.Kind != KindCode && attributive(s, o.Text) {
+				// "Avoid adding new Gradle plugins", "nested Gradle project
+				// names": the tool's things, not the tool, are ruled out.
+				continue
+			}
 			if o.Kind != KindCode && inParens(s, o.Text) {
 				// "Avoid force unwrapping (enforced by SwiftLint)": an aside
 				// names the tool that enforces the rule, not what it rules
@@ -298,9 +303,19 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 				out = append(out, c)
 			}
 		}
+	}
+	if d.Polarity == Forbid || len(d.Dont) == 0 {
+		// A way of running commands the negated clause names, also where
+		// a preference names nothing else it rules out ("work on feature
+		// branches, never directly on main").
 		for _, k := range commandConstructs {
 			loc := k.named.FindStringIndex(clause)
 			if loc == nil {
+				continue
+			}
+			if len(progs) > 0 && purpose.MatchString(clause[:loc[0]]) {
+				// "Don't use yarn for installing packages": the program is
+				// ruled out; what it is for is where.
 				continue
 			}
 			if k.pattern != nil {
@@ -318,6 +333,16 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 	}
 	return out
 }
+
+// namesConstruct reports whether a clause names a way of running commands
+// that rules forbid (commandConstructs): "…, never directly on main".
+func namesConstruct(clause string) bool {
+	return clause != "" && slices.ContainsFunc(commandConstructs, func(k commandConstruct) bool { return k.named.MatchString(clause) })
+}
+
+// purpose ends the words before a construct that name what it is for or
+// when, not what is ruled out.
+var purpose = lazyRE(`(?i)\b(?:for|when|while|to)\s+$`)
 
 // compileRequired compiles what a requiring sentence asks for: a step
 // before a commit, a push or a pull request; a tool of a family whose
@@ -358,8 +383,8 @@ func compileRequired(s string, d Directive) []check.Check {
 	}
 	merged := alternativeSteps(s, d.Do)
 	for i, o := range d.Do {
-		if o.Example || o.Of != "" || o.Kind != KindCode && !isProgram(o.Text) {
-			continue // a phrase ("descriptive commit messages") is no command
+		if o.Example || o.Of != "" || o.Kind != KindCode && (!isProgram(o.Text) || attributive(s, o.Text)) {
+			continue // a phrase ("descriptive commit messages", "Gradle version catalogs") is no command
 		}
 		cmd := codeCommand(o.Text, o.Verb)
 		if cmd == nil && isProgram(o.Text) {

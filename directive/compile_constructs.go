@@ -31,8 +31,8 @@ var commandConstructs = []commandConstruct{
 			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Flags: []string{"--force"}}
 		},
 	},
-	{ // "push directly to main", "push to master"
-		named: lazyRE(`(?i)\b(?:push(?:es|ing)?|commits?)\s+(?:\w+\s+)?(?:directly\s+)?(?:in)?to\s+(?:the\s+)?` + "`?" + `(main|master)` + "`?" + `(?:\s+branch)?\b`),
+	{ // "push directly to main", "push to master", "never commit on main", "never work directly on main"
+		named: lazyRE(`(?i)\b(?:(?:push(?:es|ing)?|commit(?:s|ting)?|work(?:s|ing)?)\s+(?:\w+\s+)?|directly\s+)(?:directly\s+)?(?:(?:in|on)?to|on|in)\s+(?:the\s+)?` + "`?" + `(main|master)` + "`?" + `(?:\s+branch)?\b`),
 		pattern: func(clause string) *check.CommandPattern {
 			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Args: []string{"main", "master", "HEAD:main", "HEAD:master"}}
 		},

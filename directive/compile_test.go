@@ -57,6 +57,23 @@ func TestCompile(t *testing.T) {
 		{"Do not modify `package-lock.json` by hand", "", []string{"forbids writing `package-lock.json`"}},
 		{"Do not edit the `dist` folder; edit `src/` and run `npm run build` instead.", "", []string{"forbids writing `dist/`"}},
 		{"Never commit `.env` files", "", []string{"forbids running `git add` on `.env`"}},
+		// A glob keeps its stars; emphasis around a path does not.
+		{"Never commit keystores (`*.jks`, `*.keystore`).", "", []string{"forbids running `git add` on `*.jks`", "forbids running `git add` on `*.keystore`"}},
+		{"Never edit **generated/**", "", []string{"forbids writing `generated/`"}},
+		{"Do not modify `src/gen/**` by hand", "", []string{"forbids writing `src/gen/`"}},
+		{"Never edit `**` by hand", "", nil},
+		// A program's name that qualifies a noun names its things, not the
+		// program; what a program is for is not ruled out with it.
+		{"Avoid adding new Gradle plugins unless necessary.", "", nil},
+		{"Nested directory paths do not translate to nested Gradle project names.", "", nil},
+		{"Always use Gradle version catalogs for dependencies.", "", nil},
+		{"Don't use yarn for installing packages.", "", []string{"forbids running `yarn`"}},
+		// Work on main, in any of the usual words.
+		{"NEVER commit on main.", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`"}},
+		{"Work on feature branches, never directly on main", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`"}},
+		{"Do not use the main branch for experiments.", "", nil},
+		// "X alone": X with more is not ruled out.
+		{"Don't rely on `git push -u origin <branch>` alone.", "", []string{"forbids running `git push -u`; reminds only"}},
 		// Text a clause rules out of commit messages or PR titles: the
 		// message must not hold it, anywhere; a command, a flag, a path or
 		// a placeholder is not message text.

@@ -62,6 +62,12 @@ func qualified(clause string, progs []string) bool {
 	// qualifier.
 	lower := strings.ToLower(flagWord.ReplaceAllString(clause, "`"))
 	for _, p := range progs {
+		// "Don't rely on `git push -u origin <branch>` alone": the command
+		// with something more is not ruled out, and the check cannot tell
+		// what more.
+		if regexp.MustCompile(regexp.QuoteMeta(strings.ToLower(p)) + "`?" + `\s+(?:alone|by\s+itself|on\s+its\s+own)\b`).MatchString(lower) {
+			return true
+		}
 		// An aside may stand between ("`uv` (not `pip`) for tool installs").
 		re := regexp.MustCompile(regexp.QuoteMeta(p) + "`?\\)?" + `(?:\s*\([^()]*\))?\s+(?:to|for|when|in|on|with|inside|within|against)\s+((?:[a-z-]+\s+){0,3}[a-z-]+)`)
 		for _, m := range re.FindAllStringSubmatch(lower, -1) {

@@ -1,5 +1,10 @@
 package directive
 
+import (
+	"regexp"
+	"strings"
+)
+
 // knownPrograms are command-line programs that rules name as bare words
 // ("use pnpm", "never use head or tail"): a rule's object is compiled into
 // a command check only when it names one of these or is a code span that
@@ -89,3 +94,31 @@ var phases = []struct {
 // namespacedScripts are the runners of a project's scripts whose names
 // take variants after a colon (`test:unit`, `lint:fix`), by convention.
 var namespacedScripts = set("npm", "pnpm", "yarn", "bun", "deno", "composer")
+
+// toolThings are nouns that a program's name qualifies when it stands
+// before them in prose ("Gradle plugins", "npm packages", "Docker
+// images"): what a rule says of them is not said of running the program.
+// General vocabulary of toolchains, singular and plural.
+var toolThings = set(
+	"plugin", "plugins", "dependency", "dependencies", "package", "packages", "structure", "project", "projects",
+	"module", "modules", "file", "files", "config", "configs", "configuration", "configurations", "image", "images",
+	"container", "containers", "script", "scripts", "workspace", "workspaces", "version", "versions", "cache", "caches",
+	"registry", "registries", "lockfile", "lockfiles", "setting", "settings", "wrapper", "daemon", "api", "apis",
+	"extension", "extensions", "properties", "layout", "conventions", "annotations", "types", "internals",
+)
+
+// attributive reports whether a program's name, as a word in prose,
+// qualifies the noun after it ("new Gradle plugins") rather than naming
+// the program.
+func attributive(s, name string) bool {
+	re, err := regexp.Compile(`(?i)\b` + regexp.QuoteMeta(name) + `\s+([a-z]+)\b`)
+	if err != nil {
+		return false
+	}
+	for _, m := range re.FindAllStringSubmatch(s, -1) {
+		if !toolThings[strings.ToLower(m[1])] {
+			return false
+		}
+	}
+	return re.MatchString(s)
+}

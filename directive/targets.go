@@ -65,7 +65,7 @@ var notPaths = set("root", "project", "repo", "repository", "same", "this", "tha
 // "`dist`" named as a folder becomes "dist/", a file stays a file.
 // Placeholders, URLs and words that name no place are refused.
 func globOf(p string) (string, bool) {
-	p = strings.Trim(strings.TrimSpace(p), "`'\"*")
+	p = unemphasize(strings.Trim(strings.TrimSpace(p), "`'\""))
 	p = strings.TrimRight(p, ".,;:!?)")
 	if strings.HasSuffix(p, "/.") {
 		p = strings.TrimSuffix(p, ".")
@@ -73,7 +73,7 @@ func globOf(p string) (string, bool) {
 	p = strings.TrimPrefix(p, "./")
 	low := strings.ToLower(p)
 	switch {
-	case p == "" || notPaths[low] || strings.ContainsAny(p, "<>{} $|") || strings.Contains(p, "://") || callLike.MatchString(p):
+	case strings.Trim(p, "*/.") == "" || notPaths[low] || strings.ContainsAny(p, "<>{} $|") || strings.Contains(p, "://") || callLike.MatchString(p):
 		return "", false
 	case strings.HasPrefix(p, "/") && strings.Count(p, "/") == 1 && !strings.Contains(p, "."):
 		return "", false // "/api" is more often a route than a root folder
@@ -84,6 +84,24 @@ func globOf(p string) (string, bool) {
 		return "", false // a bare word is not known to be a place
 	}
 	return p, true
+}
+
+// unemphasize strips the Markdown emphasis around a path ("**generated/**",
+// "*dist*") and a trailing "/*" or "/**" (the folder itself), and keeps
+// the stars of a glob: "*.keystore" is every keystore, not a file named
+// ".keystore", and "**/*.pb.go" stays as written.
+func unemphasize(p string) string {
+	lead := len(p) - len(strings.TrimLeft(p, "*"))
+	trail := len(p) - len(strings.TrimRight(p, "*"))
+	if lead > 0 && lead == trail && lead < len(p) && !strings.ContainsRune("/.", rune(p[lead])) {
+		p = p[lead : len(p)-trail]
+	}
+	for _, suffix := range []string{"/**", "/*"} {
+		if strings.HasSuffix(p, suffix) && len(p) > len(suffix) {
+			return strings.TrimSuffix(p, suffix[1:])
+		}
+	}
+	return p
 }
 
 // callLike is a call in code (`session.commit(`, `resetAll()`), never a
