@@ -213,6 +213,33 @@ func TestCommand_flags(t *testing.T) {
 
 // TestCommand_roles: what the words of a command are to it, where a
 // naive reading gets it wrong.
+func TestCommand_SwitchesTo(t *testing.T) {
+	tests := []struct {
+		line   string
+		branch string
+		ok     bool
+	}{
+		{"git checkout main", "main", true},
+		{"git switch release/2.1", "release/2.1", true},
+		{"git switch -c topic", "topic", true},
+		{"git checkout -b topic origin/main", "topic", true},
+		{"git -C sub checkout dev", "dev", true},
+		{"git switch -", "", true},
+		{"git checkout -- a.go", "", false},
+		{"git checkout main -- a.go", "", false},
+		{"git checkout .", "", false},
+		{"git checkout", "", false},
+		{"git commit -m main", "", false},
+		{"hg checkout main", "", false},
+	}
+	for _, tc := range tests {
+		b, ok := Shell(tc.line, Env{}).Commands[0].SwitchesTo()
+		if b != tc.branch || ok != tc.ok {
+			t.Errorf("%s: SwitchesTo = %q, %v; want %q, %v", tc.line, b, ok, tc.branch, tc.ok)
+		}
+	}
+}
+
 func TestCommand_roles(t *testing.T) {
 	tests := []struct {
 		line      string

@@ -262,3 +262,32 @@ func (c Command) Runs(prog string) bool {
 	}
 	return false
 }
+
+// SwitchesTo reports whether the command moves the checkout to another
+// branch (`git checkout main`, `git switch -c topic`, `git checkout -b
+// topic`), and to which; "" when git cannot be read to name one (`git
+// switch -`). Restoring files (`git checkout -- a.go`, `git checkout main
+// -- a.go`, `git checkout .`) moves nothing.
+func (c Command) SwitchesTo() (string, bool) {
+	if c.Program != "git" {
+		return "", false
+	}
+	pos := c.Positionals()
+	if len(pos) == 0 || pos[0] != "checkout" && pos[0] != "switch" {
+		return "", false
+	}
+	if pos[0] == "checkout" && c.Has("--") {
+		return "", false
+	}
+	if len(pos) < 2 {
+		return "", false
+	}
+	b := pos[1]
+	if b == "-" {
+		return "", true // the branch before: not known here
+	}
+	if b == "." || strings.HasPrefix(b, "./") || strings.HasPrefix(b, "../") {
+		return "", false
+	}
+	return b, true
+}

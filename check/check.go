@@ -154,6 +154,12 @@ type Condition struct {
 	// runs a command there (after a `cd`). A nested rule file's checks
 	// hold in its directory (Scope).
 	In []string `json:"in,omitempty"`
+	// Branch: a command check holds only for commands run with one of
+	// these branches checked out (names or globs: "main", "release/*"):
+	// the branch the session stands on (History.Branch), or the one a
+	// `git checkout` or `git switch` earlier in the same line moved to. A
+	// branch not known matches none.
+	Branch []string `json:"branch,omitempty"`
 }
 
 // ReadsText reports whether a write pattern reads the new text (a pattern
@@ -284,6 +290,17 @@ func Validate(c Check) error {
 		for _, g := range c.When.Touched {
 			if err := validGlob(g); err != nil {
 				return bad("when.touched glob %q: %v", g, err)
+			}
+		}
+		if len(c.When.Branch) > 0 && c.Command == nil {
+			return bad("when.branch holds for command checks only: give command")
+		}
+		if len(c.When.Branch) > maxPatterns {
+			return bad("when.branch holds at most %d branches", maxPatterns)
+		}
+		for _, b := range c.When.Branch {
+			if _, err := path.Match(b, ""); err != nil || strings.TrimSpace(b) == "" || strings.ContainsAny(b, " \t~^:") {
+				return bad("when.branch %q is not a branch name or glob", b)
 			}
 		}
 		for _, d := range c.When.In {

@@ -90,6 +90,7 @@ func TestPrepared_Match(t *testing.T) {
 	preferSquash := Check{Kind: PreferInstead, Instead: "gh pr merge --squash", Command: &CommandPattern{Programs: []string{"gh"}, Sub: []string{"pr", "merge"}, Flags: []string{"--merge"}}}
 	checkoutDash := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"checkout"}, Args: []string{"--"}}}
 	secret := Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}, Paths: []string{"*", "!.env"}}}
+	onMain := Check{Kind: Forbid, When: &Condition{Branch: []string{"main", "release/*"}}, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}}
 	lintJob := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Classes: []string{"lint"}}}
 	tests := []struct {
 		name  string
@@ -127,6 +128,17 @@ func TestPrepared_Match(t *testing.T) {
 		{"a test's weak literal", secret, tool("Write", `{"file_path":"client_test.go","content":"token := \"test-token\""}`), History{}, false},
 		{"an edit that keeps a key", secret, tool("Edit", `{"file_path":"cfg.py","old_string":"KEY = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\"\nx = 1","new_string":"KEY = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\"\nx = 2"}`), History{}, false},
 		{"a key echoed into a file", secret, bash(`echo 'TOKEN = "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB"' >> config.py`), History{}, true},
+		// The branch a command runs on: the session's, or one the line
+		// moved to first; unknown matches nothing.
+		{"a commit on main", onMain, bash("git commit -am wip"), History{Branch: "main"}, true},
+		{"a commit on a release branch", onMain, bash("git commit -am wip"), History{Branch: "release/2.1"}, true},
+		{"a commit on a topic branch", onMain, bash("git commit -am wip"), History{Branch: "fix/parser"}, false},
+		{"a commit where the branch is not known", onMain, bash("git commit -am wip"), History{}, false},
+		{"a checkout of main, then a commit", onMain, bash("git checkout main && git commit -am wip"), History{Branch: "topic"}, true},
+		{"a new branch, then a commit", onMain, bash("git switch -c topic && git commit -am wip"), History{Branch: "main"}, false},
+		{"git checkout -b, then a commit", onMain, bash("git checkout -b topic main && git commit -am wip"), History{Branch: "main"}, false},
+		{"files restored from main, then a commit", onMain, bash("git checkout main -- go.sum && git commit -am wip"), History{Branch: "topic"}, false},
+		{"a commit, then a checkout of main", onMain, bash("git commit -am wip && git checkout main"), History{Branch: "topic"}, false},
 		{"edit elsewhere", gen, tool("Edit", `{"file_path":"/r/src/foo.go","new_string":"x"}`), History{}, false},
 		{"reading generated", gen, bash("cat generated/foo.go"), History{}, false},
 		{"npm install", npm, bash("npm install lodash"), History{}, true},
@@ -227,6 +239,9 @@ func TestValidate(t *testing.T) {
 		{"a text class", Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}}, From: person}, ""},
 		{"an unknown text class", Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"profanity"}}, From: person}, "holds"},
 		{"text and a class", Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}, Text: "x"}, From: person}, "not both"},
+		{"a branch", Check{Kind: Forbid, When: &Condition{Branch: []string{"main"}}, Command: &CommandPattern{Programs: []string{"git"}}, From: person}, ""},
+		{"a branch for a write", Check{Kind: Forbid, When: &Condition{Branch: []string{"main"}}, Write: &WritePattern{Paths: []string{"a/"}}, From: person}, "command checks only"},
+		{"a bad branch", Check{Kind: Forbid, When: &Condition{Branch: []string{"ma in"}}, Command: &CommandPattern{Programs: []string{"git"}}, From: person}, "not a branch"},
 		{"a required class", Check{Kind: Require, Write: &WritePattern{Holds: []string{"secret"}, Text: "x"}, From: person}, "holds"},
 	}
 	for _, tt := range tests {

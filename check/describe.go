@@ -113,6 +113,9 @@ func Describe(c Check) string {
 	if c.Kind == PreferInstead && c.Instead != "" {
 		s += " (use " + c.Instead + " instead)"
 	}
+	if c.When != nil && len(c.When.Branch) > 0 {
+		s += " on branch `" + strings.Join(c.When.Branch, "` or `") + "`"
+	}
 	if c.When != nil && len(c.When.Touched) > 0 {
 		s += ", when the session changed `" + strings.Join(c.When.Touched, "`, `") + "`"
 	}

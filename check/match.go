@@ -17,6 +17,9 @@ type History struct {
 	Commands []action.Command
 	// Touched are the paths written, relative to the project root.
 	Touched []string
+	// Branch is the branch checked out where the session works, "" when
+	// not known (no repository, a detached HEAD).
+	Branch string
 }
 
 // Prepared is a check ready to match: its regular expressions compiled.
@@ -158,9 +161,17 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 			return hit(cmd.Text, fmt.Sprintf("`%s` with no %s before it in the session", clipQuote(cmd.Text), c.Before.Short()))
 		}
 	case c.Command != nil:
+		branch := h.Branch
 		for _, cmd := range a.Commands {
-			if c.Command.matches(cmd) {
-				return hit(cmd.Text, "runs `"+clipQuote(cmd.Text)+"`")
+			if c.Command.matches(cmd) && onBranch(c.When, branch) {
+				why := "runs `" + clipQuote(cmd.Text) + "`"
+				if c.When != nil && len(c.When.Branch) > 0 {
+					why += " on " + branch
+				}
+				return hit(cmd.Text, why)
+			}
+			if b, ok := cmd.SwitchesTo(); ok {
+				branch = b
 			}
 		}
 	case c.Write != nil:
@@ -443,6 +454,23 @@ func holds(classes []string, w action.Write) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// onBranch reports whether a command run with branch checked out meets
+// the condition's branches (any branch, when it gives none).
+func onBranch(w *Condition, branch string) bool {
+	if w == nil || len(w.Branch) == 0 {
+		return true
+	}
+	if branch == "" {
+		return false
+	}
+	for _, b := range w.Branch {
+		if ok, _ := path.Match(b, branch); ok || b == branch {
+			return true
+		}
+	}
+	return false
 }
 
 // touched reports whether the action or its session wrote a path matching

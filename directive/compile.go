@@ -304,10 +304,10 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 			}
 		}
 	}
-	if d.Polarity == Forbid || len(d.Dont) == 0 {
-		// A way of running commands the negated clause names, also where
-		// a preference names nothing else it rules out ("work on feature
-		// branches, never directly on main").
+	{
+		// A way of running commands the negated clause names, in a
+		// preference too ("work on feature branches, never directly on
+		// main").
 		for _, k := range commandConstructs {
 			loc := k.named.FindStringIndex(clause)
 			if loc == nil {
@@ -320,7 +320,11 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 			}
 			if k.pattern != nil {
 				if p := k.pattern(clause); p != nil {
-					out = append(out, check.Check{Kind: check.Forbid, Command: p})
+					c := check.Check{Kind: check.Forbid, Command: p}
+					if len(k.branch) > 0 {
+						c.When = &check.Condition{Branch: k.branch}
+					}
+					out = append(out, c)
 				}
 				continue
 			}

@@ -22,6 +22,9 @@ type commandConstruct struct {
 	// pattern. What follows the named words may narrow it ("no new
 	// dependencies in the main library"): the checks then only remind.
 	patterns []*check.CommandPattern
+	// branch, when set, limits the check to commands run on one of these
+	// branches (check.Condition.Branch).
+	branch []string
 }
 
 var commandConstructs = []commandConstruct{
@@ -36,6 +39,13 @@ var commandConstructs = []commandConstruct{
 		pattern: func(clause string) *check.CommandPattern {
 			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Args: []string{"main", "master", "HEAD:main", "HEAD:master"}}
 		},
+	},
+	{ // "never commit on main", "commit directly to master", "work directly on main": a commit made there
+		named: lazyRE(`(?i)(?:\b(?:commit(?:s|ting)?|work(?:s|ing)?)\s+(?:\w+\s+)?|^\W*(?:(?:never|not|don'?t|do\s+not)\s+)?directly\s+)(?:directly\s+)?(?:(?:in|on)?to|on|in)\s+(?:the\s+)?` + "`?" + `(main|master)` + "`?" + `(?:\s+branch)?\b`),
+		pattern: func(string) *check.CommandPattern {
+			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}
+		},
+		branch: []string{"main", "master"},
 	},
 	{ // "skip the hooks", "bypass pre-commit hooks", "--no-verify" in words
 		named: lazyRE(`(?i)\b(?:skip(?:ping)?|bypass(?:ing)?|disabl(?:e|ing))\s+(?:the\s+)?(?:git\s+|pre-commit\s+|commit\s+)*hooks?\b`),

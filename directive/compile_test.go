@@ -69,8 +69,8 @@ func TestCompile(t *testing.T) {
 		{"Always use Gradle version catalogs for dependencies.", "", nil},
 		{"Don't use yarn for installing packages.", "", []string{"forbids running `yarn`"}},
 		// Work on main, in any of the usual words.
-		{"NEVER commit on main.", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`"}},
-		{"Work on feature branches, never directly on main", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`"}},
+		{"NEVER commit on main.", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`", "forbids running `git commit` on branch `main` or `master`"}},
+		{"Work on feature branches, never directly on main", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`", "forbids running `git commit` on branch `main` or `master`"}},
 		{"Do not use the main branch for experiments.", "", nil},
 		// "X alone": X with more is not ruled out.
 		{"Don't rely on `git push -u origin <branch>` alone.", "", []string{"forbids running `git push -u`; reminds only"}},

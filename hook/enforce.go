@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/action"
 	"github.com/innate-mcp/innate-mcp/check"
 	"github.com/innate-mcp/innate-mcp/internal/clip"
+	"github.com/innate-mcp/innate-mcp/internal/gitref"
 	"github.com/innate-mcp/innate-mcp/kb"
 )
 
@@ -123,7 +125,9 @@ func (h *Handler) preToolUse(ctx context.Context, in Input, project string) (Out
 			st = SessionState{}
 		}
 	}
-	e, err := h.KB.Enforce(ctx, project, act, st.history(env))
+	hist := st.history(env)
+	hist.Branch = gitref.Branch(cmp.Or(in.Cwd, root))
+	e, err := h.KB.Enforce(ctx, project, act, hist)
 	if err != nil {
 		return Output{}, err
 	}

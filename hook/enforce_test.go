@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -356,5 +357,68 @@ func TestToolCall_Edits(t *testing.T) {
 	}
 	if !isEdit(ToolCall{Name: "Write"}) {
 		t.Error("Write is not an edit")
+	}
+}
+
+// TestPreToolUse_branch: a rule against work on main asks before a commit
+// made with main checked out, as the repository's HEAD says or as the line
+// moves to it, and says nothing on a topic branch or a repository's first
+// commit.
+func TestPreToolUse_branch(t *testing.T) {
+	ctx := context.Background()
+	h, k := cleanHandler(t, "/unused")
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const rule = "Work on feature branches, never directly on `main`."
+	repo := func(head string, born ...string) string {
+		root := t.TempDir()
+		write(filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/"+head+"\n")
+		for _, b := range born {
+			write(filepath.Join(root, ".git", "refs", "heads", b), "4e0be584f3c1d2e5a6b7c8d9e0f1a2b3c4d5e6f7\n")
+		}
+		if _, err := k.ImportRuleFile(ctx, filepath.Join(root, "CLAUDE.md"), root, []byte("# Git\n\n- "+rule+"\n")); err != nil {
+			t.Fatal(err)
+		}
+		return root
+	}
+	onMain, onTopic, fresh := repo("main", "main"), repo("topic", "main", "topic"), repo("main")
+	tests := []struct {
+		name, root, cmd string
+		ask             bool
+	}{
+		{"a commit on main", onMain, `git commit -am "fix parser"`, true},
+		{"a commit from a subdirectory of main's checkout", filepath.Join(onMain, "src"), `git commit -am "fix parser"`, true},
+		{"a push to main", onTopic, "git push origin main", true},
+		{"a commit on a topic branch", onTopic, `git commit -am "fix parser"`, false},
+		{"a checkout of main, then a commit", onTopic, `git checkout main && git commit -am "fix parser"`, true},
+		{"a new branch, then a commit", onMain, `git switch -c fix/parser && git commit -am "fix parser"`, false},
+		{"a repository's first commit", fresh, `git commit -m "initial commit"`, false},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			project := tt.root
+			for filepath.Base(project) == "src" {
+				project = filepath.Dir(project)
+			}
+			h.Project = func(string) string { return project }
+			out, err := h.Handle(ctx, bashCall(tt.cmd).input_(tt.root, fmt.Sprintf("b%d", i)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			asked := out.Specific != nil && out.Specific.PermissionDecision == "ask"
+			if asked != tt.ask {
+				t.Fatalf("asked = %v, want %v (%+v)", asked, tt.ask, out.Specific)
+			}
+			if asked && !strings.Contains(out.Specific.PermissionDecisionReason, rule) {
+				t.Errorf("the ask quotes another rule:\n%s", out.Specific.PermissionDecisionReason)
+			}
+		})
 	}
 }

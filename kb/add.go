@@ -158,7 +158,7 @@ func (k *KB) prepare(ctx context.Context, lessons []NewLesson, start, end int, r
 		rep.Redacted += n
 		admitted = append(admitted, nl)
 		p.idx = append(p.idx, i)
-		if !p.known[ContentHash(nl.Content, nl.Trigger)] {
+		if !p.knows(nl) {
 			batch = append(batch, nl)
 		}
 	}
@@ -167,7 +167,7 @@ func (k *KB) prepare(ctx context.Context, lessons []NewLesson, start, end int, r
 	}
 	for _, nl := range admitted {
 		var ids []string
-		if !p.known[ContentHash(nl.Content, nl.Trigger)] {
+		if !p.knows(nl) {
 			var err error
 			if ids, err = k.opposing(ctx, nl); err != nil {
 				return err
@@ -179,12 +179,38 @@ func (k *KB) prepare(ctx context.Context, lessons []NewLesson, start, end int, r
 	return nil
 }
 
+// knows reports whether the caller already stores the lesson nl would be
+// (p.known holds the hashes of its lessons of nl's project).
+func (p *prepared) knows(nl *NewLesson) bool {
+	return p.known[LessonHash(nl.Content, nl.Trigger, nl.Project)] || p.known[ContentHash(nl.Content, nl.Trigger)]
+}
+
+// sameLesson returns the stored lesson a new lesson of project would be:
+// the one with its hash; else, stored before the project counted in the
+// hash, one of the same project with its text's hash; else a global lesson
+// with the same text, which holds in every project already. Another
+// project's lesson is never it. ErrNotFound when there is none.
+func sameLesson(ctx context.Context, tx Tx, content, trigger, project string) (Lesson, error) {
+	l, err := tx.LessonByHash(ctx, LessonHash(content, trigger, project))
+	if project == "" || !errors.Is(err, ErrNotFound) {
+		return l, err
+	}
+	l, err = tx.LessonByHash(ctx, ContentHash(content, trigger))
+	if err != nil {
+		return Lesson{}, err
+	}
+	if l.Project != project && l.Project != "" {
+		return Lesson{}, ErrNotFound
+	}
+	return l, nil
+}
+
 // insertLesson stores one prepared lesson in tx and reports it in it: a
 // duplicate when a lesson with its content hash exists, otherwise added,
 // with its contradictions of the lessons in opposed resolved (see
 // resolveContradictions; the lessons superseded are appended to changes).
 func (k *KB) insertLesson(ctx context.Context, tx Tx, nl *NewLesson, it *AddItem, opposed []string, now time.Time, changes *[]Change) error {
-	existing, err := tx.LessonByHash(ctx, ContentHash(nl.Content, nl.Trigger))
+	existing, err := sameLesson(ctx, tx, nl.Content, nl.Trigger, nl.Project)
 	if err == nil {
 		it.ID, it.Status = existing.ID, AddDuplicate
 		return nil

@@ -33,7 +33,7 @@ func (k *KB) opposing(ctx context.Context, nl *NewLesson) ([]string, error) {
 	var ids []string
 	var mine []confidence.Claim
 	for _, c := range cands {
-		if c.Lesson.State == StateArchived || c.Lesson.Hash == ContentHash(nl.Content, nl.Trigger) {
+		if c.Lesson.State == StateArchived || c.Lesson.Same(nl.Content, nl.Trigger, nl.Project) {
 			continue
 		}
 		if c.Lesson.Project != nl.Project {

@@ -44,7 +44,7 @@ func (k *KB) EditLesson(ctx context.Context, id string, e LessonEdit) (Lesson, e
 	if old.State == StateArchived {
 		return Lesson{}, inputErrorf("id", "lesson %s is archived: restore it before editing it", id)
 	}
-	if ContentHash(e.Content, e.Trigger) == old.Hash && strings.TrimSpace(e.AntiTrigger) == old.AntiTrigger {
+	if old.Same(e.Content, e.Trigger, old.Project) && strings.TrimSpace(e.AntiTrigger) == old.AntiTrigger {
 		return Lesson{}, inputErrorf("content", "is unchanged: edit the content, trigger or anti-trigger of lesson %s", id)
 	}
 	reason := strings.TrimSpace(e.Reason)
@@ -71,7 +71,7 @@ func (k *KB) EditLesson(ctx context.Context, id string, e LessonEdit) (Lesson, e
 	now := k.now().UTC()
 	var out Lesson
 	err = k.store.Update(ctx, func(tx Tx) error {
-		if dup, err := tx.LessonByHash(ctx, ContentHash(nl.Content, nl.Trigger)); err == nil {
+		if dup, err := sameLesson(ctx, tx, nl.Content, nl.Trigger, nl.Project); err == nil {
 			return inputErrorf("content", "is already lesson %s: edit it to say something else, or archive %s instead", dup.ID, id)
 		} else if !errors.Is(err, ErrNotFound) {
 			return err

@@ -163,8 +163,27 @@ const (
 	MaxTags         = 32
 )
 
-// ContentHash is the dedup key of a lesson: SHA-256 over its whitespace- and
-// case-normalised content and trigger.
+// LessonHash is the identity a lesson is stored under: ContentHash of its
+// content and trigger, and for a project's lesson its project too, so
+// that two projects with the same rule line each keep their own lesson
+// (and its checks). Lessons stored before the project counted keep the
+// hash they had; Same and sameLesson read both.
+func LessonHash(content, trigger, project string) string {
+	if project == "" {
+		return ContentHash(content, trigger)
+	}
+	return ContentHash(content, trigger+"\x00"+project)
+}
+
+// Same reports whether the stored lesson l says what a new lesson of
+// project would: its hash is the new one's, or, for a lesson stored before
+// the project counted, its text's alone.
+func (l Lesson) Same(content, trigger, project string) bool {
+	return l.Hash == LessonHash(content, trigger, project) || l.Project == project && l.Hash == ContentHash(content, trigger)
+}
+
+// ContentHash is the dedup key of a lesson's text: SHA-256 over its
+// whitespace- and case-normalised content and trigger.
 func ContentHash(content, trigger string) string {
 	h := sha256.New()
 	h.Write([]byte(normSpace(strings.ToLower(content))))

@@ -559,8 +559,7 @@ func (k *KB) learn(ctx context.Context, tx Tx, nl NewLesson, trust recordTrust, 
 
 // learnLesson is learn without the note.
 func (k *KB) learnLesson(ctx context.Context, tx Tx, nl NewLesson, trust recordTrust, opposed []string, now time.Time, res *RecordResult) error {
-	hash := ContentHash(nl.Content, nl.Trigger)
-	existing, err := tx.LessonByHash(ctx, hash)
+	existing, err := sameLesson(ctx, tx, nl.Content, nl.Trigger, nl.Project)
 	switch {
 	case err == nil:
 		res.LessonID, res.Duplicate = existing.ID, true

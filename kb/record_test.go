@@ -156,7 +156,7 @@ func TestRecord_newLessons(t *testing.T) {
 	if l := e.lesson(t, res.LessonID); l.State != kb.StatePending || l.Origin != kb.OriginAgentInferred || l.Project != "" {
 		t.Fatalf("agent-inferred lesson: %+v", l)
 	}
-	dup := e.record(t, kb.RecordRequest{Author: kb.AuthorPerson, Lesson: &kb.LessonInput{Content: "  run the LINTER before   committing. ", Origin: kb.OriginUserStated}})
+	dup := e.record(t, kb.RecordRequest{Author: kb.AuthorPerson, Project: "/p", Lesson: &kb.LessonInput{Content: "  run the LINTER before   committing. ", Origin: kb.OriginUserStated}})
 	if !dup.Duplicate || e.lesson(t, dup.LessonID).Counters.Observed != 1 {
 		t.Fatalf("duplicate not detected: %+v", dup)
 	}

@@ -198,7 +198,7 @@ func (r *reimport) run(ctx context.Context, project string, p prepared) error {
 	for j, nl := range p.lessons {
 		item := p.idx[j]
 		it := &r.rep.Items[item]
-		h := ContentHash(nl.Content, nl.Trigger)
+		h := LessonHash(nl.Content, nl.Trigger, nl.Project)
 		if f, ok := first[h]; ok {
 			// The same rule twice in the file: the second copy is a
 			// duplicate of whatever the first becomes.
@@ -206,7 +206,12 @@ func (r *reimport) run(ctx context.Context, project string, p prepared) error {
 			continue
 		}
 		first[h] = item
-		if i, ok := byHash[h]; ok {
+		i, ok := byHash[h]
+		if !ok {
+			// Stored before the project counted in the hash.
+			i, ok = byHash[ContentHash(nl.Content, nl.Trigger)]
+		}
+		if ok {
 			matched[i] = true
 			it.ID, it.Status = olds[i].ID, AddUnchanged
 			if olds[i].State != StateArchived {
@@ -223,7 +228,7 @@ func (r *reimport) run(ctx context.Context, project string, p prepared) error {
 			}
 			continue
 		}
-		existing, err := r.tx.LessonByHash(ctx, h)
+		existing, err := sameLesson(ctx, r.tx, nl.Content, nl.Trigger, nl.Project)
 		if err == nil {
 			it.ID, it.Status = existing.ID, AddDuplicate
 			continue

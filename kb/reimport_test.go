@@ -2,6 +2,7 @@ package kb_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"reflect"
@@ -389,5 +390,52 @@ func TestImportRules_embedsOnlyWhatChanged(t *testing.T) {
 	e.importFile(t, "CLAUDE.md", "p", claudeV2)
 	if counter.texts != before {
 		t.Errorf("an unchanged file embedded %d texts", counter.texts-before)
+	}
+}
+
+// TestImportRuleFile_sameRuleTwoProjects: two projects whose rule files
+// say the same thing each keep their own lessons and checks, in one
+// knowledge base; a lesson stored before the project counted in its hash
+// is still the same rule at the next import.
+func TestImportRuleFile_sameRuleTwoProjects(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	const rules = "# Tools\n\n- Never use npm; use pnpm.\n- Run `make lint` before committing.\n"
+	a := e.importFile(t, "/a/CLAUDE.md", "/a", rules)
+	b := e.importFile(t, "/b/CLAUDE.md", "/b", rules)
+	if a.Added != 2 || b.Added != 2 {
+		t.Fatalf("added %d to /a and %d to /b, want 2 each (b: %+v)", a.Added, b.Added, b.Items)
+	}
+	for i := range a.Items {
+		if a.Items[i].ID == b.Items[i].ID {
+			t.Fatalf("rule %d is one lesson, %s, in both projects", i, a.Items[i].ID)
+		}
+	}
+	for _, p := range []string{"/a", "/b"} {
+		cs, err := e.kb.Checks(ctx, kb.CheckFilter{Project: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cs) < 2 {
+			t.Errorf("project %s has %d checks, want its two rules' (npm, lint)", p, len(cs))
+		}
+	}
+	// Stored as an older version stored it: the hash of the text alone.
+	l := e.lesson(t, a.Items[0].ID)
+	db, err := sql.Open("sqlite", e.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `UPDATE lessons SET content_hash = ? WHERE id = ?`, kb.ContentHash(l.Content, l.Trigger), l.ID); err != nil {
+		t.Fatal(err)
+	}
+	again := e.importFile(t, "/a/CLAUDE.md", "/a", rules)
+	if again.Unchanged != 2 || again.Added != 0 || again.Items[0].ID != l.ID {
+		t.Fatalf("re-import after the old hash: %+v", again)
+	}
+	c := e.importFile(t, "/c/CLAUDE.md", "/c", rules)
+	if c.Added != 2 || c.Items[0].ID == l.ID {
+		t.Fatalf("a third project beside an old hash: %+v", c)
 	}
 }

@@ -13,13 +13,14 @@ import (
 	"github.com/innate-mcp/innate-mcp/check"
 	"github.com/innate-mcp/innate-mcp/directive"
 	"github.com/innate-mcp/innate-mcp/internal/clip"
+	"github.com/innate-mcp/innate-mcp/internal/gitref"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/mcpserver"
 )
 
 // rulesUsage is the usage line of `rules`.
 const rulesUsage = `[list] [--project DIR] [--json]
-   | explain (--action 'COMMAND' | --edit PATH [--text TEXT]) [--ran 'COMMAND']... [--project DIR] [--json]
+   | explain (--action 'COMMAND' | --edit PATH [--text TEXT]) [--ran 'COMMAND']... [--branch NAME] [--project DIR] [--json]
    | add LESSON_ID (--forbid-command 'CMD' | --forbid-write GLOB | --before 'CMD' --then 'CMD' | --message-must REGEX [--name NAME] | --check JSON) [--instead X]
    | approve|remind|disable CHECK_ID
    | compile --rule-file PATH --print-prompt [--json]
@@ -37,6 +38,7 @@ func (m *Main) runRules(ctx context.Context, g *globals, args []string, stdin io
 	fs.StringVar(&o.edit, "edit", "", "explain: a file the agent would write (relative to the project, or absolute)")
 	fs.StringVar(&o.text, "text", "", "explain: the new text of --edit")
 	fs.Var(&o.ran, "ran", "explain: a command that ran earlier in the session (repeatable)")
+	fs.StringVar(&o.branch, "branch", "", "explain: the branch checked out (default: the project's, from its .git/HEAD)")
 	fs.StringVar(&o.forbidCommand, "forbid-command", "", "add: forbid running this command (program, subcommand and flags)")
 	fs.StringVar(&o.forbidWrite, "forbid-write", "", "add: forbid writing files matching this glob (as .gitignore reads it)")
 	fs.StringVar(&o.before, "before", "", "add: the command that must run earlier in the session, before --then")
@@ -130,7 +132,7 @@ func (m *Main) runRules(ctx context.Context, g *globals, args []string, stdin io
 
 // rulesOpts are the flags of `rules`.
 type rulesOpts struct {
-	project, action, edit, text                                 string
+	project, action, edit, text, branch                         string
 	ran                                                         stringList
 	json                                                        bool
 	forbidCommand, forbidWrite, before, then, messageMust, name string
@@ -348,7 +350,10 @@ func explainRules(ctx context.Context, k *kb.KB, o rulesOpts, stdout io.Writer) 
 			return err
 		}
 	}
-	var h check.History
+	h := check.History{Branch: o.branch}
+	if h.Branch == "" {
+		h.Branch = gitref.Branch(o.project)
+	}
 	for _, r := range o.ran {
 		h.Commands = append(h.Commands, action.Shell(r, env).Commands...)
 	}

@@ -22,7 +22,7 @@ const module = "github.com/innate-mcp/innate-mcp"
 var layers = [][]string{
 	// 0: primitives (text, numbers, file formats, the encoder).
 	{"terms", "action", "runlog", "rulefile", "sanitize", "auth", "embed", "embed/internal/usefile", "embed/internal/asmgen", "embed/cmd/convert-use",
-		"internal/ahocorasick", "internal/clip", "internal/metric", "internal/randid", "internal/split", "internal/linediff",
+		"internal/ahocorasick", "internal/clip", "internal/metric", "internal/randid", "internal/split", "internal/linediff", "internal/gitref",
 		"internal/answerfree", "internal/evaldata", "internal/fakeembed", "internal/mcptest", "internal/archtest", "internal/pgtest", "internal/atomicfile", "internal/bm25", "internal/vecindex", "internal/svgchart", "internal/regfile", "internal/release"},
 	// 1: judgement, pure functions over text and numbers.
 	{"confidence", "check", "consult", "directive", "route", "hesitation", "capture", "appraise", "regulate"},

@@ -137,7 +137,7 @@ func InsertLessonArgs(id string, nl kb.NewLesson, now time.Time, rev int64) ([]a
 	c := nl.Counters
 	return []any{id, nl.Content, nl.Trigger, nl.AntiTrigger, tags, nl.Project, string(nl.Origin), string(nl.Kind),
 		string(nl.State), Confidence(nl.Confidence), c.Recalls, c.Uses, c.Successes, c.Failures, c.Approvals, c.Rejects, c.Observed,
-		nl.Source, FormatTime(created), FormatTime(updated), lastUsedArg(nl.LastUsedAt), kb.ContentHash(nl.Content, nl.Trigger),
+		nl.Source, FormatTime(created), FormatTime(updated), lastUsedArg(nl.LastUsedAt), kb.LessonHash(nl.Content, nl.Trigger, nl.Project),
 		kb.ShapeHash(nl.Content, nl.Trigger), rev, confState, tier, dir}, nil
 }
 

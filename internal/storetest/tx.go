@@ -172,7 +172,7 @@ func nearDuplicate(t *testing.T, s kb.Admin, _ func() kb.Admin) {
 	insert(t, s, newLesson("Concurrent lesson number 3: keep handlers small.", "/q"))
 	shape := kb.ShapeHash(first, "")
 	update(t, s, func(ctx context.Context, tx kb.Tx) error {
-		if l, err := tx.LessonByHash(ctx, kb.ContentHash(second, "")); err != nil || l.ID != newer.ID {
+		if l, err := tx.LessonByHash(ctx, kb.LessonHash(second, "", "/p")); err != nil || l.ID != newer.ID {
 			t.Errorf("by hash: %s, %v; want %s", l.ID, err, newer.ID)
 		}
 		if _, err := tx.LessonByHash(ctx, kb.ContentHash("Never stored.", "")); !errors.Is(err, kb.ErrNotFound) {
