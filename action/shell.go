@@ -220,7 +220,7 @@ func (r *reader) command(src string, args []Arg, via []string, text string, pipe
 		if !args[0].Known {
 			return
 		}
-		prog := programName(args[0].Value)
+		prog := ProgramName(args[0].Value)
 		if script, ok := shellScript(prog, args[1:]); ok {
 			if depth < maxDepth {
 				sub := &reader{env: r.env, a: r.a, dir: r.dir, fixed: r.fixed}
@@ -242,10 +242,10 @@ func (r *reader) command(src string, args []Arg, via []string, text string, pipe
 		via = append(via, wrapper)
 		args = rest
 	}
-	if len(args) == 0 || !args[0].Known || programName(args[0].Value) == "" {
+	if len(args) == 0 || !args[0].Known || ProgramName(args[0].Value) == "" {
 		return
 	}
-	cmd := Command{Program: programName(args[0].Value), Args: args[1:], Via: via, PipeTo: pipeTo, Text: text, Dir: r.dir, DirFixed: r.fixed && r.dir != "?"}
+	cmd := Command{Program: ProgramName(args[0].Value), Args: args[1:], Via: via, PipeTo: pipeTo, Text: text, Dir: r.dir, DirFixed: r.fixed && r.dir != "?"}
 	r.a.Commands = append(r.a.Commands, cmd)
 	r.commandWrites(cmd, st)
 }
@@ -328,9 +328,9 @@ func base(p string) string {
 	return p
 }
 
-// programName is the name a program is matched by: its base name, lower
+// ProgramName is the name a program is matched by: its base name, lower
 // case, without a Windows executable suffix.
-func programName(word string) string {
+func ProgramName(word string) string {
 	p := strings.ToLower(base(word))
 	for _, suf := range []string{".exe", ".cmd", ".bat", ".ps1"} {
 		p = strings.TrimSuffix(p, suf)

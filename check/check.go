@@ -217,6 +217,16 @@ func Validate(c Check) error {
 	default:
 		return bad("kind %q is not one of forbid, require, require-before, prefer-instead", c.Kind)
 	}
+	if b := c.Before; b != nil {
+		for _, x := range b.Programs {
+			if _, ok := classes[x]; ok && x != "*" {
+				// A step named by its job ("lint" before a PR) given as a
+				// program would wait for a program of that name, and ask
+				// before every call whatever ran.
+				return bad("before.programs %q names a class of commands: give it in classes ([%q]), or name the program that does it", x, x)
+			}
+		}
+	}
 	for _, p := range []*CommandPattern{c.Command, c.Before} {
 		if p == nil {
 			continue

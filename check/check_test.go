@@ -242,6 +242,8 @@ func TestValidate(t *testing.T) {
 		{"a branch", Check{Kind: Forbid, When: &Condition{Branch: []string{"main"}}, Command: &CommandPattern{Programs: []string{"git"}}, From: person}, ""},
 		{"a branch for a write", Check{Kind: Forbid, When: &Condition{Branch: []string{"main"}}, Write: &WritePattern{Paths: []string{"a/"}}, From: person}, "command checks only"},
 		{"a bad branch", Check{Kind: Forbid, When: &Condition{Branch: []string{"ma in"}}, Command: &CommandPattern{Programs: []string{"git"}}, From: person}, "not a branch"},
+		{"a step's class given as a program", Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"gh"}, Sub: []string{"pr", "create"}}, Before: &CommandPattern{Programs: []string{"lint"}}, From: person}, "classes"},
+		{"a step's class", Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"gh"}, Sub: []string{"pr", "create"}}, Before: &CommandPattern{Classes: []string{"lint"}}, From: person}, ""},
 		{"a required class", Check{Kind: Require, Write: &WritePattern{Holds: []string{"secret"}, Text: "x"}, From: person}, "holds"},
 	}
 	for _, tt := range tests {
@@ -439,6 +441,16 @@ func TestPrepare_programByPath(t *testing.T) {
 	}
 	if c.Command.Programs[0] != "./scripts/deploy.sh" || c.Command.Except[0].Programs[0] != "bin/deploy.sh" {
 		t.Errorf("Prepare changed the check it was given: %+v", c.Command)
+	}
+	// A Windows script named with its suffix, run with or without it.
+	w, err := Prepare(Check{Kind: Forbid, From: Provenance{By: ByPerson}, Command: &CommandPattern{Programs: []string{"build.cmd"}, Flags: []string{"-test"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line, want := range map[string]bool{`.\build.cmd -test`: true, "build.cmd -test": true, "build -test": true, "build.cmd -restore": false} {
+		if _, hit := w.Match(action.Shell(line, action.Env{}), History{}); hit != want {
+			t.Errorf("%q: hit %v, want %v", line, hit, want)
+		}
 	}
 }
 

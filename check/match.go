@@ -99,9 +99,10 @@ func asRead(cp *CommandPattern) *CommandPattern {
 	out := *cp
 	out.Programs = slices.Clone(cp.Programs)
 	for i, x := range out.Programs {
-		if strings.Contains(x, "/") {
-			out.Programs[i] = path.Base(x)
-		}
+		// As the hooks read a command's program: its base name, lower
+		// case, without a Windows executable suffix (`build.cmd` is
+		// `build`).
+		out.Programs[i] = action.ProgramName(x)
 	}
 	toolchain := func(w string) bool {
 		return slices.ContainsFunc(out.Programs, func(x string) bool { return action.PicksToolchain(x, w) })

@@ -340,7 +340,7 @@ func keepSay(r Rule, say []string, refused []Refusal) ([]string, []Refusal) {
 		return nil, refused
 	}
 	ruleTerms := terms.Distinct(oneLine(r.Text, maxRuleBytes))
-	var keep []string
+	var keep, dropped []string
 	reused := 0
 	for _, s := range say {
 		s = strings.Join(strings.Fields(s), " ")
@@ -356,6 +356,7 @@ func keepSay(r Rule, say []string, refused []Refusal) ([]string, []Refusal) {
 		}
 		if own == 0 || 2*shared > own {
 			reused++
+			dropped = append(dropped, fmt.Sprintf("%q", s))
 			continue
 		}
 		keep = append(keep, s)
@@ -364,11 +365,11 @@ func keepSay(r Rule, say []string, refused []Refusal) ([]string, []Refusal) {
 		}
 	}
 	if len(keep) < MinSay {
-		refused = append(refused, Refusal{Rule: r.ID, Why: fmt.Sprintf("%d phrasings left of %d (%d reuse the rule's own words or have none of their own); at least %d are needed: none kept", len(keep), len(say), reused, MinSay)})
+		refused = append(refused, Refusal{Rule: r.ID, Why: fmt.Sprintf("%d phrasings left of %d (%d reuse the rule's own words, more than half of theirs, or have none of their own: %s); at least %d are needed: none kept", len(keep), len(say), reused, strings.Join(dropped, ", "), MinSay)})
 		return nil, refused
 	}
 	if reused > 0 {
-		refused = append(refused, Refusal{Rule: r.ID, Why: fmt.Sprintf("%d of %d phrasings reuse the rule's own words or have none of their own: dropped, the other %d kept", reused, len(say), len(keep))})
+		refused = append(refused, Refusal{Rule: r.ID, Why: fmt.Sprintf("%d of %d phrasings reuse the rule's own words, more than half of theirs, or have none of their own (%s): dropped, the other %d kept", reused, len(say), strings.Join(dropped, ", "), len(keep))})
 	}
 	return keep, refused
 }

@@ -61,7 +61,7 @@ func TestValidate(t *testing.T) {
 			heex(CheckAnswer{Check: check.Check{Kind: check.Forbid, Command: &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Flags: []string{"--force"}}}, Bad: []Call{{Run: "git push --force"}}}),
 			append(repeat("git status", 10), repeat("ls", 20)...), 1, 5, ""},
 		{"phrasings that reuse the rule's words are dropped, the others kept",
-			Answer{Rules: []RuleAnswer{{ID: rules[0].ID, Is: IsRule, Say: []string{"HEEx comments in templates", "template comments", "never HTML comments", "touch a page layout", "adjust the markup of a screen", "rework a view partial"}}}}, nil, 0, 3, "3 of 6 phrasings reuse"},
+			Answer{Rules: []RuleAnswer{{ID: rules[0].ID, Is: IsRule, Say: []string{"HEEx comments in templates", "template comments", "never HTML comments", "touch a page layout", "adjust the markup of a screen", "rework a view partial"}}}}, nil, 0, 3, `3 of 6 phrasings reuse the rule's own words, more than half of theirs, or have none of their own ("HEEx comments in templates", "template comments", "never HTML comments")`},
 		{"too few left keep none",
 			Answer{Rules: []RuleAnswer{{ID: rules[0].ID, Is: IsRule, Say: []string{"HEEx comments in templates", "template comments", "never HTML comments", "touch a page layout", "adjust the markup of a screen"}}}}, nil, 0, 0, "at least 3"},
 		{"a description keeps no check",

@@ -15,8 +15,20 @@ import (
 // rule whose requirement is not a command, a path or a commit message.
 // The checks quote the rule and name the reader (check.ByReader, Version)
 // as their provenance; their Rule is left for the caller. Safe for
-// concurrent use.
-func Compile(content, trigger string) []check.Check {
+// concurrent use, and it never panics: a line it fails on (a defect,
+// which FuzzCompile hunts through compile) gets no check, as a line it
+// cannot read does.
+func Compile(content, trigger string) (out []check.Check) {
+	defer func() {
+		if recover() != nil {
+			out = nil
+		}
+	}()
+	return compile(content, trigger)
+}
+
+// compile is Compile without its guard.
+func compile(content, trigger string) []check.Check {
 	text := statement(content)
 	if text == "" {
 		return nil

@@ -52,6 +52,8 @@ func TestCompile(t *testing.T) {
 			"forbids running a test command other than `pnpm test` or `pnpm test:*` (use pnpm test instead)"}},
 		{"Use gofumpt for formatting Go code.", "", []string{"forbids running `gofmt` (use gofumpt instead)"}},
 		{"Never push with `--force`.", "", []string{"forbids running `git push --force`"}},
+		// A flag named outside a code span, beside a command in one.
+		{"Don't use --no-verify with `git commit`.", "", []string{"forbids running `git commit --no-verify`"}},
 		{"Never force push.", "", []string{"forbids running `git push --force`"}},
 		{"Don't push directly to main.", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`"}},
 		{"Do not modify `package-lock.json` by hand", "", []string{"forbids writing `package-lock.json`"}},
@@ -250,11 +252,12 @@ func TestNotARule(t *testing.T) {
 
 func FuzzCompile(f *testing.F) {
 	for _, s := range []string{"Use pnpm, never npm.", "Never edit `gen/` files", "Run `make lint` before committing.",
-		"Never pipe test output into `tail`", "Use Conventional Commits (`feat`, `fix`, `chore`)", "`x` - y", "Never push with `--force`"} {
+		"Never pipe test output into `tail`", "Use Conventional Commits (`feat`, `fix`, `chore`)", "`x` - y", "Never push with `--force`",
+		"Never run `git push` --force.", "Don't use --no-verify with `git commit`."} {
 		f.Add(s, "")
 	}
 	f.Fuzz(func(t *testing.T, rule, trigger string) {
-		for _, c := range Compile(rule, trigger) {
+		for _, c := range compile(rule, trigger) {
 			if err := check.Validate(c); err != nil {
 				t.Fatalf("Compile(%q) gave an invalid check: %v", rule, err)
 			}

@@ -3,6 +3,7 @@ package directive
 import (
 	"encoding/json"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -338,11 +339,16 @@ func flagPattern(o Object, s string) *check.CommandPattern {
 func boundFlags(s string, objs []Object) (flagOf map[int]string, bound map[int]bool, without map[int]bool) {
 	flagOf, bound, without = map[int]string{}, map[int]bool{}, map[int]bool{}
 	at := func(o Object) (int, int) {
-		i := strings.Index(s, "`"+o.Text+"`")
-		if i < 0 {
-			return -1, -1
+		if i := strings.Index(s, "`"+o.Text+"`"); i >= 0 {
+			return i, i + len(o.Text) + 2
 		}
-		return i, i + len(o.Text) + 2
+		if o.Kind == KindFlag {
+			// A flag named in prose: "don't use --no-verify with `git commit`".
+			if loc := regexp.MustCompile(`(?:^|[\s(])(` + regexp.QuoteMeta(o.Text) + `)(?:$|[\s),.;:])`).FindStringSubmatchIndex(s); loc != nil {
+				return loc[2], loc[3]
+			}
+		}
+		return -1, -1
 	}
 	for ci, c := range objs {
 		if c.Kind != KindCode && !isProgram(c.Text) || c.Example {
@@ -357,6 +363,9 @@ func boundFlags(s string, objs []Object) (flagOf map[int]string, bound map[int]b
 				continue
 			}
 			fs, fe := at(f)
+			if fs < 0 {
+				continue // a flag named outside a code span ("`git push` --force")
+			}
 			switch {
 			case fs >= ce && commandThenFlag.MatchString(s[ce:fs]):
 			case fs >= ce && commandWithoutFlag.MatchString(s[ce:fs]):

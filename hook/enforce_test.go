@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -420,5 +421,20 @@ func TestPreToolUse_branch(t *testing.T) {
 				t.Errorf("the ask quotes another rule:\n%s", out.Specific.PermissionDecisionReason)
 			}
 		})
+	}
+}
+
+// TestHandle_panicFailsOpen: a defect met while answering an event is an
+// error the caller logs, with no answer, never a crash (a Go panic exits
+// with status 2, which Claude Code reads as "block the call").
+func TestHandle_panicFailsOpen(t *testing.T) {
+	h, _ := cleanHandler(t, "/home/dev/proj")
+	h.SyncRules = func(context.Context, string) { panic("a defect") }
+	out, err := h.Handle(context.Background(), bashCall("npm install lodash").input_("/home/dev/proj", "p1"))
+	if !errors.Is(err, ErrInternal) || !strings.Contains(err.Error(), "a defect") {
+		t.Fatalf("err = %v, want ErrInternal naming the panic", err)
+	}
+	if !out.Empty() {
+		t.Fatalf("a panicking hook answered %+v", out.Specific)
 	}
 }

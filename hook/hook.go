@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"path"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -61,6 +62,10 @@ const MaxInputBytes = 8 << 20
 
 // ErrInput is wrapped by the error for an event the hooks cannot read.
 var ErrInput = errors.New("bad hook input")
+
+// ErrInternal marks a defect met while answering an event (a panic,
+// recovered): the hook fails open and the log holds the stack.
+var ErrInternal = errors.New("internal error")
 
 // ReadInput reads an event. event, when not empty, is the event named on
 // the command line, which the payload must agree with.
@@ -183,8 +188,17 @@ func (h *Handler) log() *slog.Logger {
 // answer adds to the agent's context counts against the session's budget
 // (Config.SessionBudgetTokens): past it, context alone is left out, while
 // a decision (an ask, a block) still comes.
-func (h *Handler) Handle(ctx context.Context, in Input) (Output, error) {
-	out, err := h.handle(ctx, in)
+func (h *Handler) Handle(ctx context.Context, in Input) (out Output, err error) {
+	defer func() {
+		// A hook fails open: a defect here must never stop the agent's
+		// call (a Go panic exits with status 2, which Claude Code reads as
+		// "block"). The caller logs the error; the stack goes to the log.
+		if r := recover(); r != nil {
+			h.log().Error("hook panicked", "event", in.Event, "panic", r, "stack", string(debug.Stack()))
+			out, err = Output{}, fmt.Errorf("%w: %s hook: %v", ErrInternal, in.Event, r)
+		}
+	}()
+	out, err = h.handle(ctx, in)
 	if err != nil || out.Empty() {
 		return out, err
 	}
