@@ -32,7 +32,12 @@ var fileExtensions = set("go", "mod", "sum", "py", "pyi", "ipynb", "js", "mjs", 
 	"scss", "sass", "less", "vue", "svelte", "astro", "sql", "xml", "plist", "proto", "graphql", "gql", "dart", "ex",
 	"exs", "heex", "eex", "lua", "pl", "r", "jl", "zig", "nim", "tf", "hcl", "nix", "dockerfile", "properties", "csv",
 	"tsv", "png", "jpg", "jpeg", "gif", "svg", "ico", "pdf", "zip", "gz", "tgz", "tar", "bak", "tmp", "example",
-	"sample", "template", "tpl", "local", "dev", "prod", "test", "spec", "d", "min", "map", "wasm", "db", "sqlite")
+	"sample", "template", "tpl", "local", "dev", "prod", "test", "spec", "d", "min", "map", "wasm", "db", "sqlite",
+	"snap", "mdc", "lockb", "hh", "fish", "rmd", "webp", "tfvars", "bzl", "bazel", "cmake", "mk", "am", "pm", "xaml",
+	"razor", "cshtml", "haml", "slim", "liquid", "hbs", "ejs", "pug", "twig", "jar", "pem", "crt", "gemspec", "podspec",
+	"rake", "feature", "prisma", "adoc", "tex", "vim", "el", "patch", "diff", "leex", "gitignore", "dockerignore",
+	"editorconfig", "npmrc", "nvmrc", "yarnrc", "sbt", "clj", "cljs", "groovy", "ksh", "awk", "resx", "xib",
+	"storyboard", "pbxproj", "xcconfig", "entitlements", "service", "j2", "tmpl", "ml", "hs", "erl")
 
 var (
 	// callSpan is a call: a name, qualified or not, and its parentheses.
@@ -74,8 +79,18 @@ func constructPattern(span string) (string, bool) {
 		m := comparisonSpan.FindStringSubmatch(span)
 		return regexp.QuoteMeta(m[1]) + `\s*` + m[2] + `\b`, true
 	}
+	if prefix, _, ok := strings.Cut(span, "..."); ok && elidedConstruct.MatchString(prefix) {
+		// `#[allow(clippy::...)]`: what stands before the elided part is
+		// the construct, written as it is.
+		return regexp.QuoteMeta(prefix), true
+	}
 	return "", false
 }
+
+// elidedConstruct is the written part of a construct whose rest a rule
+// elides ("..."): code marks around a name, long enough to be that
+// construct only (`#[allow(clippy::`, `@SuppressWarnings(`).
+var elidedConstruct = lazyRE(`^[#@]?[\[(]?[A-Za-z_]\w*[\[(:.]+(?:[A-Za-z_]\w*(?:::|\.|\())*$`)
 
 // boundary is the word boundary a pattern opens with before name, none
 // before a name that opens with a mark ("$").

@@ -43,6 +43,7 @@ func compile(content, trigger string) []check.Check {
 		}
 		for _, s := range sentences(rc.rule) {
 			out = append(out, compileSentence(s, rc, Parse(s, trigger))...)
+			rc.prev = s
 			if introducesExamples.MatchString(s) {
 				// "Use `bun` to run TS directly, for example:" — what
 				// follows illustrates this sentence; it asks nothing more.
@@ -129,6 +130,8 @@ func sentences(text string) []string {
 // heading it stands under, the innermost.
 type ruleContext struct {
 	rule, heading string
+	// prev is the sentence of the rule before the one compiled.
+	prev string
 }
 
 // compileSentence compiles one sentence of a rule, read by Parse into d.
@@ -169,6 +172,11 @@ var obligation = lazyRE(`(?i)\b(?:always|must|has to|have to|needs? to|is requir
 // rules out: commands, flags, programs, paths written, and the command
 // constructs it names in words.
 func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
+	if onlyNoObligation(s) {
+		// "there is no need to rebuild before `make test`": no
+		// obligation is no prohibition.
+		return nil
+	}
 	if d.Polarity == Forbid && negationCue.MatchString(strings.ToLower(s)) && !prohibition.MatchString(s) {
 		// "may not be installable via pip", "is not used": a negation
 		// that describes, not one that forbids.
@@ -195,7 +203,7 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 		if o.Example || o.Of != "" || bound[i] {
 			continue
 		}
-		if d.Polarity == Forbid && len(negated) > 0 && !slices.ContainsFunc(negated, func(c string) bool { return strings.Contains(c, o.Text) }) {
+		if d.Polarity == Forbid && len(negated) > 0 && !slices.ContainsFunc(negated, func(c string) bool { return containsObject(c, o) }) {
 			// "… by running `mvn license:update-file-header` before
 			// committing (… the build fails if a file doesn't include …)":
 			// the negation governs another clause, not the command.
@@ -236,8 +244,8 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 				continue
 			}
 			if o.Kind != KindCode && attributive(s, o.Text) {
-				// "Avoid adding new Gradle plugins", "nested Gradle project
-				// names": the tool's things, not the tool, are ruled out.
+				// "no new Docker images", "avoid npm packages that are not
+				// maintained": the tool's things, not the tool, are ruled out.
 				continue
 			}
 			if o.Kind != KindCode && inParens(s, o.Text) {
@@ -270,6 +278,11 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 				if !strings.Contains(clause, o.Text) {
 					oc = s
 				}
+				if l := label(s); l != "" && !messageWords.MatchString(oc) && !prTitleWords.MatchString(oc) {
+					// "**PR titles:** no `[WIP]`": the label says which
+					// messages.
+					oc = l + ": " + oc
+				}
 				if c, ok := messageCheck(o, oc); ok {
 					out = append(out, c)
 				} else if c, ok := constructCheck(o, oc, rc.heading); ok {
@@ -299,7 +312,11 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 		// Paths the negated clause names, which Parse may have read as a
 		// phrase ("edit files under generated/").
 		if v := writeVerbIn(clause); v != "" {
-			for _, p := range pathsIn(clause) {
+			paths := pathsIn(clause)
+			if len(paths) == 0 {
+				paths = impliedPaths(s, clause, rc)
+			}
+			for _, p := range paths {
 				if governedByOther(d.Dont, p, v) {
 					// "Don't use `.only` in committed code": what is used
 					// is not what is committed.
@@ -318,15 +335,15 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 	}
 	{
 		// A way of running commands the negated clause names, in a
-		// preference too ("work on feature branches, never directly on
-		// main").
+		// preference too ("use topic branches, not directly the main
+		// branch").
 		for _, k := range commandConstructs {
 			loc := k.named.FindStringIndex(clause)
 			if loc == nil {
 				continue
 			}
 			if len(progs) > 0 && purpose.MatchString(clause[:loc[0]]) {
-				// "Don't use yarn for installing packages": the program is
+				// "Don't use pip when installing packages": the program is
 				// ruled out; what it is for is where.
 				continue
 			}
@@ -348,6 +365,77 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 		}
 	}
 	return out
+}
+
+// impliedPaths are the paths a negated clause that names none rules out:
+// those listed after the colon that ends it ("Never touch vendored code:
+// `third_party/`, `vendor/`"); those of the sentence before, which a
+// pronoun points back to ("Fixtures are `*.golden` files. Never edit them
+// by hand."); or the path a rule's line opens with as its label
+// ("`package-lock.json` - generated; do not edit").
+func impliedPaths(s, clause string, rc ruleContext) []string {
+	if i := strings.Index(s, clause); i >= 0 {
+		if rest, ok := strings.CutPrefix(strings.TrimLeft(s[i+len(clause):], "*_ "), ":"); ok {
+			if ps := pathsIn(rest); len(ps) > 0 {
+				return ps
+			}
+		}
+	}
+	if pointsBack.MatchString(clause) && rc.prev != "" {
+		if ps := pathsIn(rc.prev); len(ps) > 0 {
+			return ps
+		}
+	}
+	if m := pathLabel.FindStringSubmatch(rc.rule); m != nil {
+		return pathsIn("`" + m[1] + "`")
+	}
+	return nil
+}
+
+// pointsBack is a pronoun or a demonstrative that names what the sentence
+// before named: "them", "these files", "it".
+var pointsBack = lazyRE(`(?i)\b(?:them|it|these(?:\s+files)?|those(?:\s+files)?|such\s+files)\b`)
+
+// pathLabel is a path a rule's line opens with as its label: "`.nvmrc`:
+// …", "`dist/` - …".
+var pathLabel = lazyRE("^\\W*`([^`\\s]+)`\\W*(?::|\\s[-—–]\\s)")
+
+// noObligation are negations of a need, which forbid nothing: "you don't
+// need to", "there is no need to", "need not", "is not required".
+var noObligation = lazyRE(`(?i)\b(?:do|does|did|will|would)(?:\s+not|n'?t)\s+(?:need|have)\s+to\b|\bno\s+need\s+(?:to|for)\b|\bneed\s+not\b|\b(?:is|are)\s*(?:not|n'?t)\s+(?:necessary|required|needed)\b`)
+
+// onlyNoObligation reports whether every negation of s negates a need.
+func onlyNoObligation(s string) bool {
+	if !noObligation.MatchString(s) {
+		return false
+	}
+	return !negationCue.MatchString(terms.LowerASCII(noObligation.ReplaceAllString(s, " ")))
+}
+
+// labelLine is a sentence that opens with a short label and a colon
+// ("Commit messages: …", "**Lint**: …").
+var labelLine = lazyRE(`^\W*([\w][\w /&-]{0,40}?)[*_]*:[*_]*\s`)
+
+// label is the label a sentence opens with, or "".
+func label(s string) string {
+	if m := labelLine.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) <= 5 {
+		return m[1]
+	}
+	return ""
+}
+
+// containsObject reports whether a clause names o: a code span as a
+// span (`pnpm` is not named by `"pnpm"`), anything else as text.
+func containsObject(clause string, o Object) bool {
+	if o.Kind != KindCode {
+		return strings.Contains(clause, o.Text)
+	}
+	for _, q := range []string{"`", `"`, "'"} {
+		if strings.Contains(clause, q+o.Text+q) {
+			return true
+		}
+	}
+	return strings.Contains(codeSpan.ReplaceAllString(clause, " "), o.Text)
 }
 
 // namesConstruct reports whether a clause names a way of running commands
@@ -400,7 +488,7 @@ func compileRequired(s string, d Directive) []check.Check {
 	merged := alternativeSteps(s, d.Do)
 	for i, o := range d.Do {
 		if o.Example || o.Of != "" || o.Kind != KindCode && (!isProgram(o.Text) || attributive(s, o.Text)) {
-			continue // a phrase ("descriptive commit messages", "Gradle version catalogs") is no command
+			continue // a phrase ("descriptive commit messages", "npm workspaces") is no command
 		}
 		cmd := codeCommand(o.Text, o.Verb)
 		if cmd == nil && isProgram(o.Text) {

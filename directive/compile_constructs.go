@@ -34,13 +34,13 @@ var commandConstructs = []commandConstruct{
 			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Flags: []string{"--force"}}
 		},
 	},
-	{ // "push directly to main", "push to master", "never commit on main", "never work directly on main"
+	{ // "push directly to main", "push to master", "don't commit to master", "no work directly on main"
 		named: lazyRE(`(?i)\b(?:(?:push(?:es|ing)?|commit(?:s|ting)?|work(?:s|ing)?)\s+(?:\w+\s+)?|directly\s+)(?:directly\s+)?(?:(?:in|on)?to|on|in)\s+(?:the\s+)?` + "`?" + `(main|master)` + "`?" + `(?:\s+branch)?\b`),
 		pattern: func(clause string) *check.CommandPattern {
 			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Args: []string{"main", "master", "HEAD:main", "HEAD:master"}}
 		},
 	},
-	{ // "never commit on main", "commit directly to master", "work directly on main": a commit made there
+	{ // "don't commit to master", "no commits directly on main", "no work directly on main": a commit made there
 		named: lazyRE(`(?i)(?:\b(?:commit(?:s|ting)?|work(?:s|ing)?)\s+(?:\w+\s+)?|^\W*(?:(?:never|not|don'?t|do\s+not)\s+)?directly\s+)(?:directly\s+)?(?:(?:in|on)?to|on|in)\s+(?:the\s+)?` + "`?" + `(main|master)` + "`?" + `(?:\s+branch)?\b`),
 		pattern: func(string) *check.CommandPattern {
 			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}
@@ -80,7 +80,7 @@ var commandConstructs = []commandConstruct{
 		patterns: []*check.CommandPattern{{Classes: []string{"install"}}},
 	},
 	{ // "never open pull requests", "do not create a PR unless asked"
-		named:    lazyRE(`(?i)\b(?:open|creat|submitt?|rais|fil)(?:e|es|ed|ing)?\s+(?:a\s+|any\s+|new\s+|the\s+)*(?:pull[- ]requests?|prs?)\b`),
+		named:    lazyRE(`(?i)\b(?:open|creat|submitt?|rais|fil)(?:e|es|ed|ing)?\s+(?:a\s+|an\s+|any\s+|new\s+|the\s+)*(?:pull[- ]requests?|prs?)\b`),
 		patterns: []*check.CommandPattern{{Programs: []string{"gh"}, Sub: []string{"pr", "create"}}, {Programs: []string{"hub"}, Sub: []string{"pull-request"}}},
 	},
 	{ // "never merge pull requests", "do not merge PRs yourself"
@@ -94,7 +94,7 @@ var commandConstructs = []commandConstruct{
 		},
 	},
 	{ // "never open issues without approval", "do not file GitHub issues"
-		named:    lazyRE(`(?i)\b(?:open|creat|fil|submitt?|rais)(?:e|es|ed|ing)?\s+(?:a\s+|any\s+|new\s+)*(?:github\s+)?issues?\b`),
+		named:    lazyRE(`(?i)\b(?:open|creat|fil|submitt?|rais)(?:e|es|ed|ing)?\s+(?:a\s+|an\s+|any\s+|new\s+)*(?:github\s+)?issues?\b`),
 		patterns: []*check.CommandPattern{{Programs: []string{"gh"}, Sub: []string{"issue", "create"}}},
 	},
 	{ // "pipe the output of build or test commands", "pipe test output"

@@ -49,7 +49,7 @@ func TestCompile(t *testing.T) {
 		{"| Tool | Rule |\n| --- | --- |\n| `gofmt` | Never use `gofmt`; use gofumpt |", "", []string{"forbids running `gofmt`"}},
 		{"Don't use `deno <file>` directly; use `deno task dev`.", "", []string{"forbids running `deno`; reminds only"}},
 		{"Run the tests with `pnpm test` so that the tests pass.", "", []string{
-			"forbids running a test command other than `pnpm test` or `pnpm test:*` (use pnpm test instead)"}},
+			"forbids running a test command other than `pnpm test`, `pnpm test:*` or `pnpm test-*` (use pnpm test instead)"}},
 		{"Use gofumpt for formatting Go code.", "", []string{"forbids running `gofmt` (use gofumpt instead)"}},
 		{"Never push with `--force`.", "", []string{"forbids running `git push --force`"}},
 		// A flag named outside a code span, beside a command in one.
@@ -60,22 +60,44 @@ func TestCompile(t *testing.T) {
 		{"Do not edit the `dist` folder; edit `src/` and run `npm run build` instead.", "", []string{"forbids writing `dist/`"}},
 		{"Never commit `.env` files", "", []string{"forbids running `git add` on `.env`"}},
 		// A glob keeps its stars; emphasis around a path does not.
-		{"Never commit keystores (`*.jks`, `*.keystore`).", "", []string{"forbids running `git add` on `*.jks`", "forbids running `git add` on `*.keystore`"}},
+		{"Never commit certificates (`*.pem`, `*.p12`).", "", []string{"forbids running `git add` on `*.pem`", "forbids running `git add` on `*.p12`"}},
 		{"Never edit **generated/**", "", []string{"forbids writing `generated/`"}},
 		{"Do not modify `src/gen/**` by hand", "", []string{"forbids writing `src/gen/`"}},
 		{"Never edit `**` by hand", "", nil},
 		// A program's name that qualifies a noun names its things, not the
 		// program; what a program is for is not ruled out with it.
-		{"Avoid adding new Gradle plugins unless necessary.", "", nil},
-		{"Nested directory paths do not translate to nested Gradle project names.", "", nil},
-		{"Always use Gradle version catalogs for dependencies.", "", nil},
+		{"Keep the number of Docker images small; no new Docker images without a reason.", "", nil},
+		{"Module names in this repo do not follow the Maven project names.", "", nil},
+		{"Always use npm workspaces for shared code.", "", nil},
 		{"Don't use yarn for installing packages.", "", []string{"forbids running `yarn`"}},
 		// Work on main, in any of the usual words.
-		{"NEVER commit on main.", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`", "forbids running `git commit` on branch `main` or `master`"}},
-		{"Work on feature branches, never directly on main", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`", "forbids running `git commit` on branch `main` or `master`"}},
+		{"Don't ever commit to main.", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`", "forbids running `git commit` on branch `main` or `master`"}},
+		{"Use topic branches, never directly on the master branch", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`", "forbids running `git commit` on branch `main` or `master`"}},
 		{"Do not use the main branch for experiments.", "", nil},
+		// A quoted string in a code span is a value, not a command; the
+		// job a rule names is done by each command the clause names for it
+		// and by the script's variants; no need is no prohibition.
+		{"Never list `\"lodash\"` in dependencies: `lodash` is vendored.", "", nil},
+		{"Formatting: `yarn fmt:check` / `yarn fmt:write`.", "", []string{"forbids running a format command other than `yarn fmt:check` or `yarn fmt:write` (use yarn fmt:check instead)"}},
+		{"- Lint: run `npm run lint` (`npm run lint-css` for styles).", "", []string{"forbids running a lint command other than `npm run lint`, `npm run lint:*` or `npm run lint-*` (use npm run lint instead)"}},
+		{"The dev server starts itself, so there is no need to run `npm start` before `npm test`.", "", nil},
+		// A member of a language's global is code, not a file; a span that
+		// opens with a keyword is code, not a command.
+		{"Do not use `Date.now`; inject a clock.", "", []string{"forbids writing /\\bDate\\.now\\b/ in any file but `*.md`, `*.mdx`, `*.markdown` and 5 more"}},
+		{"Never use `new Date` in reducers.", "", nil},
+		// "(i.e. …)" names the object, a label names the messages, and a
+		// quoted string's colon ends no clause.
+		{"- **Commit messages:** never add a sign-off line (i.e. no \"Signed-off-by: bot\" trailer).", "", []string{"forbids commit messages matching /(?i)Signed-off-by: bot/"}},
+		// Paths a negated clause implies: listed after its colon, named by
+		// the sentence before, or the line's label.
+		{"Never touch vendored code: `third_party/`, `vendor/`.", "", []string{"forbids writing `third_party/`", "forbids writing `vendor/`"}},
+		{"Fixtures are `*.golden` files. Never edit them by hand.", "", []string{"forbids writing `*.golden`"}},
+		{"`.nvmrc` - pins the Node version; never edit it by hand", "", []string{"forbids writing `.nvmrc`"}},
+		// A construct written up to an elided part.
+		{"Never write `#[allow(clippy::...)]` attributes.", "", []string{"forbids writing /#\\[allow\\(clippy::/ in any file but `*.md`, `*.mdx`, `*.markdown` and 5 more"}},
+		{"Never open an issue.", "", []string{"forbids running `gh issue create`"}},
 		// "X alone": X with more is not ruled out.
-		{"Don't rely on `git push -u origin <branch>` alone.", "", []string{"forbids running `git push -u`; reminds only"}},
+		{"Don't trust `make deploy <env>` alone.", "", []string{"forbids running `make deploy`; reminds only"}},
 		// Text a clause rules out of commit messages or PR titles: the
 		// message must not hold it, anywhere; a command, a flag, a path or
 		// a placeholder is not message text.

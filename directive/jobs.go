@@ -159,16 +159,65 @@ func jobCheck(s string, o Object, cmd *check.CommandPattern) (check.Check, bool)
 			except = append(except, &check.CommandPattern{Programs: cmd.Programs, Sub: []string{later}})
 		}
 	}
-	if n := len(cmd.Sub); n > 0 && len(cmd.Programs) == 1 && namespacedScripts[cmd.Programs[0]] && !strings.Contains(cmd.Sub[n-1], ":") {
+	if n := len(cmd.Sub); n > 0 && len(cmd.Programs) == 1 && namespacedScripts[cmd.Programs[0]] && !strings.ContainsAny(cmd.Sub[n-1], ":-") {
 		// The project's variants of its script are the same command:
-		// `yarn test:unit` for `yarn test`, `npm run lint:fix` for `npm run lint`.
-		v := *cmd
-		v.Sub = append(slices.Clone(cmd.Sub[:n-1]), cmd.Sub[n-1]+":*")
-		except = append(except, &v)
+		// `yarn test:unit` for `yarn test`, `npm run lint:fix` and `npm run
+		// lint-api` for `npm run lint`.
+		for _, sep := range []string{":", "-"} {
+			v := *cmd
+			v.Sub = append(slices.Clone(cmd.Sub[:n-1]), cmd.Sub[n-1]+sep+"*")
+			except = append(except, &v)
+		}
+	}
+	// The other commands of the same program the sentence names, outside
+	// what it rules out, are the job's too: "Formatting: `yarn fmt:check`
+	// / `yarn fmt:write`".
+	negated := negatedClauses(s)
+	for _, span := range codeSpan.FindAllString(jobClause(s, at), -1) {
+		alt, ok := spanCommand(span)
+		if !ok || strings.Trim(span, "`") == strings.Trim(o.Text, "`") || len(cmd.Programs) != 1 || alt.Program != cmd.Programs[0] {
+			continue
+		}
+		if slices.ContainsFunc(negated, func(c string) bool { return strings.Contains(c, span) }) {
+			continue
+		}
+		if sub := alt.Sub(len(cmd.Sub)); len(sub) > 0 && !slices.ContainsFunc(except, func(e *check.CommandPattern) bool { return subsCover(e.Sub, sub) }) {
+			except = append(except, &check.CommandPattern{Programs: cmd.Programs, Sub: sub})
+		}
 	}
 	return check.Check{Kind: check.PreferInstead, Instead: strings.Trim(o.Text, "`"),
 		Command:    &check.CommandPattern{Classes: jobs, Except: except},
 		RemindOnly: languageJob.MatchString(before + " " + after)}, true
+}
+
+// jobClause is the clause of s around byte at: between the clause ends
+// (jobClauseEnd) before and after it.
+func jobClause(s string, at int) string {
+	start, end := 0, len(s)
+	for _, b := range jobClauseEnd.FindAllStringIndex(s, -1) {
+		if b[1] <= at {
+			start = b[1]
+		} else if b[0] > at {
+			end = b[0]
+			break
+		}
+	}
+	return s[start:end]
+}
+
+// subsCover reports whether a pattern's subcommand words cover sub's, a
+// word ending in "*" any word it begins ("lint-*" covers "lint-api").
+func subsCover(pattern, sub []string) bool {
+	if len(pattern) != len(sub) {
+		return false
+	}
+	for i, w := range pattern {
+		if p, ok := strings.CutSuffix(w, "*"); ok && strings.HasPrefix(sub[i], p) || w == sub[i] {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // laterPhases are, for a build tool's phase, the phases that run it too.

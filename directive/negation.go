@@ -62,7 +62,7 @@ func qualified(clause string, progs []string) bool {
 	// qualifier.
 	lower := strings.ToLower(flagWord.ReplaceAllString(clause, "`"))
 	for _, p := range progs {
-		// "Don't rely on `git push -u origin <branch>` alone": the command
+		// "Don't trust `make deploy` alone": the command
 		// with something more is not ruled out, and the check cannot tell
 		// what more.
 		if regexp.MustCompile(regexp.QuoteMeta(strings.ToLower(p)) + "`?" + `\s+(?:alone|by\s+itself|on\s+its\s+own)\b`).MatchString(lower) {
@@ -159,7 +159,12 @@ func governed(s string, loc []int) string {
 	if strings.HasPrefix(strings.TrimLeft(rest, "*_ "), ":") {
 		rest = rest[strings.IndexByte(rest, ':')+1:]
 	}
-	if b := clauseBoundary.FindStringIndex(rest); b != nil {
+	// An abbreviation's dot ("(i.e. avoid …)", "e.g. `x`") ends no clause.
+	// Neither does punctuation inside a code span or a quoted string
+	// ("no "Signed-off-by: bot" lines").
+	masked := abbreviation.ReplaceAllStringFunc(rest, func(m string) string { return strings.ReplaceAll(m, ".", "_") })
+	masked = quotedText.ReplaceAllStringFunc(masked, func(m string) string { return m[:1] + strings.Repeat("_", len(m)-2) + m[len(m)-1:] })
+	if b := clauseBoundary.FindStringIndex(masked); b != nil {
 		rest = rest[:b[0]]
 	}
 	if b := byMeans.FindStringIndex(rest); b != nil {
@@ -167,6 +172,13 @@ func governed(s string, loc []int) string {
 	}
 	return s[loc[0]:loc[1]] + rest
 }
+
+// quotedText is a code span or a double-quoted string on one line.
+var quotedText = lazyRE("`[^`\n]*`|\"[^\"\n]*\"")
+
+// abbreviation is a Latin or English abbreviation whose dots end no
+// sentence or clause.
+var abbreviation = lazyRE(`(?i)\b(?:i\.\s?e|e\.\s?g|etc|vs|cf|approx|incl|resp)\.`)
 
 // negatedClauses are the parts of a sentence its negations govern
 // (governed), "doesn't" and "cannot" counted; none when the sentence has

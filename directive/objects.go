@@ -91,7 +91,7 @@ func (p *parser) objects(seg string) []Object {
 	for _, loc := range maskedSpan.FindAllStringIndex(seg, -1) {
 		if i := spanIndex(seg[loc[0]:loc[1]]); i < len(p.spans) && len(p.spans[i]) <= maxObjectBytes {
 			o := codeObject(p.spans[i])
-			o.Example = strings.Count(seg[:loc[0]], "(") > strings.Count(seg[:loc[0]], ")")
+			o.Example = strings.Count(seg[:loc[0]], "(") > strings.Count(seg[:loc[0]], ")") && !restated.MatchString(seg[:loc[0]])
 			if baseCue.MatchString(seg[:loc[0]]) {
 				// "Extend `LinterRuleBase`", "inherit from `BaseTestCase`
 				// or `FeatureFlaggedTestBase`": a base class.
@@ -242,12 +242,37 @@ const maxObjectBytes = 160
 // fileName is a code span that names a file: `global.json`, `undo_buffer.cpp`.
 var fileName = lazyRE(`^[\w.*{}<>@-]+\.[a-z][a-z0-9]{0,4}$`)
 
+// restated ends the words before a span inside an aside that names the
+// object precisely rather than giving an example of it: "(i.e. no
+// `WIP:` prefix)", "(namely `x`)".
+var restated = lazyRE(`(?i)\(\s*(?:i\.\s*e\.?|ie|namely|that\s+is|specifically)[,:]?\s+[^()]*$`)
+
+// memberAccess reports whether a dotted span reads as code, a member of
+// an object or module (`Date.now`, `console.log`, `process.env`,
+// `os.path`), not a file: its name before the dot is a well-known global
+// or module of a language, or the part after it is no file extension.
+func memberAccess(s string) bool {
+	i := strings.LastIndexByte(s, '.')
+	if i <= 0 || strings.ContainsAny(s, "*{}<>/") {
+		return false
+	}
+	stem, ext := s[:i], strings.ToLower(s[i+1:])
+	return codeReceivers[stem] || !fileExtensions[ext]
+}
+
+// codeReceivers are names a language's code reaches members of
+// (`console.log`), which a rule names as code, not as a file.
+var codeReceivers = set("console", "process", "window", "document", "navigator", "Math", "Date", "JSON", "Object",
+	"Array", "Promise", "Number", "String", "Reflect", "Symbol", "os", "sys", "fs", "path", "self", "this", "std",
+	"logger", "logging", "time", "np", "pd", "torch", "assert", "expect", "t", "http", "crypto", "Buffer", "module",
+	"exports", "globalThis", "import", "require", "vi", "jest", "cy", "page", "req", "res", "ctx", "app", "db")
+
 // codeObject classifies a code span.
 func codeObject(s string) Object {
 	switch {
 	case strings.HasPrefix(s, "-") && flagRE.MatchString(s) && !strings.Contains(s, " "):
 		return Object{Text: s, Kind: KindFlag}
-	case !strings.Contains(s, " ") && (strings.ContainsAny(s, "/\\") && !strings.Contains(s, "(") || fileName.MatchString(s)):
+	case !strings.Contains(s, " ") && (strings.ContainsAny(s, "/\\") && !strings.Contains(s, "(") || fileName.MatchString(s) && !memberAccess(s)):
 		return Object{Text: s, Kind: KindPath}
 	}
 	return Object{Text: s, Kind: KindCode}

@@ -96,7 +96,7 @@ var phases = []struct {
 var namespacedScripts = set("npm", "pnpm", "yarn", "bun", "deno", "composer")
 
 // toolThings are nouns that a program's name qualifies when it stands
-// before them in prose ("Gradle plugins", "npm packages", "Docker
+// before them in prose ("Maven plugins", "npm packages", "Docker
 // images"): what a rule says of them is not said of running the program.
 // General vocabulary of toolchains, singular and plural.
 var toolThings = set(
@@ -108,7 +108,7 @@ var toolThings = set(
 )
 
 // attributive reports whether a program's name, as a word in prose,
-// qualifies the noun after it ("new Gradle plugins") rather than naming
+// qualifies the noun after it ("new Docker images") rather than naming
 // the program.
 func attributive(s, name string) bool {
 	re, err := regexp.Compile(`(?i)\b` + regexp.QuoteMeta(name) + `\s+([a-z]+)\b`)

@@ -44,7 +44,7 @@ func labelDirects(s string) bool {
 }
 
 // clauseEnd ends a clause of a labelled line.
-var clauseEnd = lazyRE(`[.;|\n]\s|[.;|]$|\n`)
+var clauseEnd = lazyRE(`[.;|\n]\s|[.;|]$|\n|\s[-–—]\s`)
 
 // directing words open a clause that directs.
 var directing = lazyRE(`(?i)^(?:you\s+)?(?:use|never|always|must|should|shall|do not|don'?t|avoid|prefer|ensure|make sure|required?|only use)\b`)

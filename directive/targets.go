@@ -89,8 +89,8 @@ func globOf(p string) (string, bool) {
 
 // unemphasize strips the Markdown emphasis around a path ("**generated/**",
 // "*dist*") and a trailing "/*" or "/**" (the folder itself), and keeps
-// the stars of a glob: "*.keystore" is every keystore, not a file named
-// ".keystore", and "**/*.pb.go" stays as written.
+// the stars of a glob: "*.pem" is every such file, not a file named
+// ".pem", and "**/*.pb.go" stays as written.
 func unemphasize(p string) string {
 	lead := len(p) - len(strings.TrimLeft(p, "*"))
 	trail := len(p) - len(strings.TrimRight(p, "*"))
@@ -165,6 +165,9 @@ func codeCommand(code, verb string) *check.CommandPattern {
 	if !ok {
 		return nil
 	}
+	if codeKeywords[c.Program] {
+		return nil // `new Date`, `import x`, `return nil`: code, not a command
+	}
 	// `./gradlew`, `bin/rails`: a known program by its base name.
 	known := knownPrograms[c.Program] || knownPrograms[viaProgram(c.Via)] || strings.Contains(c.Program, "/") && knownPrograms[path.Base(c.Program)]
 	if !known && !(runVerbs[verb] && len(c.Args) > 0 && !strings.Contains(c.Program, ".")) {
@@ -206,7 +209,7 @@ func codeCommand(code, verb string) *check.CommandPattern {
 // angle brackets read as one (`<target>` would be a redirection).
 func spanCommand(code string) (action.Command, bool) {
 	code = strings.TrimSpace(strings.Trim(code, "`"))
-	if code == "" || strings.ContainsAny(code, "\n") {
+	if code == "" || strings.ContainsAny(code, "\n") || quotedLiteral(code) {
 		return action.Command{}, false
 	}
 	a := action.Shell(angled.ReplaceAllString(code, "{x}"), action.Env{})
@@ -214,6 +217,20 @@ func spanCommand(code string) (action.Command, bool) {
 		return action.Command{}, false
 	}
 	return a.Commands[0], true
+}
+
+// codeKeywords open code, never a command line: a span that starts with
+// one is a construct of a language. General knowledge of common languages.
+var codeKeywords = set("new", "return", "const", "let", "var", "def", "class", "import", "from", "await", "async",
+	"function", "fn", "func", "type", "interface", "struct", "enum", "public", "private", "protected", "static",
+	"throw", "raise", "if", "else", "elif", "for", "while", "try", "catch", "except", "finally", "with", "yield",
+	"lambda", "typeof", "instanceof", "delete", "void", "package", "impl", "trait", "mod", "pub", "use", "extends",
+	"implements", "override", "abstract", "final", "val", "fun", "object", "module", "require", "include", "defer")
+
+// quotedLiteral reports whether a code span is a quoted string
+// (`"pnpm"`, `'lodash'`): a value written in a file, not a command.
+func quotedLiteral(code string) bool {
+	return len(code) >= 2 && (code[0] == '"' || code[0] == '\'') && code[len(code)-1] == code[0]
 }
 
 // throughRunner is, for a ruled-out command span that runs its program

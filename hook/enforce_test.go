@@ -170,6 +170,11 @@ func TestPreToolUse_namesEveryRuleBroken(t *testing.T) {
 		t.Fatalf("want an ask, got %+v", out.Specific)
 	}
 	reason := out.Specific.PermissionDecisionReason
+	// The rule the call breaks most plainly, by the option it passes,
+	// comes first; the form its message lacks and the step it skips after.
+	if !strings.HasPrefix(reason, "innate-mcp: this breaks the rule \"Never pass `--no-verify` to `git commit`") {
+		t.Errorf("the ask should quote the rule the option breaks first:\n%s", reason)
+	}
 	for _, rule := range []string{"Use Conventional Commits", "Run `make lint` before committing", "Never pass `--no-verify` to `git commit`"} {
 		if n := strings.Count(reason, rule); n != 1 {
 			t.Errorf("%q named %d times in:\n%s", rule, n, reason)
@@ -377,7 +382,7 @@ func TestPreToolUse_branch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const rule = "Work on feature branches, never directly on `main`."
+	const rule = "Use topic branches; do not commit directly to `main`."
 	repo := func(head string, born ...string) string {
 		root := t.TempDir()
 		write(filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/"+head+"\n")

@@ -116,10 +116,31 @@ func (k *KB) enforce(cs []StoredCheck, act action.Action, h check.History) Enfor
 			e.Remind = append(e.Remind, ch)
 		}
 	}
-	byOrigin := func(a, b CheckHit) int { return cmp.Compare(originRank(a.Stored), originRank(b.Stored)) }
+	// A person's checks first, then a consultant's; among them, the one
+	// that names what the call does (its option, its argument, the text it
+	// writes) before one that asks for a form or a step: it is the rule the
+	// call breaks most plainly, the one the ask quotes.
+	byOrigin := func(a, b CheckHit) int {
+		return cmp.Or(cmp.Compare(originRank(a.Stored), originRank(b.Stored)), cmp.Compare(specificity(a.Stored.Check), specificity(b.Stored.Check)))
+	}
 	slices.SortStableFunc(e.Ask, byOrigin)
 	slices.SortStableFunc(e.Remind, byOrigin)
 	return e
+}
+
+// specificity ranks how plainly a check's match names what a call did: 0
+// for an option, an argument or text written, 1 for a program or a path,
+// 2 for a form a message lacks or a step missing before.
+func specificity(c check.Check) int {
+	switch {
+	case c.Kind == check.RequireBefore || c.Kind == check.Require:
+		return 2
+	case c.Command != nil && (len(c.Command.Flags) > 0 || len(c.Command.Lacks) > 0 || len(c.Command.Args) > 0 || len(c.Command.PipeTo) > 0):
+		return 0
+	case c.Write != nil && c.Write.ReadsText(), c.Message != nil:
+		return 0
+	}
+	return 1
 }
 
 func originRank(c StoredCheck) int {
