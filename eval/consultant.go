@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/innate-mcp/innate-mcp/consult"
 	"github.com/innate-mcp/innate-mcp/internal/clip"
@@ -59,8 +58,15 @@ func applyConsultant(ctx context.Context, k *kb.KB, project, ruleFile, answer st
 		return err
 	}
 	held := false
+	rel, err := filepath.Rel(project, ruleFile)
+	if err != nil {
+		rel = ruleFile
+	}
 	for _, rf := range files {
-		held = held || rf.File == ruleFile || strings.HasSuffix(ruleFile, "/"+rf.File)
+		// The file as the project lists it, relative to its root: a nested
+		// file the sync does not read (`.hooks/CLAUDE.md`) is not the
+		// root's CLAUDE.md.
+		held = held || rf.File == ruleFile || rf.File == filepath.ToSlash(rel)
 	}
 	if !held {
 		return nil // not a rule file the project syncs

@@ -243,6 +243,22 @@ func (k *KB) insertLesson(ctx context.Context, tx Tx, nl *NewLesson, it *AddItem
 	return k.resolveContradictions(ctx, tx, l.ID, opposed, now, changes)
 }
 
+// authoredTrigger is a trigger without what the reader derived from the
+// content ("; about: " and the rule's subject): those words are the
+// content's, read for injection there with their negation ("never bypass
+// the hooks"), which the subject alone ("bypass hooks") has lost.
+func authoredTrigger(content, trigger string) string {
+	i := strings.LastIndex(trigger, directive.AboutPrefix)
+	if i < 0 {
+		return trigger
+	}
+	before := strings.TrimSuffix(strings.TrimSpace(trigger[:i]), ";")
+	if strings.TrimSpace(trigger[i+len(directive.AboutPrefix):]) != directive.Parse(content, before).Subject {
+		return trigger
+	}
+	return before
+}
+
 // admit validates and sanitises one lesson in place; it returns a reason
 // when the lesson must be rejected, and the number of secrets redacted.
 func (k *KB) admit(nl *NewLesson) (string, int) {
@@ -254,7 +270,11 @@ func (k *KB) admit(nl *NewLesson) (string, int) {
 	}
 	n := 0
 	for _, p := range []*string{&nl.Content, &nl.Trigger, &nl.AntiTrigger} {
-		if f, bad := sanitize.Injection(*p); bad {
+		scanned := *p
+		if p == &nl.Trigger {
+			scanned = authoredTrigger(nl.Content, nl.Trigger)
+		}
+		if f, bad := sanitize.Injection(scanned); bad {
 			return "carries a prompt-injection instruction (" + f.Rule + ")", 0
 		}
 		var rs []sanitize.Redaction

@@ -2,7 +2,7 @@
 // base in step without anyone running import: when a project is first seen
 // (a tool call naming it, a SessionStart hook, `setup --scope project`) and
 // again after a file changed, it reads the rule files at the project's root
-// (CLAUDE.md, CLAUDE.local.md, AGENTS.md, GEMINI.md, .cursorrules,
+// (CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules,
 // .windsurfrules, .github/copilot-instructions.md, .cursor/rules/**/*.mdc,
 // .github/instructions/**/*.instructions.md), the nested ones below it
 // (src-ui/CLAUDE.md, src-ui/.cursor/rules/*.mdc, which govern their
@@ -68,7 +68,7 @@ const (
 // slash-separated (ruleDirs are walked for the others).
 func projectFiles() []string {
 	return []string{
-		"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md", ".cursorrules", ".windsurfrules",
+		"CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md", "AGENTS.md", "GEMINI.md", ".cursorrules", ".windsurfrules",
 		".github/copilot-instructions.md",
 	}
 }
@@ -532,6 +532,9 @@ func (s *Syncer) candidates(r *os.Root, projectName, root string, rep *Report) [
 	}
 	var out []string
 	for _, name := range projectFiles() {
+		if name == path.Join(GlobalDir, GlobalFile) && s.opt.Home != "" && filepath.Clean(root) == filepath.Clean(s.opt.Home) {
+			continue // the user's own file, synced as the global rules
+		}
 		if _, err := r.Lstat(name); err == nil {
 			out = append(out, name)
 		}

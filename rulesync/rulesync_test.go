@@ -304,3 +304,18 @@ func TestSync_projectsThatAreNoDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestSync_dotClaudeFile: a project's .claude/CLAUDE.md, which Claude Code
+// loads as the project's memory, is one of its rule files.
+func TestSync_dotClaudeFile(t *testing.T) {
+	e := newEnv(t)
+	writeFile(t, filepath.Join(e.root, ".claude", "CLAUDE.md"), []byte("# Tools\n\n- Use pnpm, never npm.\n"))
+	rep := e.sync(t, e.syncer(rulesync.Options{}), e.root)
+	found := false
+	for _, f := range rep.Imported {
+		found = found || strings.HasSuffix(filepath.ToSlash(f.Path), ".claude/CLAUDE.md")
+	}
+	if !found {
+		t.Fatalf("imported %+v; want .claude/CLAUDE.md among them", rep.Imported)
+	}
+}
