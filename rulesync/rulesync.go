@@ -217,7 +217,18 @@ type FileState struct {
 	Added   int `json:"added"`
 	Changed int `json:"changed"`
 	Removed int `json:"removed"`
+	// Import is the ImportVersion the file was imported with; an older one
+	// is imported again, unchanged or not.
+	Import int `json:"import,omitempty"`
 }
+
+// ImportVersion is the version of how a rule file's lines become lessons:
+// when it grows, every synced file is imported again at its next sync, so
+// that a fix of the import (a rule refused by mistake, a line another
+// project held) reaches files that did not change. 1: a project's lessons
+// are its own (kb.LessonHash), and a rule against bypassing a check is no
+// injection.
+const ImportVersion = 1
 
 // Refusal is a rule file the sync did not read, and why.
 type Refusal struct {
@@ -424,7 +435,7 @@ func (s *Syncer) syncRoot(ctx context.Context, projectName, root string, rep *Re
 			continue
 		}
 		budget += st.Size()
-		if had && old.Size == st.Size() && old.ModTime.Equal(st.ModTime()) {
+		if had && old.Size == st.Size() && old.ModTime.Equal(st.ModTime()) && old.Import >= ImportVersion {
 			next.Files = append(next.Files, old)
 			continue
 		}
@@ -478,8 +489,8 @@ func (s *Syncer) syncFile(ctx context.Context, r *os.Root, name, abs, projectNam
 		return FileState{}, false, &badFileError{"cannot be read: " + err.Error()}
 	}
 	sum := sha256.Sum256(data)
-	f := FileState{Path: abs, Size: st.Size(), ModTime: st.ModTime().UTC(), Hash: hex.EncodeToString(sum[:])}
-	if f.Hash == old.Hash {
+	f := FileState{Path: abs, Size: st.Size(), ModTime: st.ModTime().UTC(), Hash: hex.EncodeToString(sum[:]), Import: ImportVersion}
+	if f.Hash == old.Hash && old.Import >= ImportVersion {
 		f.SyncedAt, f.Rules, f.Added, f.Changed, f.Removed = old.SyncedAt, old.Rules, old.Added, old.Changed, old.Removed
 		return f, false, nil
 	}

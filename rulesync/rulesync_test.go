@@ -3,6 +3,7 @@ package rulesync_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -317,5 +318,40 @@ func TestSync_dotClaudeFile(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("imported %+v; want .claude/CLAUDE.md among them", rep.Imported)
+	}
+}
+
+// TestSync_newImportVersion: a file synced by an older import is imported
+// again, though it did not change, so that a fix of the import reaches it.
+func TestSync_newImportVersion(t *testing.T) {
+	e := newEnv(t)
+	s := e.syncer(rulesync.Options{})
+	e.sync(t, s, e.root)
+	// The state as an older version stored it: no import version.
+	ctx := context.Background()
+	states, err := rulesync.States(ctx, e.db)
+	if err != nil || len(states) == 0 {
+		t.Fatalf("states: %v, %v", states, err)
+	}
+	var st rulesync.State
+	for _, x := range states {
+		if x.Project == e.root {
+			st = x
+		}
+	}
+	for i := range st.Files {
+		st.Files[i].Import = 0
+	}
+	b, _ := json.Marshal(st)
+	if err := e.db.SetMeta(ctx, "rule_sync:"+e.root, string(b)); err != nil {
+		t.Fatal(err)
+	}
+	again := e.sync(t, e.syncer(rulesync.Options{}), e.root)
+	if len(again.Imported) == 0 {
+		t.Fatalf("an unchanged file synced by an older import was not imported again: %+v", again)
+	}
+	third := e.sync(t, e.syncer(rulesync.Options{}), e.root)
+	if len(third.Imported) != 0 {
+		t.Fatalf("a file imported by this version was imported again: %+v", third.Imported)
 	}
 }
