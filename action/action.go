@@ -102,6 +102,9 @@ type MessageKind string
 const (
 	CommitMessage MessageKind = "commit"
 	PRTitle       MessageKind = "pr-title"
+	// PRBody is a pull request's description as the command gives it
+	// (`gh pr create --body TEXT`).
+	PRBody MessageKind = "pr-body"
 	// BranchName is the name of a branch an action creates (`git checkout
 	// -b`, `git switch -c`, `git branch NAME`, `git worktree add -b`).
 	BranchName MessageKind = "branch"

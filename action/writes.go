@@ -106,6 +106,9 @@ func (r *reader) commandWrites(c Command, st *syntax.Stmt) {
 			if t, ok := c.ValueOK("-t", "--title"); ok {
 				r.a.Messages = append(r.a.Messages, Message{Kind: PRTitle, Text: t})
 			}
+			if b, ok := c.ValueOK("-b", "--body"); ok {
+				r.a.Messages = append(r.a.Messages, Message{Kind: PRBody, Text: b})
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/action"
@@ -131,7 +132,7 @@ type WritePattern struct {
 // first line.
 type MessagePattern struct {
 	// Kinds are the messages it applies to; empty: commit messages and PR
-	// titles (never branch names).
+	// titles (never branch names nor PR descriptions).
 	Kinds []action.MessageKind `json:"kinds,omitempty"`
 	// Must is a regular expression the first line must match (Require);
 	// MustNot one it must not match (Forbid): the first line's, and, when
@@ -261,6 +262,13 @@ func Validate(c Check) error {
 		for _, g := range p.Args {
 			if err := validGlob(g); err != nil {
 				return bad("args glob %q: %v", g, err)
+			}
+		}
+	}
+	if c.Message != nil {
+		for _, k := range c.Message.Kinds {
+			if !slices.Contains(messageKinds, k) {
+				return bad("message kind %q is not one of commit, pr-title, pr-body, branch", k)
 			}
 		}
 	}

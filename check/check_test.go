@@ -90,6 +90,7 @@ func TestPrepared_Match(t *testing.T) {
 	preferSquash := Check{Kind: PreferInstead, Instead: "gh pr merge --squash", Command: &CommandPattern{Programs: []string{"gh"}, Sub: []string{"pr", "merge"}, Flags: []string{"--merge"}}}
 	checkoutDash := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"checkout"}, Args: []string{"--"}}}
 	secret := Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}, Paths: []string{"*", "!.env"}}}
+	prFooter := Check{Kind: Forbid, Message: &MessagePattern{Kinds: []action.MessageKind{action.PRBody}, MustNot: `(?i)generated with an assistant`}}
 	onMain := Check{Kind: Forbid, When: &Condition{Branch: []string{"main", "release/*"}}, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}}
 	lintJob := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Classes: []string{"lint"}}}
 	tests := []struct {
@@ -128,6 +129,11 @@ func TestPrepared_Match(t *testing.T) {
 		{"a test's weak literal", secret, tool("Write", `{"file_path":"client_test.go","content":"token := \"test-token\""}`), History{}, false},
 		{"an edit that keeps a key", secret, tool("Edit", `{"file_path":"cfg.py","old_string":"KEY = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\"\nx = 1","new_string":"KEY = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\"\nx = 2"}`), History{}, false},
 		{"a key echoed into a file", secret, bash(`echo 'TOKEN = "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB"' >> config.py`), History{}, true},
+		// A PR's description, read only by a check that names it.
+		{"a footer in a PR's description", prFooter, bash(`gh pr create --title "Fix parser" --body "Fixes the parser.` + "\n\n" + `Generated with an assistant"`), History{}, true},
+		{"a description without it", prFooter, bash(`gh pr create --title "Fix parser" --body "Fixes the parser."`), History{}, false},
+		{"a PR title is no description", prFooter, bash(`gh pr create --title "Generated with an assistant" --body "x"`), History{}, false},
+		{"a description is not read by a check of no kind", longSubject, bash(`gh pr create --title "Fix" --body "` + strings.Repeat("x", 80) + `"`), History{}, false},
 		// The branch a command runs on: the session's, or one the line
 		// moved to first; unknown matches nothing.
 		{"a commit on main", onMain, bash("git commit -am wip"), History{Branch: "main"}, true},
@@ -239,6 +245,7 @@ func TestValidate(t *testing.T) {
 		{"a text class", Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}}, From: person}, ""},
 		{"an unknown text class", Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"profanity"}}, From: person}, "holds"},
 		{"text and a class", Check{Kind: Forbid, Write: &WritePattern{Holds: []string{"secret"}, Text: "x"}, From: person}, "not both"},
+		{"a message kind", Check{Kind: Forbid, Message: &MessagePattern{Kinds: []action.MessageKind{"pr-comment"}, MustNot: "x"}, From: person}, "message kind"},
 		{"a branch", Check{Kind: Forbid, When: &Condition{Branch: []string{"main"}}, Command: &CommandPattern{Programs: []string{"git"}}, From: person}, ""},
 		{"a branch for a write", Check{Kind: Forbid, When: &Condition{Branch: []string{"main"}}, Write: &WritePattern{Paths: []string{"a/"}}, From: person}, "command checks only"},
 		{"a bad branch", Check{Kind: Forbid, When: &Condition{Branch: []string{"ma in"}}, Command: &CommandPattern{Programs: []string{"git"}}, From: person}, "not a branch"},

@@ -101,8 +101,12 @@ func Describe(c Check) string {
 		}
 	case c.Message != nil:
 		what := "commit messages and PR titles"
-		if len(c.Message.Kinds) == 1 {
-			what = kindWord(c.Message.Kinds[0]) + "s"
+		if len(c.Message.Kinds) > 0 {
+			var words []string
+			for _, k := range c.Message.Kinds {
+				words = append(words, kindWord(k)+"s")
+			}
+			what = clip.Series(words, "and")
 		}
 		if c.Kind == Require {
 			s = fmt.Sprintf("requires %s to be %s", what, c.Message.name())

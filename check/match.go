@@ -211,8 +211,8 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 	case c.Message != nil:
 		for _, m := range a.Messages {
 			if len(c.Message.Kinds) > 0 && !slices.Contains(c.Message.Kinds, m.Kind) ||
-				len(c.Message.Kinds) == 0 && m.Kind == action.BranchName {
-				continue // no kinds: commit messages and PR titles, not branch names
+				len(c.Message.Kinds) == 0 && (m.Kind == action.BranchName || m.Kind == action.PRBody) {
+				continue // no kinds: commit messages and PR titles, not branch names nor descriptions
 			}
 			first := firstLine(m.Text)
 			if p.must != nil && !p.must.MatchString(first) {
@@ -539,9 +539,14 @@ func kindWord(k action.MessageKind) string {
 		return "PR title"
 	case action.BranchName:
 		return "branch name"
+	case action.PRBody:
+		return "PR description"
 	}
 	return "commit message"
 }
+
+// messageKinds are the kinds a message check may name.
+var messageKinds = []action.MessageKind{action.CommitMessage, action.PRTitle, action.PRBody, action.BranchName}
 
 // anchored reports whether a regular expression (valid RE2) holds an
 // anchor of the text or of a line: `^.{73,}` and `^(wip|fix)$` are forms

@@ -176,6 +176,7 @@ var (
 	conventionalRE      = lazyRE(`(?i)\bconventional[- ]commits?\b|\bcommitlint\b`)
 	conventionalNegated = lazyRE(`(?i)\b(?:not|never|don'?t|no)\b[^.;]{0,30}\bconventional[- ]commits?\b`)
 	prTitleWords        = lazyRE(`(?i)\b(?:pr|pull[- ]request)\s+titles?\b`)
+	prBodyWords         = lazyRE(`(?i)\b(?:prs?|pull[- ]requests?)(?:'s)?\s+(?:descriptions?|bod(?:y|ies))\b|\bdescriptions?\s+of\s+(?:the\s+)?(?:prs?|pull[- ]requests?)\b`)
 	commitWords         = lazyRE(`(?i)\bcommit(?:s|\s+messages?|\s+titles?|\s+subjects?)?\b`)
 	typeSpan            = lazyRE("`([a-z]+)(?:\\([^)`]*\\))?!?:?`")
 )
@@ -242,8 +243,11 @@ func messageCheck(o Object, clause string) (check.Check, bool) {
 	if messageWords.MatchString(clause) {
 		kinds = append(kinds, action.CommitMessage)
 	}
+	if prBodyWords.MatchString(clause) {
+		kinds = append(kinds, action.PRBody)
+	}
 	if len(kinds) == 0 {
-		return check.Check{}, false // no message the hooks read (a PR's description is not one)
+		return check.Check{}, false // no message the hooks read
 	}
 	return check.Check{Kind: check.Forbid, Message: &check.MessagePattern{Kinds: kinds,
 		MustNot: `(?i)` + regexp.QuoteMeta(t), Name: "a message without " + t}}, true

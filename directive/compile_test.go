@@ -102,11 +102,11 @@ func TestCompile(t *testing.T) {
 		// message must not hold it, anywhere; a command, a flag, a path or
 		// a placeholder is not message text.
 		{"Never put `[skip ci]` in commit messages.", "", []string{"forbids commit messages matching /(?i)\\[skip ci\\]/"}},
-		{"Do not include `Generated with Claude Code` in commit messages or PR descriptions.", "", []string{"forbids commit messages matching /(?i)Generated with Claude Code/"}},
+		{"Do not include `Generated with Claude Code` in commit messages or PR descriptions.", "", []string{"forbids commit messages and PR descriptions matching /(?i)Generated with Claude Code/"}},
 		{"Don't use `git commit --no-verify` in commits.", "", []string{"forbids running `git commit --no-verify`; reminds only"}},
 		{"Never write `<type>: <subject>` literally in commit messages.", "", nil},
 		{"Don't include `node_modules` in commits.", "", nil},
-		{"Never mention `WIP` in PR descriptions.", "", nil},
+		{"Never mention `WIP` in PR descriptions.", "", []string{"forbids PR descriptions matching /(?i)WIP/"}},
 		{"Never put `WIP` in PR titles.", "", []string{"forbids PR titles matching /(?i)WIP/"}},
 		{"Always use `uv run` to run Python commands", "", []string{
 			"forbids running `pytest|mypy|ruff|black|isort|flake8|pylint|python|python3|tox|coverage|pyright` run without `uv run`"}},
