@@ -333,35 +333,33 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 			}
 		}
 	}
-	{
-		// A way of running commands the negated clause names, in a
-		// preference too ("use topic branches, not directly the main
-		// branch").
-		for _, k := range commandConstructs {
-			loc := k.named.FindStringIndex(clause)
-			if loc == nil {
-				continue
-			}
-			if len(progs) > 0 && purpose.MatchString(clause[:loc[0]]) {
-				// "Don't use pip when installing packages": the program is
-				// ruled out; what it is for is where.
-				continue
-			}
-			if k.pattern != nil {
-				if p := k.pattern(clause); p != nil {
-					c := check.Check{Kind: check.Forbid, Command: p}
-					if len(k.branch) > 0 {
-						c.When = &check.Condition{Branch: k.branch}
-					}
-					out = append(out, c)
+	// A way of running commands the negated clause names, in a
+	// preference too ("use topic branches, not directly the main
+	// branch").
+	for _, k := range commandConstructs {
+		loc := k.named.FindStringIndex(clause)
+		if loc == nil {
+			continue
+		}
+		if len(progs) > 0 && purpose.MatchString(clause[:loc[0]]) {
+			// "Don't use pip when installing packages": the program is
+			// ruled out; what it is for is where.
+			continue
+		}
+		if k.pattern != nil {
+			if p := k.pattern(clause); p != nil {
+				c := check.Check{Kind: check.Forbid, Command: p}
+				if len(k.branch) > 0 {
+					c.When = &check.Condition{Branch: k.branch}
 				}
-				continue
+				out = append(out, c)
 			}
-			after := clause[loc[1]:]
-			remind := narrowed.MatchString(after) && !unlessAsked.MatchString(after)
-			for _, p := range k.patterns {
-				out = append(out, check.Check{Kind: check.Forbid, Command: p, RemindOnly: remind})
-			}
+			continue
+		}
+		after := clause[loc[1]:]
+		remind := narrowed.MatchString(after) && !unlessAsked.MatchString(after)
+		for _, p := range k.patterns {
+			out = append(out, check.Check{Kind: check.Forbid, Command: p, RemindOnly: remind})
 		}
 	}
 	return out
