@@ -79,6 +79,10 @@ func constructPattern(span string) (string, bool) {
 		m := comparisonSpan.FindStringSubmatch(span)
 		return regexp.QuoteMeta(m[1]) + `\s*` + m[2] + `\b`, true
 	}
+	if name, ok := strings.CutSuffix(span, ".*"); ok && qualifiedSpan.MatchString(name+".x") {
+		// `Log.*`: any member of the name.
+		return boundary(name) + regexp.QuoteMeta(name) + `\.\w`, true
+	}
 	if prefix, _, ok := strings.Cut(span, "..."); ok && elidedConstruct.MatchString(prefix) {
 		// `#[allow(clippy::...)]`: what stands before the elided part is
 		// the construct, written as it is.

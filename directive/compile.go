@@ -346,6 +346,13 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 			// ruled out; what it is for is where.
 			continue
 		}
+		if k.mainBranch && prWords.MatchString(s) {
+			// A pull request's target, not a push or a commit.
+			for _, p := range prBase {
+				out = append(out, check.Check{Kind: check.Forbid, Command: p})
+			}
+			continue
+		}
 		if k.pattern != nil {
 			if p := k.pattern(clause); p != nil {
 				c := check.Check{Kind: check.Forbid, Command: p}

@@ -25,7 +25,20 @@ type commandConstruct struct {
 	// branch, when set, limits the check to commands run on one of these
 	// branches (check.Condition.Branch).
 	branch []string
+	// mainBranch marks the constructs about main: in a sentence about pull
+	// requests ("open a PR into `develop`, never directly into `main`")
+	// what is ruled out is a pull request based on main (prBase).
+	mainBranch bool
 }
+
+// prBase is a pull request opened against main or master.
+var prBase = []*check.CommandPattern{
+	{Programs: []string{"gh"}, Sub: []string{"pr", "create"}, Flags: []string{"--base=main"}},
+	{Programs: []string{"gh"}, Sub: []string{"pr", "create"}, Flags: []string{"--base=master"}},
+}
+
+// prWords name pull requests in a sentence.
+var prWords = lazyRE(`(?i)\b(?:prs?|pull[- ]requests?|merge[- ]requests?|mrs?)\b`)
 
 var commandConstructs = []commandConstruct{
 	{ // "force push", "force-pushing", "push --force"
@@ -39,13 +52,15 @@ var commandConstructs = []commandConstruct{
 		pattern: func(clause string) *check.CommandPattern {
 			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"push"}, Args: []string{"main", "master", "HEAD:main", "HEAD:master"}}
 		},
+		mainBranch: true,
 	},
 	{ // "don't commit to master", "no commits directly on main", "no work directly on main": a commit made there
 		named: lazyRE(`(?i)(?:\b(?:commit(?:s|ting)?|work(?:s|ing)?)\s+(?:\w+\s+)?|^\W*(?:(?:never|not|don'?t|do\s+not)\s+)?directly\s+)(?:directly\s+)?(?:(?:in|on)?to|on|in)\s+(?:the\s+)?` + "`?" + `(main|master)` + "`?" + `(?:\s+branch)?\b`),
 		pattern: func(string) *check.CommandPattern {
 			return &check.CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}
 		},
-		branch: []string{"main", "master"},
+		branch:     []string{"main", "master"},
+		mainBranch: true,
 	},
 	{ // "skip the hooks", "bypass pre-commit hooks", "--no-verify" in words
 		named: lazyRE(`(?i)\b(?:skip(?:ping)?|bypass(?:ing)?|disabl(?:e|ing))\s+(?:the\s+)?(?:git\s+|pre-commit\s+|commit\s+)*hooks?\b`),
@@ -82,6 +97,12 @@ var commandConstructs = []commandConstruct{
 	{ // "never open pull requests", "do not create a PR unless asked"
 		named:    lazyRE(`(?i)\b(?:open|creat|submitt?|rais|fil)(?:e|es|ed|ing)?\s+(?:a\s+|an\s+|any\s+|new\s+|the\s+)*(?:pull[- ]requests?|prs?)\b`),
 		patterns: []*check.CommandPattern{{Programs: []string{"gh"}, Sub: []string{"pr", "create"}}, {Programs: []string{"hub"}, Sub: []string{"pull-request"}}},
+	},
+	{ // "do not enable auto-merge", "never turn on automerge"
+		named: lazyRE(`(?i)\b(?:enabl(?:e|es|ed|ing)|turn(?:s|ed|ing)?\s+on|set(?:s|ting)?\s+up|us(?:e|es|ed|ing))\s+(?:the\s+|github'?s?\s+)?auto[- ]?merge\b`),
+		pattern: func(string) *check.CommandPattern {
+			return &check.CommandPattern{Programs: []string{"gh"}, Sub: []string{"pr", "merge"}, Flags: []string{"--auto"}}
+		},
 	},
 	{ // "never merge pull requests", "do not merge PRs yourself"
 		named:    lazyRE(`(?i)\bmerg(?:e|es|ing)\s+(?:a\s+|any\s+|the\s+|your\s+)*(?:pull[- ]requests?|prs?)\b`),

@@ -96,6 +96,11 @@ func TestCompile(t *testing.T) {
 		// A construct written up to an elided part.
 		{"Never write `#[allow(clippy::...)]` attributes.", "", []string{"forbids writing /#\\[allow\\(clippy::/ in any file but `*.md`, `*.mdx`, `*.markdown` and 5 more"}},
 		{"Never open an issue.", "", []string{"forbids running `gh issue create`"}},
+		// Auto-merge; a pull request's base, where the sentence is about
+		// pull requests; any member of a name.
+		{"Never turn on auto-merge.", "", []string{"forbids running `gh pr merge --auto`"}},
+		{"Open pull requests against `develop`, never directly into `main`.", "", []string{"forbids running `gh pr create --base=main`", "forbids running `gh pr create --base=master`"}},
+		{"Never use `Log.*`; log through Timber.", "", []string{"forbids writing /\\bLog\\.\\w/ in any file but `*.md`, `*.mdx`, `*.markdown` and 5 more"}},
 		// "X alone": X with more is not ruled out.
 		{"Don't trust `make deploy <env>` alone.", "", []string{"forbids running `make deploy`; reminds only"}},
 		// Text a clause rules out of commit messages or PR titles: the
