@@ -453,3 +453,16 @@ func TestForbiddenCommand_match(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeObject_fileOrMember: a dotted span is a file unless it reads as
+// a member of a language's global.
+func TestCodeObject_fileOrMember(t *testing.T) {
+	for span, want := range map[string]Kind{
+		"app.py": KindPath, "db.json": KindPath, ".env.local": KindPath, "docs/api.md": KindPath,
+		"console.log": KindCode, "process.env": KindCode, "Date.now": KindCode, "Array.map": KindCode,
+	} {
+		if got := codeObject(span).Kind; got != want {
+			t.Errorf("codeObject(%q) = %s, want %s", span, got, want)
+		}
+	}
+}

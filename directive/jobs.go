@@ -5,6 +5,7 @@
 package directive
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -205,17 +206,17 @@ func jobClause(s string, at int) string {
 	return s[start:end]
 }
 
-// subsCover reports whether a pattern's subcommand words cover sub's, a
-// word ending in "*" any word it begins ("lint-*" covers "lint-api").
+// subsCover reports whether a pattern's subcommand words cover sub's, as
+// a check reads them (a "*" in a word matches any text: "lint-*" covers
+// "lint-api").
 func subsCover(pattern, sub []string) bool {
 	if len(pattern) != len(sub) {
 		return false
 	}
 	for i, w := range pattern {
-		if p, ok := strings.CutSuffix(w, "*"); ok && strings.HasPrefix(sub[i], p) || w == sub[i] {
-			continue
+		if ok, _ := path.Match(w, sub[i]); !ok {
+			return false
 		}
-		return false
 	}
 	return true
 }

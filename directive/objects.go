@@ -248,24 +248,27 @@ var fileName = lazyRE(`^[\w.*{}<>@-]+\.[a-z][a-z0-9]{0,4}$`)
 var restated = lazyRE(`(?i)\(\s*(?:i\.\s*e\.?|ie|namely|that\s+is|specifically)[,:]?\s+[^()]*$`)
 
 // memberAccess reports whether a dotted span reads as code, a member of
-// an object or module (`Date.now`, `console.log`, `process.env`,
-// `os.path`), not a file: its name before the dot is a well-known global
-// or module of a language, or the part after it is no file extension.
+// an object or module (`Date.now`, `console.log`, `process.env`), not a
+// file: the part after the dot is no file extension, or it is one that a
+// language's well-known global also has as a member (`console.log`,
+// `process.env`, `Array.map`), while `app.py` and `db.json` stay files.
 func memberAccess(s string) bool {
 	i := strings.LastIndexByte(s, '.')
 	if i <= 0 || strings.ContainsAny(s, "*{}<>/") {
 		return false
 	}
 	stem, ext := s[:i], strings.ToLower(s[i+1:])
-	return codeReceivers[stem] || !fileExtensions[ext]
+	return !fileExtensions[ext] || codeReceivers[stem] && memberExtensions[ext]
 }
 
-// codeReceivers are names a language's code reaches members of
-// (`console.log`), which a rule names as code, not as a file.
+// codeReceivers are globals of a language whose members a rule names as
+// code (`console.log`, `process.env`).
 var codeReceivers = set("console", "process", "window", "document", "navigator", "Math", "Date", "JSON", "Object",
-	"Array", "Promise", "Number", "String", "Reflect", "Symbol", "os", "sys", "fs", "path", "self", "this", "std",
-	"logger", "logging", "time", "np", "pd", "torch", "assert", "expect", "t", "http", "crypto", "Buffer", "module",
-	"exports", "globalThis", "import", "require", "vi", "jest", "cy", "page", "req", "res", "ctx", "app", "db")
+	"Array", "Promise", "Number", "String", "Reflect", "Symbol", "Buffer", "globalThis", "os", "sys", "np", "pd")
+
+// memberExtensions are the file extensions that are also common member
+// names of those globals.
+var memberExtensions = set("log", "env", "map", "test", "min", "local", "dev", "prod", "d", "sample")
 
 // codeObject classifies a code span.
 func codeObject(s string) Object {

@@ -83,3 +83,24 @@ func FuzzHeadBranch(f *testing.F) {
 		_ = GitDir(b)
 	})
 }
+
+// BenchmarkBranch: what reading the branch costs a hook, from a directory
+// three levels below the repository's root.
+func BenchmarkBranch(b *testing.B) {
+	root := b.TempDir()
+	for _, f := range []struct{ p, s string }{{".git/HEAD", "ref: refs/heads/main\n"}, {".git/refs/heads/main", "4e0be584f3c1d2e5a6b7c8d9e0f1a2b3c4d5e6f7\n"}} {
+		p := filepath.Join(root, filepath.FromSlash(f.p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(f.s), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	dir := filepath.Join(root, "a", "b", "c")
+	for b.Loop() {
+		if Branch(dir) != "main" {
+			b.Fatal("no branch")
+		}
+	}
+}
