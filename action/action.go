@@ -95,6 +95,11 @@ type Write struct {
 	NameOnly bool `json:"name_only,omitempty"`
 }
 
+// Unplaced reports whether the write's file is not known at all: code a
+// plan shows without naming a file (NameOnly with no name). Only a
+// pattern over the new text can read it.
+func (w Write) Unplaced() bool { return w.NameOnly && w.Path == "" }
+
 // MessageKind is what a message is.
 type MessageKind string
 

@@ -510,10 +510,14 @@ func TestMatch_secretNotRepeated(t *testing.T) {
 
 // TestMatch_nameOnly: the code a plan shows for a file it names without
 // its directory is matched by each glob's last part, and a pattern that
-// needs a line's start or end cannot be judged on that fragment.
+// needs a line's start or end cannot be judged on that fragment; code a
+// plan shows for no file is judged by a pattern of its text alone, and a
+// fragment of it lacks nothing.
 func TestMatch_nameOnly(t *testing.T) {
 	jest := Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"frontend/**/*.test.tsx", "!frontend/legacy/**"}, Text: `\bjest\.(?:fn|mock)\b`}, From: Provenance{By: ByConsultant}}
 	topLevel := Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"lib/**/*.rb"}, Text: `(?m)^require_relative\s`}, From: Provenance{By: ByConsultant}}
+	pathOnly := Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"**/*.go"}}, From: Provenance{By: ByConsultant}}
+	header := Check{Kind: Require, Write: &WritePattern{Paths: []string{"**/*.go"}, Text: `Copyright`}, From: Provenance{By: ByConsultant}}
 	tests := []struct {
 		name  string
 		check Check
@@ -525,6 +529,13 @@ func TestMatch_nameOnly(t *testing.T) {
 		{"the same file with its path", jest, action.Write{Path: "src/Toast.test.tsx", Text: "const spy = jest.fn()", TextKnown: true}, false},
 		{"an anchored pattern on a fragment", topLevel, action.Write{Path: "updater.rb", Text: `require_relative "x"`, TextKnown: true, NameOnly: true}, false},
 		{"an anchored pattern on a file", topLevel, action.Write{Path: "lib/a/updater.rb", Text: `require_relative "x"`, TextKnown: true}, true},
+		// Code a plan shows without naming a file: its text alone decides.
+		{"code of no known file", jest, action.Write{Text: "const spy = jest.fn()", TextKnown: true, NameOnly: true}, true},
+		{"compliant code of no known file", jest, action.Write{Text: "const spy = vi.fn()", TextKnown: true, NameOnly: true}, false},
+		{"an anchored pattern on code of no known file", topLevel, action.Write{Text: `require_relative "x"`, TextKnown: true, NameOnly: true}, false},
+		{"a path alone is no check of code of no known file", pathOnly, action.Write{Text: "x := 1", TextKnown: true, NameOnly: true}, false},
+		{"a fragment of no known file lacks nothing", header, action.Write{Text: "func main() {}", TextKnown: true, NameOnly: true}, false},
+		{"a whole file lacks the header", header, action.Write{Path: "cmd/main.go", Text: "func main() {}", TextKnown: true}, true},
 	}
 	for _, tc := range tests {
 		p, err := Prepare(tc.check)

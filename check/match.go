@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"regexp"
@@ -182,16 +183,17 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 			}
 			if len(c.Write.Holds) > 0 {
 				if what, ok := holds(c.Write.Holds, w); ok {
-					return hit(w.Path, writeVerb(w)+" "+w.Path+" with "+what)
+					return hit(w.Path, written(w)+" with "+what)
 				}
 				continue
 			}
 			if p.text == nil {
-				return hit(w.Path, writeVerb(w)+" "+w.Path)
+				return hit(w.Path, written(w))
 			}
-			if !w.TextKnown || w.NameOnly && p.textAnchored {
+			if !w.TextKnown || w.NameOnly && p.textAnchored || w.Unplaced() && c.Kind == Require {
 				// A fragment of a file known by its name alone: where its
-				// lines stand is not known either.
+				// lines stand is not known either; nor whether a fragment
+				// of a file not known at all lacks what the file needs.
 				continue
 			}
 			found := p.text.MatchString(w.Text)
@@ -202,10 +204,11 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 				found = len(p.text.FindAllStringIndex(w.Text, -1)) > len(p.text.FindAllStringIndex(w.Gone, -1))
 			}
 			if c.Kind == Require && !found {
-				return hit(w.Path, writeVerb(w)+" "+w.Path+" without what the rule asks for")
+				return hit(w.Path, written(w)+" without what the rule asks for")
 			}
 			if c.Kind != Require && found {
-				return hit(w.Path, writeVerb(w)+" "+w.Path+" with "+clipQuote(p.text.FindString(w.Text)))
+				quote := clipQuote(p.text.FindString(w.Text))
+				return hit(cmp.Or(w.Path, quote), written(w)+" with "+quote)
 			}
 		}
 	case c.Message != nil:
@@ -352,6 +355,9 @@ func (w *WritePattern) scope(x action.Write) bool {
 	}
 	if len(w.Paths) == 0 {
 		return true
+	}
+	if x.Unplaced() {
+		return w.ReadsText() // any file: its text alone decides
 	}
 	if x.NameOnly {
 		return globsByName(w.Paths, x.Path)
@@ -519,6 +525,15 @@ func within(dirs []string, a action.Action, h History) bool {
 		globs[i] = "/" + strings.Trim(d, "/") + "/"
 	}
 	return touched(globs, a, h)
+}
+
+// written says what a write does to its file: "writes a/b.go", or "shows
+// code" for one with no file.
+func written(w action.Write) string {
+	if w.Unplaced() {
+		return "shows code"
+	}
+	return writeVerb(w) + " " + w.Path
 }
 
 func writeVerb(w action.Write) string {

@@ -318,8 +318,8 @@ func TestPlanAction(t *testing.T) {
 }
 
 // TestPlanAction_writes: the code a plan shows is the new text of the
-// files it names; code in a negated clause, paths and command lines are
-// not.
+// files it names, or of a file not known when it names none; code in a
+// negated clause, paths and command lines are not.
 func TestPlanAction_writes(t *testing.T) {
 	tests := []struct {
 		plan      string
@@ -332,7 +332,8 @@ func TestPlanAction_writes(t *testing.T) {
 		// The clause opened by "instead of" is negated to its end: nothing.
 		{"Instead of `<!-- x -->`, write `<%!-- x --%>` in page.heex.", nil, "", ""},
 		{"Write `<%!-- x --%>` in lib/page.heex; never `<!-- x -->`.", []string{"lib/page.heex"}, "<%!-- x --%>", "<!-- x -->"},
-		{"Add a `console.log` call.", nil, "", ""},
+		// Code shown for no file is written to a file not known at all.
+		{"Add a `console.log` call.", []string{""}, "console.log", ""},
 	}
 	for _, tt := range tests {
 		a := PlanAction(tt.plan)

@@ -87,6 +87,9 @@ func PlanActionIn(plan, situation string) action.Action {
 			seen[p] = true
 			out.Writes = append(out.Writes, action.Write{Path: p, Text: text, TextKnown: true, By: PlanWrite, NameOnly: !strings.Contains(p, "/")})
 		}
+		if len(seen) == 0 {
+			out.Writes = append(out.Writes, action.Write{Text: text, TextKnown: true, By: PlanWrite, NameOnly: true})
+		}
 	}
 	return out
 }

@@ -159,8 +159,8 @@ func TestRecall_phrasings(t *testing.T) {
 
 // TestAppraise_consultantWriteCheck: appraise cautions on a plan whose code
 // breaks a consultant's check of new text, while it only reminds the
-// hooks; a plan that names the file without such code is not cautioned by
-// it.
+// hooks, whether or not it names the file; a plan without such code is not
+// cautioned by it.
 func TestAppraise_consultantWriteCheck(t *testing.T) {
 	e, rules := compileEnv(t)
 	ctx := context.Background()
@@ -184,6 +184,13 @@ func TestAppraise_consultantWriteCheck(t *testing.T) {
 	}
 	if flagged("In lib/web/page.html.heex add `<%!-- banner --%>` above the header.") {
 		t.Error("a plan writing a HEEx comment is flagged")
+	}
+	// Code shown for no file is judged by its text alone.
+	if !flagged("Add `<!-- banner -->` above the header.") {
+		t.Error("a plan showing an HTML comment for no file is not flagged")
+	}
+	if flagged("Add `<%!-- banner --%>` above the header.") {
+		t.Error("a plan showing a HEEx comment for no file is flagged")
 	}
 }
 
