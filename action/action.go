@@ -93,6 +93,10 @@ type Write struct {
 	// part, and its text is a fragment whose place in the file is not
 	// known either.
 	NameOnly bool `json:"name_only,omitempty"`
+	// PathTail: Path may be only the end of the file's path, under
+	// folders not named (a plan's "client/net.ts"); a glob matches it
+	// where it may hold such a file (check.GlobTail).
+	PathTail bool `json:"path_tail,omitempty"`
 }
 
 // Unplaced reports whether the write's file is not known at all: code a

@@ -360,8 +360,40 @@ func FuzzMatch(f *testing.F) {
 			}
 			_ = Describe(c)
 		}
-		Glob(glob, line)
+		if Glob(glob, line) && !GlobTail(glob, line) {
+			t.Fatalf("Glob(%q, %q) but not GlobTail", glob, line)
+		}
 	})
+}
+
+// TestGlobTail: a path known by its tail matches where some file ending
+// with it would, its first folder standing where the pattern names one; a
+// name alone matches by the pattern's last part.
+func TestGlobTail(t *testing.T) {
+	tests := []struct {
+		patterns []string
+		path     string
+		want     bool
+	}{
+		{[]string{"packages/core/src/client/"}, "client/net.ts", true},
+		{[]string{"packages/core/src/client/"}, "net.ts", false},
+		{[]string{"packages/core/src/client/"}, "server/net.ts", false},
+		{[]string{"packages/*/src/**/*.ts"}, "src/a/b.ts", true},
+		{[]string{"packages/*/src/**/*.ts"}, "lib/a/b.ts", false},
+		{[]string{"sdk/src/**/*.py"}, "core/src/models/run.py", false},
+		{[]string{"frontend/**/*.test.tsx"}, "Toast.test.tsx", true},
+		{[]string{"frontend/**/*.test.tsx"}, "Toast.tsx", false},
+		{[]string{"frontend/**/*.test.tsx", "!frontend/legacy/*.test.tsx"}, "Toast.test.tsx", false},
+		{[]string{"frontend/**/*.test.tsx", "!frontend/legacy/"}, "Toast.test.tsx", true},
+		{[]string{"src/"}, "src/a.go", true},
+		{[]string{"src/"}, "/etc/a.go", false},
+		{[]string{"src/"}, "../src/a.go", false},
+	}
+	for _, tt := range tests {
+		if got := GlobsTail(tt.patterns, tt.path); got != tt.want {
+			t.Errorf("GlobsTail(%q, %q) = %v, want %v", tt.patterns, tt.path, got, tt.want)
+		}
+	}
 }
 
 // TestGlobs: a list of patterns reads as .gitignore reads one, the last
@@ -516,6 +548,7 @@ func TestMatch_secretNotRepeated(t *testing.T) {
 func TestMatch_nameOnly(t *testing.T) {
 	jest := Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"frontend/**/*.test.tsx", "!frontend/legacy/**"}, Text: `\bjest\.(?:fn|mock)\b`}, From: Provenance{By: ByConsultant}}
 	topLevel := Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"lib/**/*.rb"}, Text: `(?m)^require_relative\s`}, From: Provenance{By: ByConsultant}}
+	client := Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"packages/core/src/client/"}, Text: `from '\.\./server/`}, From: Provenance{By: ByConsultant}}
 	pathOnly := Check{Kind: Forbid, Write: &WritePattern{Paths: []string{"**/*.go"}}, From: Provenance{By: ByConsultant}}
 	header := Check{Kind: Require, Write: &WritePattern{Paths: []string{"**/*.go"}, Text: `Copyright`}, From: Provenance{By: ByConsultant}}
 	tests := []struct {
@@ -529,6 +562,10 @@ func TestMatch_nameOnly(t *testing.T) {
 		{"the same file with its path", jest, action.Write{Path: "src/Toast.test.tsx", Text: "const spy = jest.fn()", TextKnown: true}, false},
 		{"an anchored pattern on a fragment", topLevel, action.Write{Path: "updater.rb", Text: `require_relative "x"`, TextKnown: true, NameOnly: true}, false},
 		{"an anchored pattern on a file", topLevel, action.Write{Path: "lib/a/updater.rb", Text: `require_relative "x"`, TextKnown: true}, true},
+		// A plan's path may lie under folders it does not name.
+		{"a path's tail", client, action.Write{Path: "client/net.ts", Text: "import x from '../server/y'", TextKnown: true, PathTail: true}, true},
+		{"a path's tail elsewhere", client, action.Write{Path: "server/net.ts", Text: "import x from '../server/y'", TextKnown: true, PathTail: true}, false},
+		{"a path from the root", client, action.Write{Path: "client/net.ts", Text: "import x from '../server/y'", TextKnown: true}, false},
 		// Code a plan shows without naming a file: its text alone decides.
 		{"code of no known file", jest, action.Write{Text: "const spy = jest.fn()", TextKnown: true, NameOnly: true}, true},
 		{"compliant code of no known file", jest, action.Write{Text: "const spy = vi.fn()", TextKnown: true, NameOnly: true}, false},

@@ -3,6 +3,7 @@ package check
 import (
 	"errors"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -64,6 +65,44 @@ func Glob(pattern, p string) bool {
 	return matchSegs(segs, split(p))
 }
 
+// GlobTail is Glob for a path known only by its tail: a plan's
+// "client/net.ts" or "Toast.test.tsx" may lie under folders it does not
+// name. It matches where some file ending with p matches the pattern,
+// the tail's first folder standing where the pattern names a folder, by
+// more than a directory's "everything under it": "frontend/**/*.test.tsx"
+// holds "Toast.test.tsx", "src/client/" holds "client/net.ts" but no
+// "net.ts", and "sdk/src/**/*.py" no "core/src/a.py".
+func GlobTail(pattern, p string) bool {
+	if Glob(pattern, p) {
+		return true
+	}
+	pattern = strings.TrimPrefix(strings.TrimSpace(strings.ReplaceAll(pattern, `\`, "/")), "./")
+	p = strings.TrimPrefix(path.Clean(strings.ReplaceAll(p, `\`, "/")), "./")
+	if strings.Trim(pattern, "/") == "" || p == "" || p == "." || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "..") {
+		return false
+	}
+	segs, want := append(split(pattern), "**"), split(p)
+	for i := 1; i < len(segs); i++ {
+		rest := segs[i:]
+		if !slices.ContainsFunc(rest, func(s string) bool { return s != "**" }) {
+			break // "everything under a folder": no file's tail is in it
+		}
+		if len(want) > 1 && rest[0] == "**" {
+			continue // a tail's first folder stands where the glob names one
+		}
+		if matchSegs(rest, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// GlobsTail is Globs with GlobTail: an exclusion excludes a path whose
+// tail it may hold.
+func GlobsTail(patterns []string, p string) bool {
+	return globs(patterns, p, GlobTail)
+}
+
 func split(p string) []string {
 	p = strings.Trim(p, "/")
 	if p == "" {
@@ -107,6 +146,10 @@ func matchSegs(pat, segs []string) bool {
 // with "!" excludes what it matches ("src/**/*.ts", "!*.test.ts"). A list
 // of exclusions alone excludes from everything.
 func Globs(patterns []string, p string) bool {
+	return globs(patterns, p, Glob)
+}
+
+func globs(patterns []string, p string, glob func(pattern, p string) bool) bool {
 	in, onlyNot := false, true
 	for _, g := range patterns {
 		g = strings.TrimSpace(g)
@@ -114,13 +157,13 @@ func Globs(patterns []string, p string) bool {
 		if !neg {
 			onlyNot = false
 		}
-		if Glob(strings.TrimPrefix(g, "!"), p) {
+		if glob(strings.TrimPrefix(g, "!"), p) {
 			in = !neg
 		}
 	}
 	if onlyNot && len(patterns) > 0 {
 		for _, g := range patterns {
-			if Glob(strings.TrimPrefix(strings.TrimSpace(g), "!"), p) {
+			if glob(strings.TrimPrefix(strings.TrimSpace(g), "!"), p) {
 				return false
 			}
 		}

@@ -183,7 +183,7 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 			}
 			if len(c.Write.Holds) > 0 {
 				if what, ok := holds(c.Write.Holds, w); ok {
-					return hit(w.Path, written(w)+" with "+what)
+					return hit(cmp.Or(w.Path, what), written(w)+" with "+what)
 				}
 				continue
 			}
@@ -359,32 +359,10 @@ func (w *WritePattern) scope(x action.Write) bool {
 	if x.Unplaced() {
 		return w.ReadsText() // any file: its text alone decides
 	}
-	if x.NameOnly {
-		return globsByName(w.Paths, x.Path)
+	if x.NameOnly || x.PathTail {
+		return GlobsTail(w.Paths, x.Path)
 	}
 	return Globs(w.Paths, x.Path)
-}
-
-// globsByName reads a list of globs as Globs does, for a file known only
-// by its name: each glob by its last part ("frontend/**/*.test.tsx" holds
-// any "*.test.tsx"); a directory's glob holds no file's name.
-func globsByName(globs []string, name string) bool {
-	last := make([]string, 0, len(globs))
-	for _, g := range globs {
-		neg := strings.HasPrefix(g, "!")
-		body := strings.TrimSuffix(strings.TrimPrefix(g, "!"), "**")
-		switch {
-		case strings.HasSuffix(body, "/") || body == "":
-			if !neg {
-				last = append(last, "/") // the root alone, which no name is
-			}
-		case neg:
-			last = append(last, "!"+body[strings.LastIndex(body, "/")+1:])
-		default:
-			last = append(last, body[strings.LastIndex(body, "/")+1:])
-		}
-	}
-	return Globs(last, name)
 }
 
 // programMatch reports whether a pattern's program names one of a

@@ -332,6 +332,9 @@ func TestPlanAction_writes(t *testing.T) {
 		// The clause opened by "instead of" is negated to its end: nothing.
 		{"Instead of `<!-- x -->`, write `<%!-- x --%>` in page.heex.", nil, "", ""},
 		{"Write `<%!-- x --%>` in lib/page.heex; never `<!-- x -->`.", []string{"lib/page.heex"}, "<%!-- x --%>", "<!-- x -->"},
+		// A span may run over the lines of one paragraph, not past it.
+		{"In src/a.go add `if x {\n\tpanic(1)\n}` at the end.", []string{"src/a.go"}, "panic(1)", ""},
+		{"Edit src/a.go: a `stray tick.\n\nThen x` here.", nil, "", ""},
 		// Code shown for no file is written to a file not known at all.
 		{"Add a `console.log` call.", []string{""}, "console.log", ""},
 	}

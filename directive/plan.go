@@ -63,6 +63,9 @@ func PlanActionIn(plan, situation string) action.Action {
 				continue
 			}
 			span := plan[loc[g]:loc[g+1]]
+			if strings.Contains(span, "\n\n") && g == 4 {
+				continue // a paragraph ends a span: stray backticks
+			}
 			if strings.TrimSpace(span) == pathRE.FindString(span) {
 				continue // a path, not code
 			}
@@ -85,7 +88,8 @@ func PlanActionIn(plan, situation string) action.Action {
 				continue
 			}
 			seen[p] = true
-			out.Writes = append(out.Writes, action.Write{Path: p, Text: text, TextKnown: true, By: PlanWrite, NameOnly: !strings.Contains(p, "/")})
+			out.Writes = append(out.Writes, action.Write{Path: p, Text: text, TextKnown: true, By: PlanWrite, NameOnly: !strings.Contains(p, "/"),
+				PathTail: !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "./") && !strings.HasPrefix(p, "~")})
 		}
 		if len(seen) == 0 {
 			out.Writes = append(out.Writes, action.Write{Text: text, TextKnown: true, By: PlanWrite, NameOnly: true})
@@ -100,8 +104,9 @@ func PlanActionIn(plan, situation string) action.Action {
 const PlanWrite = "plan"
 
 // planCode is code a plan shows: a fenced block's body (of any language)
-// or an inline code span.
-var planCode = lazyRE("(?s)```[\\w+-]*\\n(.*?)```|`([^`\\n]+)`")
+// or an inline code span, which may run over lines of one paragraph, as
+// in CommonMark.
+var planCode = lazyRE("(?s)```[\\w+-]*\\n(.*?)```|`([^`]+)`")
 
 // planCommand is a command in a plan: a fenced shell block's body, an
 // inline code span, or a line opening with "$ ".
