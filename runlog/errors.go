@@ -22,6 +22,10 @@ var errorLines = sync.OnceValue(func() []errorLine {
 		// TS2304", "a.c:3:2: error: …", "error[E0425]: …", "error CS1002: …".
 		{"error", regexp.MustCompile(`(?:^|[\s:(),])error(?:\[E\d+\])?(?: [A-Z]{2,}\d+)?: `)},
 		{".go:", regexp.MustCompile(`^\S+\.go:\d+:\d+: \S`)},
+		// Any compiler's diagnostic as an editor copies it, the file with
+		// its line and column and the message ("View.swift:4:2 Cannot find
+		// 'x' in scope"); a warning or a note is no failure.
+		{":", regexp.MustCompile(`^\S+\.[A-Za-z]{1,6}:\d+:\d+:? (?:error: )?[A-Z][a-z]+ \S`)},
 		{"fatal", regexp.MustCompile(`^fatal(?: error)?: `)},
 		{"panic: ", regexp.MustCompile(`^panic: `)},
 		// Package managers and build tools.

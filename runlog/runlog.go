@@ -154,7 +154,9 @@ var rules = sync.OnceValue(func() []rule {
 		// cargo's "error[E0425]: …" and "error: could not compile", tsc's
 		// "Found 2 errors".
 		{key: "error: could not compile", runner: "cargo build", re: regexp.MustCompile(`^error: could not compile `), read: failed, build: true},
-		{key: "Found ", runner: "tsc", re: regexp.MustCompile(`^Found (\d+) errors?\b`), read: failed, build: true},
+		{key: "Found ", runner: "tsc", re: regexp.MustCompile(`^(?:\d{1,2}:\d{2}:\d{2}(?: [AP]M)? - )?Found (\d+) errors?\b`), read: func(m []string) (int, int, bool) {
+			return 0, 0, atoi(m[1]) > 0 // watch mode says "Found 0 errors."
+		}, build: true},
 	}
 })
 

@@ -97,3 +97,44 @@ func BenchmarkRead(b *testing.B) {
 		Read(out)
 	}
 }
+
+// TestErrored: output with no runner's summary fails by a line that
+// reports an error as a program prints it, and not by an error word in
+// ordinary output, a warning or a note.
+func TestErrored(t *testing.T) {
+	tests := []struct {
+		output string
+		want   string
+	}{
+		{"Traceback (most recent call last):\n  File \"a.py\", line 1\nValueError: bad", "Traceback (most recent call last):"},
+		{"src/app.ts(3,4): error TS2304: Cannot find name 'x'.", "src/app.ts(3,4): error TS2304: Cannot find name 'x'."},
+		{"main.go:3:2: undefined: x", "main.go:3:2: undefined: x"},
+		{"Sources/App/View.swift:12:8 Cannot find 'Profile' in scope", "Sources/App/View.swift:12:8 Cannot find 'Profile' in scope"},
+		{"lib/a.kt:4:10: Unresolved reference: foo", "lib/a.kt:4:10: Unresolved reference: foo"},
+		{"src/a.c:3:2: warning: unused variable 'x'", ""},
+		{"src/a.c:3:2: note: declared here", ""},
+		{"Found 0 errors in 12 files.", ""},
+		{`{"error":null,"ok":true}`, ""},
+		{"All good, see docs/guide.md:12:3 for details", ""},
+	}
+	for _, tt := range tests {
+		line, ok := Errored(tt.output)
+		if ok != (tt.want != "") || line != tt.want {
+			t.Errorf("Errored(%q) = %q, %v; want %q", tt.output, line, ok, tt.want)
+		}
+	}
+}
+
+// TestRead_tscWatch: tsc in watch mode reports a clean build as "Found 0
+// errors", which is a pass, and any other count a failure.
+func TestRead_tscWatch(t *testing.T) {
+	for out, want := range map[string]Outcome{
+		"10:02:11 AM - Found 0 errors. Watching for file changes.\n":                                        Passed,
+		"Found 0 errors. Watching for file changes.\n":                                                      Passed,
+		"src/a.ts:3:1 - error TS2304: Cannot find name 'x'.\n\nFound 1 error. Watching for file changes.\n": Failed,
+	} {
+		if r := Read(out); r.Outcome != want || r.Runner != "tsc" || !r.Build {
+			t.Errorf("Read(%q) = %+v, want %v by tsc", out, r, want)
+		}
+	}
+}
