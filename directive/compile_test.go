@@ -342,6 +342,9 @@ func TestPlanAction_writes(t *testing.T) {
 		a := PlanAction(tt.plan)
 		var paths []string
 		for _, w := range a.Writes {
+			if w.By == PlanFile {
+				continue // TestPlanAction_files
+			}
 			paths = append(paths, w.Path)
 			if w.By != PlanWrite || !strings.Contains(w.Text, tt.text) || tt.not != "" && strings.Contains(w.Text, tt.not) {
 				t.Errorf("PlanAction(%q) writes %q by %s with %q", tt.plan, w.Path, w.By, w.Text)
@@ -349,6 +352,49 @@ func TestPlanAction_writes(t *testing.T) {
 		}
 		if !slices.Equal(paths, tt.paths) {
 			t.Errorf("PlanAction(%q) writes %q, want %q", tt.plan, paths, tt.paths)
+		}
+	}
+}
+
+// TestPlanAction_files: the files a plan says it makes are new files of
+// its action, whoever reads them; a file it reads, names as a place,
+// changes, or leaves alone is not.
+func TestPlanAction_files(t *testing.T) {
+	tests := []struct {
+		plan string
+		want []string // paths of new files, "~" marking a path's tail
+	}{
+		{"Create `tools/repro_cache.py` with the failing case.", []string{"~tools/repro_cache.py"}},
+		{"Create `src/tools/repro_cache.py` with the failing case.", []string{"src/tools/repro_cache.py"}},
+		{"Write the script to scripts/check_links.sh and run it.", []string{"~scripts/check_links.sh"}},
+		{"Add docs/guide/setup.md describing the install.", []string{"docs/guide/setup.md"}},
+		{"Add a case to tests/unit/parse_test.go.", nil},
+		{"Add the import at the top of src/app/main.ts.", nil},
+		{"Create web/src/badge.ts next to web/src/card.ts.", []string{"web/src/badge.ts"}},
+		{"Change the timeout in config/app.yaml.", nil},
+		{"Open pkg/db/conn.go and add a retry loop.", nil},
+		{"Copy the fixture from testdata/a.json and create testdata/b.json.", []string{"~testdata/b.json"}},
+		{"Don't create lib/legacy.rb; extend lib/core.rb instead.", nil},
+		{"Add `import x from '../server/net'` at the top.", nil},
+		{"Create the folder build/out/ for the artefacts.", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, w := range PlanAction(tt.plan).Writes {
+			if w.By != PlanFile {
+				continue
+			}
+			if !w.New || w.TextKnown {
+				t.Errorf("PlanAction(%q): %+v is no new file of unknown text", tt.plan, w)
+			}
+			p := w.Path
+			if w.PathTail {
+				p = "~" + p
+			}
+			got = append(got, p)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("PlanAction(%q) makes %q, want %q", tt.plan, got, tt.want)
 		}
 	}
 }
@@ -469,4 +515,20 @@ func TestCodeObject_fileOrMember(t *testing.T) {
 			t.Errorf("codeObject(%q) = %s, want %s", span, got, want)
 		}
 	}
+}
+
+// FuzzPlanAction: any plan reads without panic, and each file it makes is
+// one of its own paths, new, of no known text.
+func FuzzPlanAction(f *testing.F) {
+	f.Add("Create `tools/x.py` next to tools/y.py, then run `go test ./...`.", "editing pkg/a.go")
+	f.Add("Add `if x {\n\tpanic(1)\n}` in src/a.go; don't create lib/b.rb.", "")
+	f.Add("Write the script to repros/a.py. `stray", "repros/")
+	f.Fuzz(func(t *testing.T, plan, situation string) {
+		a := PlanActionIn(plan, situation)
+		for _, w := range a.Writes {
+			if w.By == PlanFile && (!w.New || w.TextKnown || w.Path == "" || !strings.Contains(plan, w.Path)) {
+				t.Fatalf("PlanActionIn(%q): file %+v", plan, w)
+			}
+		}
+	})
 }

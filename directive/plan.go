@@ -56,6 +56,7 @@ func PlanActionIn(plan, situation string) action.Action {
 			}
 		}
 	}
+	out.Writes = append(out.Writes, planFiles(plan, c)...)
 	var code []string
 	for _, loc := range planCode.FindAllStringSubmatchIndex(plan, -1) {
 		for g := 2; g+1 < len(loc); g += 2 {
@@ -88,14 +89,21 @@ func PlanActionIn(plan, situation string) action.Action {
 				continue
 			}
 			seen[p] = true
-			out.Writes = append(out.Writes, action.Write{Path: p, Text: text, TextKnown: true, By: PlanWrite, NameOnly: !strings.Contains(p, "/"),
-				PathTail: !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "./") && !strings.HasPrefix(p, "~")})
+			out.Writes = append(out.Writes, action.Write{Path: p, Text: text, TextKnown: true, By: PlanWrite, NameOnly: !strings.Contains(p, "/"), PathTail: pathTail(p)})
 		}
 		if len(seen) == 0 {
 			out.Writes = append(out.Writes, action.Write{Text: text, TextKnown: true, By: PlanWrite, NameOnly: true})
 		}
 	}
 	return out
+}
+
+// pathTail reports whether a path a plan names may be the end of the
+// file's path, under folders it leaves out: a folder and a name
+// ("client/net.ts"), as a plan shortens a path; a longer path is read from
+// the project's root.
+func pathTail(p string) bool {
+	return !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, ".") && !strings.HasPrefix(p, "~") && strings.Count(strings.TrimSuffix(p, "/"), "/") == 1
 }
 
 // PlanWrite is how a write PlanAction read from a plan's code is made

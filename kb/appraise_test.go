@@ -11,6 +11,7 @@ import (
 	"github.com/innate-mcp/innate-mcp/internal/answerfree"
 
 	"github.com/innate-mcp/innate-mcp/appraise"
+	"github.com/innate-mcp/innate-mcp/check"
 	"github.com/innate-mcp/innate-mcp/kb"
 	"github.com/innate-mcp/innate-mcp/route"
 )
@@ -249,5 +250,49 @@ func TestAppraise_planAgainstUserRule(t *testing.T) {
 		Candidate: "Open a pull request with the commit instead of committing to main", Session: "p2"})
 	if good.Valence == appraise.Caution || len(good.FlaggedPoints) != 0 {
 		t.Fatalf("plan that follows the rule: %+v", good.Verdict)
+	}
+}
+
+// TestAppraise_planMakesFile: a plan that says it makes a file where a
+// check forbids new files is cautioned citing its rule, as a Write of that
+// file would be; a plan making it where the check allows is not. The rule's
+// words name no path: the check alone decides.
+func TestAppraise_planMakesFile(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	rules := "# Repros\n\n- Name each repro script after the issue it reproduces.\n- Keep handlers small.\n"
+	if _, err := e.kb.ImportRuleFile(ctx, "/src/api/CLAUDE.md", "api", []byte(rules)); err != nil {
+		t.Fatal(err)
+	}
+	var lesson string
+	if err := e.kb.Lessons(ctx, kb.LessonFilter{Project: "api"}, func(l kb.Lesson) error {
+		if strings.Contains(l.Content, "repro script") {
+			lesson = l.ID
+		}
+		return nil
+	}); err != nil || lesson == "" {
+		t.Fatalf("the rule's lesson: %q, %v", lesson, err)
+	}
+	if _, err := e.kb.AddCheck(ctx, lesson, check.Check{Kind: check.Forbid, From: check.Provenance{By: check.ByPerson},
+		Write: &check.WritePattern{Paths: []string{"repros/*", "!repros/[0-9]*.py"}, New: true}}); err != nil {
+		t.Fatal(err)
+	}
+	cited := func(plan string) bool {
+		res, err := e.kb.Appraise(ctx, kb.AppraiseRequest{Project: "api", Query: "I want to show the cache bug from issue 4312 in a small script", Candidate: plan})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range res.FlaggedPoints {
+			if strings.Contains(p.Summary, "repro script") {
+				return true
+			}
+		}
+		return false
+	}
+	if !cited("Write the script to repros/cache_ignores_params.py and run it.") {
+		t.Error("a plan making a file the check forbids is not cautioned")
+	}
+	if cited("Write the script to repros/4312.py and run it.") {
+		t.Error("a plan making the file the check allows is cautioned")
 	}
 }
