@@ -57,8 +57,10 @@ type Command struct {
 // Arg is one argument of a command.
 type Arg struct {
 	Value string `json:"value"`
-	// Known is false when the argument holds an expansion.
-	Known bool `json:"known"`
+	// Known is false when the argument holds an expansion; Prefix is
+	// then its value up to the first one.
+	Known  bool   `json:"known"`
+	Prefix string `json:"prefix,omitempty"`
 }
 
 // Write is a file an action writes.
@@ -124,6 +126,9 @@ const (
 type Message struct {
 	Kind MessageKind `json:"kind"`
 	Text string      `json:"text"`
+	// Partial: Text is only the start of the message, up to an expansion
+	// whose value the line does not tell ("feat: x\n\n`Cmd` moved").
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Env is what a tool call is read against: the project root (absolute,

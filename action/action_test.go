@@ -46,7 +46,11 @@ func summary(a Action) []string {
 		out = append(out, s)
 	}
 	for _, m := range a.Messages {
-		out = append(out, fmt.Sprintf("M %s %q", m.Kind, m.Text))
+		s := fmt.Sprintf("M %s %q", m.Kind, m.Text)
+		if m.Partial {
+			s += " …"
+		}
+		out = append(out, s)
 	}
 	return out
 }
@@ -101,6 +105,10 @@ func TestShell(t *testing.T) {
 		{"mkdir", "mkdir -p data/chat_exports", []string{"mkdir -p data/chat_exports", "W mkdir data/chat_exports +new /dir"}},
 		{"git commit cluster", `git commit -am "wip"`, []string{"git commit -am wip", `M commit "wip"`}},
 		{"git commit attached", `git commit -m"fix: a" -m "body"`, []string{"git commit -mfix: a -m body", "M commit \"fix: a\\n\\nbody\""}},
+		// A `command` substitution inside the message: its start is known.
+		{"git commit backticks", "git commit -m \"feat: x\n\nMoved `Foo` out.\" -m more", []string{
+			"foo", "git commit -m ? -m more", "M commit \"feat: x\\n\\nMoved \" …"}},
+		{"git commit unknown", `git commit -m "$MSG"`, []string{"git commit -m ?"}},
 		{"git commit heredoc", "git commit -m \"$(cat <<'EOF'\nfeat(api): add x\n\nMore.\nEOF\n)\"", []string{
 			"git commit -m feat(api): add x\n\nMore.", "M commit \"feat(api): add x\\n\\nMore.\""}},
 		{"git commit -F -", "git commit -F - <<EOF\nchore: y\nEOF", []string{"git commit -F -", `M commit "chore: y"`}},

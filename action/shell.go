@@ -196,7 +196,11 @@ func (r *reader) call(src string, st *syntax.Stmt, c *syntax.CallExpr, pipeTo []
 	args := make([]Arg, 0, len(c.Args))
 	for _, w := range c.Args {
 		v, ok := wordValue(w)
-		args = append(args, Arg{Value: v, Known: ok})
+		a := Arg{Value: v, Known: ok}
+		if !ok {
+			a.Prefix = wordPrefix(w)
+		}
+		args = append(args, a)
 	}
 	text := clipCommand(nodeText(src, c))
 	if len(args) == 0 {
@@ -343,11 +347,22 @@ func ProgramName(word string) string {
 // false for a word holding any other expansion.
 func wordValue(w *syntax.Word) (string, bool) {
 	var b strings.Builder
-	ok := parts(&b, w.Parts, false)
+	ok := parts(&b, w.Parts, false, false)
 	return b.String(), ok
 }
 
-func parts(b *strings.Builder, ps []syntax.WordPart, quoted bool) bool {
+// wordPrefix is the value of a word up to its first expansion whose value
+// the line does not tell: all of a commit message before a `command`
+// substitution in it.
+func wordPrefix(w *syntax.Word) string {
+	var b strings.Builder
+	parts(&b, w.Parts, false, true)
+	return b.String()
+}
+
+// parts writes the value of word parts to b; it reports false at a part
+// whose value is not known, where it stops if stop is set.
+func parts(b *strings.Builder, ps []syntax.WordPart, quoted, stop bool) bool {
 	ok := true
 	for _, p := range ps {
 		switch x := p.(type) {
@@ -356,7 +371,7 @@ func parts(b *strings.Builder, ps []syntax.WordPart, quoted bool) bool {
 		case *syntax.SglQuoted:
 			b.WriteString(x.Value)
 		case *syntax.DblQuoted:
-			if !parts(b, x.Parts, true) {
+			if !parts(b, x.Parts, true, stop) {
 				ok = false
 			}
 		case *syntax.CmdSubst:
@@ -367,6 +382,9 @@ func parts(b *strings.Builder, ps []syntax.WordPart, quoted bool) bool {
 			ok = false
 		default:
 			ok = false
+		}
+		if !ok && stop {
+			return false
 		}
 	}
 	return ok

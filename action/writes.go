@@ -168,7 +168,16 @@ func (r *reader) git(c Command, in string, inKnown bool) {
 		}
 	case "commit":
 		var msgs []string
-		for i := 0; i < len(args); i++ {
+		partial := false
+		// unknown takes the start of a message whose value the line does
+		// not tell (a `command` substitution in it): what precedes is all
+		// that is known, and no later message can be placed after it.
+		unknown := func(i int) {
+			if p := args[i].Prefix; p != "" && !args[i].Known {
+				msgs, partial = append(msgs, p), true
+			}
+		}
+		for i := 0; i < len(args) && !partial; i++ {
 			a := args[i]
 			if !a.Known {
 				continue
@@ -185,6 +194,8 @@ func (r *reader) git(c Command, in string, inKnown bool) {
 			case v == "-m" || v == "--message":
 				if m, ok := next(); ok {
 					msgs = append(msgs, m)
+				} else {
+					unknown(i)
 				}
 			case strings.HasPrefix(v, "--message="):
 				msgs = append(msgs, strings.TrimPrefix(v, "--message="))
@@ -203,6 +214,8 @@ func (r *reader) git(c Command, in string, inKnown bool) {
 							msgs = append(msgs, rest)
 						} else if m, ok := next(); ok {
 							msgs = append(msgs, m)
+						} else {
+							unknown(i)
 						}
 					} else if rest == "" {
 						if f, ok := next(); ok && f == "-" && inKnown {
@@ -213,7 +226,7 @@ func (r *reader) git(c Command, in string, inKnown bool) {
 			}
 		}
 		if len(msgs) > 0 {
-			r.a.Messages = append(r.a.Messages, Message{Kind: CommitMessage, Text: strings.Join(msgs, "\n\n")})
+			r.a.Messages = append(r.a.Messages, Message{Kind: CommitMessage, Text: strings.Join(msgs, "\n\n"), Partial: partial})
 		}
 	case "rm":
 		for _, a := range args {

@@ -584,3 +584,34 @@ func TestMatch_nameOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestMatch_partialMessage: of a commit message known only up to a
+// substitution in it, the known text is judged, and a form of the first
+// line only when the known text runs past it.
+func TestMatch_partialMessage(t *testing.T) {
+	conventional := Check{Kind: Require, Message: &MessagePattern{Must: `^(feat|fix|docs)(\([^)]+\))?: \S`, Name: "a Conventional Commit"}, From: Provenance{By: ByPerson}}
+	noFeat := Check{Kind: Forbid, Message: &MessagePattern{MustNot: `(?i)feat`}, From: Provenance{By: ByPerson}}
+	noDot := Check{Kind: Forbid, Message: &MessagePattern{MustNot: `\.$`}, From: Provenance{By: ByPerson}}
+	tests := []struct {
+		name  string
+		check Check
+		m     action.Message
+		want  bool
+	}{
+		{"a word ruled out, in the known part", noFeat, action.Message{Kind: action.CommitMessage, Text: "feat: add x\n\nMoved ", Partial: true}, true},
+		{"a word ruled out, past the known part", noFeat, action.Message{Kind: action.CommitMessage, Text: "fix: ", Partial: true}, false},
+		{"a whole first line of the wrong form", conventional, action.Message{Kind: action.CommitMessage, Text: "wip\n\nMoved ", Partial: true}, true},
+		{"a first line cut short", conventional, action.Message{Kind: action.CommitMessage, Text: "Add ", Partial: true}, false},
+		{"an end the known part does not reach", noDot, action.Message{Kind: action.CommitMessage, Text: "Fix x.", Partial: true}, false},
+		{"an end of a whole message", noDot, action.Message{Kind: action.CommitMessage, Text: "Fix x."}, true},
+	}
+	for _, tc := range tests {
+		p, err := Prepare(tc.check)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got := p.Match(action.Action{Tool: "Bash", Parsed: true, Messages: []action.Message{tc.m}}, History{}); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -218,10 +218,14 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 				continue // no kinds: commit messages and PR titles, not branch names nor descriptions
 			}
 			first := firstLine(m.Text)
-			if p.must != nil && !p.must.MatchString(first) {
+			// Of a message known only in part, the first line is whole
+			// when the known part runs past it; a pattern that needs the
+			// end of what it reads judges no more than a whole line.
+			whole := !m.Partial || strings.Contains(m.Text, "\n")
+			if p.must != nil && whole && !p.must.MatchString(first) {
 				return hit(first, fmt.Sprintf("the %s %q is not %s", kindWord(m.Kind), clipQuote(first), c.Message.name()))
 			}
-			if p.mustNot != nil {
+			if p.mustNot != nil && (whole && !p.mustNotAnywhere || !strings.Contains(c.Message.MustNot, "$")) {
 				text := first
 				if p.mustNotAnywhere {
 					text = m.Text

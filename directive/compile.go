@@ -144,7 +144,7 @@ func compileSentence(s string, rc ruleContext, d Directive) []check.Check {
 	}
 	switch {
 	case d.Polarity == Forbid || d.Polarity == Prefer:
-		out = append(out, compileForbidden(s, rc, d)...)
+		out = append(out, judged(s, compileForbidden(s, rc, d))...)
 	case d.Polarity == Require && negationCue.MatchString(terms.LowerASCII(s)) && (len(d.Dont) > 0 || namesConstruct(negatedClause(s))):
 		// "Use the task scripts; do not run `./gradlew` by hand": a
 		// sentence that asks for one thing and rules out another.
@@ -164,6 +164,22 @@ func compileSentence(s string, rc ruleContext, d Directive) []check.Check {
 	}
 	return out
 }
+
+// judged makes reminders of the checks of a sentence that rules out only
+// what a judgement picks out ("avoid unnecessary use of `fmt.Sprintf`",
+// "no excessive logging"): a call that uses the thing cannot show it is
+// the unnecessary use.
+func judged(s string, cs []check.Check) []check.Check {
+	if judgement.MatchString(negatedClause(s)) {
+		for i := range cs {
+			cs[i].RemindOnly = true
+		}
+	}
+	return cs
+}
+
+// judgement qualifies what a rule rules out by a judgement of it.
+var judgement = lazyRE(`(?i)\b(?:unnecessar(?:y|ily)|unneeded|needless(?:ly)?|excessive(?:ly)?|redundant|superfluous|gratuitous|extraneous|overly|too (?:many|much|long))\b`)
 
 // obligation marks a sentence that requires, whatever its voice.
 var obligation = lazyRE(`(?i)\b(?:always|must|has to|have to|needs? to|is required|are required|shall)\b`)

@@ -101,6 +101,9 @@ func TestCompile(t *testing.T) {
 		{"Never turn on auto-merge.", "", []string{"forbids running `gh pr merge --auto`"}},
 		{"Open pull requests against `develop`, never directly into `main`.", "", []string{"forbids running `gh pr create --base=main`", "forbids running `gh pr create --base=master`"}},
 		{"Never use `Log.*`; log through Timber.", "", []string{"forbids writing /\\bLog\\.\\w/ in any file but `*.md`, `*.mdx`, `*.markdown` and 5 more"}},
+		// What a judgement picks out ("unnecessary") only reminds.
+		{"Avoid unnecessary use of `fmt.Sprintf`; join the strings plainly.", "", []string{"forbids writing /\\bfmt\\.Sprintf\\b/ in any file but `*.md`, `*.mdx`, `*.markdown` and 5 more; reminds only"}},
+		{"Avoid `fmt.Sprintf`; join the strings plainly.", "", []string{"forbids writing /\\bfmt\\.Sprintf\\b/ in any file but `*.md`, `*.mdx`, `*.markdown` and 5 more"}},
 		// "X alone": X with more is not ruled out.
 		{"Don't trust `make deploy <env>` alone.", "", []string{"forbids running `make deploy`; reminds only"}},
 		// Text a clause rules out of commit messages or PR titles: the
