@@ -615,3 +615,35 @@ func TestMatch_partialMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestMatch_docsCommit: a test or a build asked for before a commit is not
+// missing when all the session wrote since its last commit is docs; code
+// among it, nothing known, or a step that verifies nothing keeps the ask.
+func TestMatch_docsCommit(t *testing.T) {
+	from := Provenance{By: ByReader}
+	testFirst := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Programs: []string{"./gradlew"}, Sub: []string{"test"}}, From: from}
+	byClass := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Classes: []string{"test"}}, From: from}
+	changelog := Check{Kind: RequireBefore, Command: &CommandPattern{Programs: []string{"git"}, Sub: []string{"commit"}}, Before: &CommandPattern{Programs: []string{"towncrier"}}, From: from}
+	commit := bash(`git commit -m "docs: notes"`)
+	tests := []struct {
+		name  string
+		check Check
+		since []string
+		want  bool
+	}{
+		{"docs alone", testFirst, []string{"README.md", "docs/a.md", ".specstory/history/x.md"}, false},
+		{"docs alone, a class", byClass, []string{"CHANGELOG.md"}, false},
+		{"code among them", testFirst, []string{"README.md", "app/src/Main.kt"}, true},
+		{"nothing known", testFirst, nil, true},
+		{"a step that verifies nothing", changelog, []string{"docs/a.md"}, true},
+	}
+	for _, tc := range tests {
+		p, err := Prepare(tc.check)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got := p.Match(commit, History{SinceCommit: tc.since}); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -21,6 +21,10 @@ type History struct {
 	// Branch is the branch checked out where the session works, "" when
 	// not known (no repository, a detached HEAD).
 	Branch string
+	// SinceCommit are the paths written since the session's last `git
+	// commit` (since it began, when it made none); empty when it wrote
+	// none or that is not known.
+	SinceCommit []string
 }
 
 // Prepared is a check ready to match: its regular expressions compiled.
@@ -158,6 +162,11 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 				continue
 			}
 			if ranBefore(c.Before, h.Commands) || ranBefore(c.Before, a.Commands[:i]) {
+				return Hit{}, false
+			}
+			if committing(cmd) && verifies(c.Before) && len(h.SinceCommit) > 0 && !slices.ContainsFunc(h.SinceCommit, func(p string) bool { return !IsDoc(p) }) {
+				// Docs alone since the last commit: nothing for a test or
+				// a build to verify (as Stop reads a turn's edits).
 				return Hit{}, false
 			}
 			return hit(cmd.Text, fmt.Sprintf("`%s` with no %s before it in the session", clipQuote(cmd.Text), c.Before.Short()))
@@ -342,6 +351,31 @@ func runnerForm(c action.Command, programs []string, n int) []string {
 		return seq[:min(n, len(seq))]
 	}
 	return nil
+}
+
+// committing reports whether a command makes a commit.
+func committing(c action.Command) bool {
+	sub := c.Sub(1)
+	return c.Program == "git" && len(sub) == 1 && sub[0] == "commit"
+}
+
+// verifies reports whether a step is a test, a build or a type check: by
+// its classes, or by what its program and subcommand words run.
+func verifies(step *CommandPattern) bool {
+	kinds := []string{"test", "build", "typecheck"}
+	if len(step.Classes) > 0 {
+		return slices.ContainsFunc(step.Classes, func(cl string) bool { return slices.Contains(kinds, cl) })
+	}
+	for _, p := range step.Programs {
+		c := action.Command{Program: action.ProgramName(p)}
+		for _, w := range step.Sub {
+			c.Args = append(c.Args, action.Arg{Value: w, Known: true})
+		}
+		if slices.ContainsFunc(kinds, func(k string) bool { return InClass(c, k) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // ranBefore reports whether one of cmds matches the step.

@@ -62,18 +62,33 @@ func (s *SessionState) remember(act action.Action, in Input) {
 		}
 	}
 	for _, w := range act.Writes {
-		if w.Path != "" && !filepath.IsAbs(w.Path) && !slices.Contains(s.Touched, w.Path) {
+		if w.Path == "" || filepath.IsAbs(w.Path) {
+			continue
+		}
+		if !slices.Contains(s.Touched, w.Path) {
 			s.Touched = append(s.Touched, w.Path)
 		}
+		if !slices.Contains(s.SinceCommit, w.Path) {
+			s.SinceCommit = append(s.SinceCommit, w.Path)
+		}
+	}
+	if slices.ContainsFunc(act.Commands, func(c action.Command) bool {
+		sub := c.Sub(1)
+		return c.Program == "git" && len(sub) == 1 && sub[0] == "commit"
+	}) {
+		s.SinceCommit = nil
 	}
 	if len(s.Touched) > maxTouched {
 		s.Touched = s.Touched[len(s.Touched)-maxTouched:]
+	}
+	if len(s.SinceCommit) > maxTouched {
+		s.SinceCommit = s.SinceCommit[len(s.SinceCommit)-maxTouched:]
 	}
 }
 
 // history is what the session ran and wrote before, read again as actions.
 func (s SessionState) history(env action.Env) check.History {
-	h := check.History{Touched: s.Touched}
+	h := check.History{Touched: s.Touched, SinceCommit: s.SinceCommit}
 	for _, line := range s.Commands {
 		h.Commands = append(h.Commands, action.Shell(line, env).Commands...)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -441,5 +442,22 @@ func TestHandle_panicFailsOpen(t *testing.T) {
 	}
 	if !out.Empty() {
 		t.Fatalf("a panicking hook answered %+v", out.Specific)
+	}
+}
+
+// TestRemember_sinceCommit: the files written since the session's last
+// commit start again at each commit.
+func TestRemember_sinceCommit(t *testing.T) {
+	env := action.Env{Root: "/r"}
+	var s SessionState
+	s.remember(action.Shell("echo x > app/main.go", env), Input{ToolName: "Bash", ToolInput: []byte(`{"command":"echo x > app/main.go"}`)})
+	if h := s.history(env); !slices.Equal(h.SinceCommit, []string{"app/main.go"}) {
+		t.Fatalf("since commit: %q", h.SinceCommit)
+	}
+	s.remember(action.Shell(`git commit -am "fix: x"`, env), Input{ToolName: "Bash", ToolInput: []byte(`{"command":"git commit -am \"fix: x\""}`)})
+	s.remember(action.Shell("echo y >> docs/notes.md", env), Input{ToolName: "Bash", ToolInput: []byte(`{"command":"echo y >> docs/notes.md"}`)})
+	h := s.history(env)
+	if !slices.Equal(h.SinceCommit, []string{"docs/notes.md"}) || !slices.Equal(h.Touched, []string{"app/main.go", "docs/notes.md"}) {
+		t.Errorf("since commit %q, touched %q", h.SinceCommit, h.Touched)
 	}
 }
