@@ -592,6 +592,7 @@ func TestMatch_partialMessage(t *testing.T) {
 	conventional := Check{Kind: Require, Message: &MessagePattern{Must: `^(feat|fix|docs)(\([^)]+\))?: \S`, Name: "a Conventional Commit"}, From: Provenance{By: ByPerson}}
 	noFeat := Check{Kind: Forbid, Message: &MessagePattern{MustNot: `(?i)feat`}, From: Provenance{By: ByPerson}}
 	noDot := Check{Kind: Forbid, Message: &MessagePattern{MustNot: `\.$`}, From: Provenance{By: ByPerson}}
+	dollar := Check{Kind: Forbid, Message: &MessagePattern{MustNot: `\$\(`}, From: Provenance{By: ByPerson}}
 	tests := []struct {
 		name  string
 		check Check
@@ -604,6 +605,7 @@ func TestMatch_partialMessage(t *testing.T) {
 		{"a first line cut short", conventional, action.Message{Kind: action.CommitMessage, Text: "Add ", Partial: true}, false},
 		{"an end the known part does not reach", noDot, action.Message{Kind: action.CommitMessage, Text: "Fix x.", Partial: true}, false},
 		{"an end of a whole message", noDot, action.Message{Kind: action.CommitMessage, Text: "Fix x."}, true},
+		{"a literal dollar anywhere in a whole message", dollar, action.Message{Kind: action.CommitMessage, Text: "fix: x\n\nRan $(pwd) first."}, true},
 	}
 	for _, tc := range tests {
 		p, err := Prepare(tc.check)

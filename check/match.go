@@ -164,7 +164,7 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 			if ranBefore(c.Before, h.Commands) || ranBefore(c.Before, a.Commands[:i]) {
 				return Hit{}, false
 			}
-			if committing(cmd) && verifies(c.Before) && len(h.SinceCommit) > 0 && !slices.ContainsFunc(h.SinceCommit, func(p string) bool { return !IsDoc(p) }) {
+			if Committing(cmd) && verifies(c.Before) && len(h.SinceCommit) > 0 && !slices.ContainsFunc(h.SinceCommit, func(p string) bool { return !IsDoc(p) }) {
 				// Docs alone since the last commit: nothing for a test or
 				// a build to verify (as Stop reads a turn's edits).
 				return Hit{}, false
@@ -234,7 +234,7 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 			if p.must != nil && whole && !p.must.MatchString(first) {
 				return hit(first, fmt.Sprintf("the %s %q is not %s", kindWord(m.Kind), clipQuote(first), c.Message.name()))
 			}
-			if p.mustNot != nil && (whole && !p.mustNotAnywhere || !strings.Contains(c.Message.MustNot, "$")) {
+			if p.mustNot != nil && (!m.Partial || whole && !p.mustNotAnywhere || !strings.Contains(c.Message.MustNot, "$")) {
 				text := first
 				if p.mustNotAnywhere {
 					text = m.Text
@@ -353,8 +353,8 @@ func runnerForm(c action.Command, programs []string, n int) []string {
 	return nil
 }
 
-// committing reports whether a command makes a commit.
-func committing(c action.Command) bool {
+// Committing reports whether a command makes a commit.
+func Committing(c action.Command) bool {
 	sub := c.Sub(1)
 	return c.Program == "git" && len(sub) == 1 && sub[0] == "commit"
 }

@@ -72,10 +72,7 @@ func (s *SessionState) remember(act action.Action, in Input) {
 			s.SinceCommit = append(s.SinceCommit, w.Path)
 		}
 	}
-	if slices.ContainsFunc(act.Commands, func(c action.Command) bool {
-		sub := c.Sub(1)
-		return c.Program == "git" && len(sub) == 1 && sub[0] == "commit"
-	}) {
+	if slices.ContainsFunc(act.Commands, check.Committing) {
 		s.SinceCommit = nil
 	}
 	if len(s.Touched) > maxTouched {
