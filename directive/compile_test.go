@@ -101,6 +101,12 @@ func TestCompile(t *testing.T) {
 		{"Never turn on auto-merge.", "", []string{"forbids running `gh pr merge --auto`"}},
 		{"Open pull requests against `develop`, never directly into `main`.", "", []string{"forbids running `gh pr create --base=main`", "forbids running `gh pr create --base=master`"}},
 		{"Never use `Log.*`; log through Timber.", "", []string{"forbids writing /\\bLog\\.\\w/ in any file but `*.md`, `*.mdx`, `*.markdown` and 5 more"}},
+		// A program's name before a plural noun names its things; an
+		// everyday word names a program only in a code span; a rule's
+		// leading "*/" is any depth, as its examples mean it.
+		{"Never use Rails callbacks for business logic.", "", nil},
+		{"Avoid passing `--no-build` unless you have just built the project.", "", []string{"forbids running any command with `--no-build`"}},
+		{"Never edit `*/mocks/mocks.go` by hand; run `make mocks`.", "", []string{"forbids writing `**/mocks/mocks.go`"}},
 		// What a judgement picks out ("unnecessary") only reminds.
 		{"Avoid unnecessary use of `fmt.Sprintf`; join the strings plainly.", "", []string{"forbids writing /\\bfmt\\.Sprintf\\b/ in any file but `*.md`, `*.mdx`, `*.markdown` and 5 more; reminds only"}},
 		{"Avoid `fmt.Sprintf`; join the strings plainly.", "", []string{"forbids writing /\\bfmt\\.Sprintf\\b/ in any file but `*.md`, `*.mdx`, `*.markdown` and 5 more"}},

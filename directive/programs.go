@@ -116,9 +116,16 @@ func attributive(s, name string) bool {
 		return false
 	}
 	for _, m := range re.FindAllStringSubmatch(s, -1) {
-		if !toolThings[strings.ToLower(m[1])] {
+		if w := strings.ToLower(m[1]); !toolThings[w] && !pluralNoun(w) {
 			return false
 		}
 	}
 	return re.MatchString(s)
+}
+
+// pluralNoun reports whether a word reads as a plural noun ("callbacks",
+// "signals"): a program's name before one names the program's things; a
+// subcommand or an argument after it is not written so in prose.
+func pluralNoun(w string) bool {
+	return len(w) > 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is")
 }

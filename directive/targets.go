@@ -84,6 +84,11 @@ func globOf(p string) (string, bool) {
 	if !strings.Contains(p, "/") && !strings.Contains(p, ".") && !strings.Contains(p, "*") {
 		return "", false // a bare word is not known to be a place
 	}
+	if strings.HasPrefix(p, "*/") {
+		// "*/mocks/mocks.go" in a rule means such a file at any depth, as
+		// its examples show, not one folder down as .gitignore reads it.
+		p = "**/" + strings.TrimPrefix(p, "*/")
+	}
 	return p, true
 }
 
@@ -334,11 +339,12 @@ func flagPattern(o Object, s string) *check.CommandPattern {
 		return &check.CommandPattern{Programs: []string{vc[0]}, Sub: vc[1:], Flags: []string{flag}}
 	}
 	lower := strings.ToLower(s)
+	spans := strings.ToLower(strings.Join(codeSpan.FindAllString(s, -1), " "))
 	for _, w := range wordRE.FindAllString(lower, -1) {
 		if vc, ok := verbCommands[w]; ok && len(vc) > 0 {
 			return &check.CommandPattern{Programs: []string{vc[0]}, Sub: vc[1:], Flags: []string{flag}}
 		}
-		if knownPrograms[w] && w != "use" {
+		if knownPrograms[w] && (!proseWords[w] || slices.Contains(wordRE.FindAllString(spans, -1), w)) {
 			return &check.CommandPattern{Programs: []string{w}, Flags: []string{flag}}
 		}
 	}
@@ -347,6 +353,13 @@ func flagPattern(o Object, s string) *check.CommandPattern {
 	}
 	return nil
 }
+
+// proseWords are programs' names that are everyday words ("just built",
+// "make sure", "go ahead"): in prose they name the program only inside a
+// code span.
+var proseWords = set("just", "make", "go", "task", "use", "run", "find", "test", "time", "watch", "open", "less",
+	"more", "head", "tail", "sort", "yes", "cut", "join", "touch", "top", "kill", "wait", "true", "false", "read",
+	"exec", "source", "type", "tree", "file", "info", "man", "which", "say", "see", "pass", "install")
 
 // boundFlags pairs the commands of a clause with the flags it gives them:
 // "never run `git push` with `--force`" and "never pass `--no-verify` to
