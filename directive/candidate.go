@@ -93,6 +93,12 @@ func inProse(s string, i, j int) bool {
 // codeSpan is a backticked span.
 var codeSpan = lazyRE("`[^`]*`")
 
+// maskSpans hides what the code spans of s hold behind c, keeping every
+// offset: their commas, dots and words part nothing and say nothing.
+func maskSpans(s, c string) string {
+	return codeSpan.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat(c, len(m)) })
+}
+
 // lastWord returns the last run of ASCII letters in s, ignoring trailing
 // spaces.
 func lastWord(s string) string {

@@ -261,7 +261,7 @@ func clauseHolding(s, span string) string {
 	if at < 0 {
 		return s
 	}
-	masked := codeSpan.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat("x", len(m)) })
+	masked := maskSpans(s, "x")
 	from, to := 0, len(s)
 	for _, loc := range templateClauseEnd.FindAllStringIndex(masked[:at], -1) {
 		from = loc[1]

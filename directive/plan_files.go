@@ -93,7 +93,7 @@ func verbBefore(s string, i int) (verb fileVerb, into, ok bool) {
 		// a dot inside a word (a file's extension) ends no sentence
 		start = strings.LastIndexAny(s[:start], ".;:\n!?")
 	}
-	words := strings.Fields(maskCode(s[start+1 : i]))
+	words := strings.Fields(maskSpans(s[start+1:i], "`"))
 	first := true
 	for k := len(words) - 1; k >= 0; k-- {
 		w := strings.ToLower(strings.Trim(words[k], ",()\"'"))
@@ -116,20 +116,4 @@ func verbBefore(s string, i int) (verb fileVerb, into, ok bool) {
 		}
 	}
 	return fileReads, false, false
-}
-
-// maskCode blanks what code spans hold ("`git add x`" → "`_________`"), so
-// that no word of code fileReads as the plan's own.
-func maskCode(s string) string {
-	b := []byte(s)
-	in := false
-	for k, ch := range b {
-		switch {
-		case ch == '`':
-			in = !in
-		case in && ch != ' ':
-			b[k] = '_'
-		}
-	}
-	return string(b)
 }

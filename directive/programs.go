@@ -98,13 +98,13 @@ var namespacedScripts = set("npm", "pnpm", "yarn", "bun", "deno", "composer")
 // toolThings are nouns that a program's name qualifies when it stands
 // before them in prose ("Maven plugins", "npm packages", "Docker
 // images"): what a rule says of them is not said of running the program.
-// General vocabulary of toolchains, singular and plural.
+// General vocabulary of toolchains, in the singular (a plural too short
+// to read by its form stays): a plural noun
+// qualified so is read as such by its form (pluralNoun).
 var toolThings = set(
-	"plugin", "plugins", "dependency", "dependencies", "package", "packages", "structure", "project", "projects",
-	"module", "modules", "file", "files", "config", "configs", "configuration", "configurations", "image", "images",
-	"container", "containers", "script", "scripts", "workspace", "workspaces", "version", "versions", "cache", "caches",
-	"registry", "registries", "lockfile", "lockfiles", "setting", "settings", "wrapper", "daemon", "api", "apis",
-	"extension", "extensions", "properties", "layout", "conventions", "annotations", "types", "internals",
+	"plugin", "dependency", "package", "structure", "project", "module", "file", "config", "configuration",
+	"image", "container", "script", "workspace", "version", "cache", "registry", "lockfile", "setting",
+	"wrapper", "daemon", "api", "apis", "extension", "layout",
 )
 
 // attributive reports whether a program's name, as a word in prose,

@@ -120,11 +120,11 @@ func (k *KB) enforce(cs []StoredCheck, act action.Action, h check.History) Enfor
 	// that names what the call does (its option, its argument, the text it
 	// writes) before one that asks for a form or a step: it is the rule the
 	// call breaks most plainly, the one the ask quotes.
-	byOrigin := func(a, b CheckHit) int {
+	order := func(a, b CheckHit) int {
 		return cmp.Or(cmp.Compare(originRank(a.Stored), originRank(b.Stored)), cmp.Compare(specificity(a.Stored.Check), specificity(b.Stored.Check)))
 	}
-	slices.SortStableFunc(e.Ask, byOrigin)
-	slices.SortStableFunc(e.Remind, byOrigin)
+	slices.SortStableFunc(e.Ask, order)
+	slices.SortStableFunc(e.Remind, order)
 	return e
 }
 
