@@ -343,6 +343,11 @@ func FuzzMatch(f *testing.F) {
 			Scope{Dir: sub, Globs: []string{glob}}.Confine(Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{prog}}, From: from}),
 			Scope{Dir: sub, Globs: []string{glob}}.Confine(Check{Kind: Forbid, Write: &WritePattern{Text: re}, From: from}),
 		}
+		for _, c := range a.Commands {
+			if paths, ok := Stages(c); ok && len(paths) == 0 {
+				t.Fatalf("%q stages nothing named", line)
+			}
+		}
 		for _, c := range checks {
 			p, err := Prepare(c)
 			if err != nil {
@@ -638,6 +643,7 @@ func TestMatch_docsCommit(t *testing.T) {
 		{"code among them", testFirst, []string{"README.md", "app/src/Main.kt"}, true},
 		{"nothing known", testFirst, nil, true},
 		{"a step that verifies nothing", changelog, []string{"docs/a.md"}, true},
+		{"staged everything", testFirst, []string{"docs/a.md", "."}, true},
 	}
 	for _, tc := range tests {
 		p, err := Prepare(tc.check)
@@ -646,6 +652,62 @@ func TestMatch_docsCommit(t *testing.T) {
 		}
 		if _, got := p.Match(commit, History{SinceCommit: tc.since}); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// What the line itself stages or writes before its commit counts.
+	p, err := Prepare(testFirst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line, want := range map[string]bool{
+		`git add .specstory/history/s.md && git commit -m "docs: history"`: false,
+		`git add docs/a.md app/Main.kt && git commit -m "docs: a"`:         true,
+		`git add -A && git commit -m "docs: a"`:                           true,
+		`git commit -m "feat: a" && git add docs/a.md && git commit -m b`: true,
+		`echo x >> NOTES.md && git commit -am "docs: notes"`:              false,
+	} {
+		if _, got := p.Match(bash(line), History{}); got != want {
+			t.Errorf("%s: %v, want %v", line, got, want)
+		}
+	}
+}
+
+// TestStages: `git add` stages the files it names, relative to the root;
+// anything it cannot name is "." (everything).
+func TestStages(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+		ok   bool
+	}{
+		{"git add README.md docs/a.md", []string{"README.md", "docs/a.md"}, true},
+		{"git add ./docs/a.md", []string{"docs/a.md"}, true},
+		{"cd web && git add src/a.ts", []string{"web/src/a.ts"}, true},
+		{"git add -- -odd.md", []string{"-odd.md"}, true},
+		{"git add -A", []string{"."}, true},
+		{"git add --all docs/", []string{"."}, true},
+		{"git add -u", []string{"."}, true},
+		{"git add .", []string{"."}, true},
+		{"git add '*.md'", []string{"."}, true},
+		{"git add $FILES", []string{"."}, true},
+		{"git add -p a.go", []string{"."}, true},
+		{"git add ../other/a.md", []string{"."}, true},
+		{"git -C sub add a.md", []string{"a.md"}, true},
+		{"git commit -m x", nil, false},
+		{"git status", nil, false},
+		{"npm add lodash", nil, false},
+	}
+	for _, tc := range tests {
+		a := action.Shell(tc.line, action.Env{Root: "/r"})
+		var got []string
+		ok := false
+		for _, c := range a.Commands {
+			if p, staged := Stages(c); staged {
+				got, ok = append(got, p...), true
+			}
+		}
+		if ok != tc.ok || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q %v, want %q %v", tc.line, got, ok, tc.want, tc.ok)
 		}
 	}
 }

@@ -21,9 +21,9 @@ type History struct {
 	// Branch is the branch checked out where the session works, "" when
 	// not known (no repository, a detached HEAD).
 	Branch string
-	// SinceCommit are the paths written since the session's last `git
-	// commit` (since it began, when it made none); empty when it wrote
-	// none or that is not known.
+	// SinceCommit are the paths written or staged (`git add`, Stages)
+	// since the session's last `git commit` (since it began, when it made
+	// none); empty when it wrote and staged none or that is not known.
 	SinceCommit []string
 }
 
@@ -164,7 +164,7 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 			if ranBefore(c.Before, h.Commands) || ranBefore(c.Before, a.Commands[:i]) {
 				return Hit{}, false
 			}
-			if Committing(cmd) && verifies(c.Before) && len(h.SinceCommit) > 0 && !slices.ContainsFunc(h.SinceCommit, func(p string) bool { return !IsDoc(p) }) {
+			if Committing(cmd) && verifies(c.Before) && docsAlone(sinceCommit(h, a, i)) {
 				// Docs alone since the last commit: nothing for a test or
 				// a build to verify (as Stop reads a turn's edits).
 				return Hit{}, false
@@ -357,6 +357,75 @@ func runnerForm(c action.Command, programs []string, n int) []string {
 func Committing(c action.Command) bool {
 	sub := c.Sub(1)
 	return c.Program == "git" && len(sub) == 1 && sub[0] == "commit"
+}
+
+// sinceCommit is what was written or staged since the session's last
+// commit, as of the action's i-th command: the history's, and what the
+// action itself wrote and staged before it.
+func sinceCommit(h History, a action.Action, i int) []string {
+	out := slices.Clone(h.SinceCommit)
+	for _, w := range a.Writes {
+		out = append(out, w.Path)
+	}
+	for _, c := range a.Commands[:i] {
+		if Committing(c) {
+			out = out[:0]
+			continue
+		}
+		if paths, ok := Stages(c); ok {
+			out = append(out, paths...)
+		}
+	}
+	return out
+}
+
+// docsAlone reports whether paths are known and all documents.
+func docsAlone(paths []string) bool {
+	return len(paths) > 0 && !slices.ContainsFunc(paths, func(p string) bool { return !IsDoc(p) })
+}
+
+// Stages reports whether a command stages files for the next commit (`git
+// add`), and which, relative to the project root as far as the command
+// shows them. A stage of everything (`-A`, `-u`, `.`, a pattern, an
+// expansion, a file list read elsewhere) is ".": not a document, so that a
+// commit after it is never read as one of docs alone.
+func Stages(c action.Command) ([]string, bool) {
+	if c.Program != "git" {
+		return nil, false
+	}
+	if sub := c.Sub(1); len(sub) != 1 || sub[0] != "add" {
+		return nil, false
+	}
+	all := func() ([]string, bool) { return []string{"."}, true }
+	for _, f := range []string{"-A", "--all", "-u", "--update", "-p", "--patch", "-i", "--interactive", "--pathspec-from-file"} {
+		if c.Has(f) {
+			return all()
+		}
+	}
+	for _, a := range c.Args {
+		if !a.Known {
+			return all()
+		}
+	}
+	pos := c.Positionals()
+	if len(pos) < 2 {
+		return all() // nothing named: git stages nothing, but say so safely
+	}
+	var out []string
+	for _, p := range pos[1:] {
+		p = strings.TrimPrefix(strings.ReplaceAll(p, `\`, "/"), "./")
+		if p == "" || p == "." || strings.ContainsAny(p, "*?[:") || strings.HasPrefix(p, "../") {
+			return all()
+		}
+		if c.Dir == "?" {
+			return all()
+		}
+		if c.Dir != "" && !strings.HasPrefix(p, "/") {
+			p = path.Join(c.Dir, p)
+		}
+		out = append(out, path.Clean(p))
+	}
+	return out, true
 }
 
 // verifies reports whether a step is a test, a build or a type check: by

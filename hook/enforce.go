@@ -72,8 +72,17 @@ func (s *SessionState) remember(act action.Action, in Input) {
 			s.SinceCommit = append(s.SinceCommit, w.Path)
 		}
 	}
-	if slices.ContainsFunc(act.Commands, check.Committing) {
-		s.SinceCommit = nil
+	for _, c := range act.Commands {
+		if check.Committing(c) {
+			s.SinceCommit = nil
+			continue
+		}
+		paths, _ := check.Stages(c)
+		for _, p := range paths {
+			if !slices.Contains(s.SinceCommit, p) {
+				s.SinceCommit = append(s.SinceCommit, p)
+			}
+		}
 	}
 	if len(s.Touched) > maxTouched {
 		s.Touched = s.Touched[len(s.Touched)-maxTouched:]

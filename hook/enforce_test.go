@@ -460,4 +460,10 @@ func TestRemember_sinceCommit(t *testing.T) {
 	if !slices.Equal(h.SinceCommit, []string{"docs/notes.md"}) || !slices.Equal(h.Touched, []string{"app/main.go", "docs/notes.md"}) {
 		t.Errorf("since commit %q, touched %q", h.SinceCommit, h.Touched)
 	}
+	// A file staged counts as one written; staging is no write.
+	s.remember(action.Shell("git add CHANGELOG.md", env), Input{ToolName: "Bash", ToolInput: []byte(`{"command":"git add CHANGELOG.md"}`)})
+	h = s.history(env)
+	if !slices.Equal(h.SinceCommit, []string{"docs/notes.md", "CHANGELOG.md"}) || len(h.Touched) != 2 {
+		t.Errorf("since commit %q, touched %q", h.SinceCommit, h.Touched)
+	}
 }

@@ -31,8 +31,8 @@ type SessionState struct {
 	// relative to the project root), for the checks that apply once a
 	// place changed.
 	Touched []string `json:"touched,omitempty"`
-	// SinceCommit are the project's files written since the session's
-	// last `git commit` (check.History.SinceCommit).
+	// SinceCommit are the project's files written or staged since the
+	// session's last `git commit` (check.History.SinceCommit).
 	SinceCommit []string `json:"since_commit,omitempty"`
 	// Asked are the calls PreToolUse asked about that PostToolUse has not
 	// seen yet: when it does, the user let the call run.
