@@ -662,9 +662,9 @@ func TestMatch_docsCommit(t *testing.T) {
 	for line, want := range map[string]bool{
 		`git add .specstory/history/s.md && git commit -m "docs: history"`: false,
 		`git add docs/a.md app/Main.kt && git commit -m "docs: a"`:         true,
-		`git add -A && git commit -m "docs: a"`:                           true,
-		`git commit -m "feat: a" && git add docs/a.md && git commit -m b`: true,
-		`echo x >> NOTES.md && git commit -am "docs: notes"`:              false,
+		`git add -A && git commit -m "docs: a"`:                            true,
+		`git commit -m "feat: a" && git add docs/a.md && git commit -m b`:  true,
+		`echo x >> NOTES.md && git commit -am "docs: notes"`:               false,
 	} {
 		if _, got := p.Match(bash(line), History{}); got != want {
 			t.Errorf("%s: %v, want %v", line, got, want)
