@@ -152,6 +152,11 @@ func compileSentence(s string, rc ruleContext, d Directive) []check.Check {
 		f.Polarity, f.Do = Forbid, nil
 		out = append(out, compileForbidden(s, rc, f)...)
 	}
+	if glyphPolarity(s) == Forbid {
+		// A crossed line ("❌ Bad: `npm install`") never asks for what
+		// it names.
+		return out
+	}
 	switch d.Polarity {
 	case Require, Prefer:
 		out = append(out, compileRequired(s, d)...)
@@ -193,7 +198,7 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 		// obligation is no prohibition.
 		return nil
 	}
-	if d.Polarity == Forbid && negationCue.MatchString(strings.ToLower(s)) && !prohibition.MatchString(s) {
+	if d.Polarity == Forbid && negationCue.MatchString(strings.ToLower(s)) && !prohibition.MatchString(s) && !forbidHeadingItem(s, rc) {
 		// "may not be installable via pip", "is not used": a negation
 		// that describes, not one that forbids.
 		return nil
@@ -214,7 +219,12 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 	clause := negatedClause(s)
 	var progs []string
 	flagOf, bound, without := boundFlags(s, d.Dont)
-	negated := negatedClauses(s)
+	// A clause "without X" says how, not what is ruled out ("Don't: Run
+	// Python without uv" under a heading that forbids): it governs no
+	// other object.
+	negated := slices.DeleteFunc(negatedClauses(s), func(c string) bool {
+		return strings.HasPrefix(strings.ToLower(strings.TrimSpace(c)), "without ")
+	})
 	for i, o := range d.Dont {
 		if o.Example || o.Of != "" || bound[i] {
 			continue
@@ -253,6 +263,12 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 			if p := flagPattern(o, s); p != nil {
 				out = append(out, mk(p))
 			}
+		case o.Kind == KindPhrase && phraseCommand(o) != nil:
+			// "Don't run npm install": a command written in prose.
+			p := phraseCommand(o)
+			c := mk(p)
+			c.RemindOnly = qualified(clause, []string{o.Text})
+			out = append(out, c)
 		case isProgram(o.Text):
 			if changes[o.Verb] {
 				// "Never change the volta or yarn setup": what is ruled out
@@ -298,6 +314,10 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 					// "**PR titles:** no `[WIP]`": the label says which
 					// messages.
 					oc = l + ": " + oc
+				} else if commitHeading.MatchString(rc.heading) && !messageWords.MatchString(oc) && !prTitleWords.MatchString(oc) {
+					// Under "## Git Commits": `No "Co-Authored-By:
+					// Claude" attribution` is about commit messages.
+					oc = "commit messages: " + oc
 				}
 				if c, ok := messageCheck(o, oc); ok {
 					out = append(out, c)
@@ -362,8 +382,12 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 			// ruled out; what it is for is where.
 			continue
 		}
-		if k.mainBranch && prWords.MatchString(s) {
-			// A pull request's target, not a push or a commit.
+		if k.mainBranch && prWords.MatchString(s) && !gitVerb.MatchString(clause[loc[0]:loc[1]]) {
+			// A pull request's target, not a push or a commit: the
+			// clause names main alone ("open PRs against `develop`,
+			// never directly into `main`"); one that says push or
+			// commit ("use pull requests (never push directly to
+			// main)") rules out that.
 			for _, p := range prBase {
 				out = append(out, check.Check{Kind: check.Forbid, Command: p})
 			}
@@ -385,7 +409,13 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 			out = append(out, check.Check{Kind: check.Forbid, Command: p, RemindOnly: remind})
 		}
 	}
-	return out
+	// The runner may stand past the clause's end ("run Python | without
+	// uv"): read from the clause on.
+	from := clause
+	if i := strings.Index(s, clause); i >= 0 {
+		from = s[i:]
+	}
+	return outsideRunner(from, out)
 }
 
 // impliedPaths are the paths a negated clause that names none rules out:
@@ -463,6 +493,22 @@ func containsObject(clause string, o Object) bool {
 // that rules forbid (commandConstructs): "…, never directly on main".
 func namesConstruct(clause string) bool {
 	return clause != "" && slices.ContainsFunc(commandConstructs, func(k commandConstruct) bool { return k.named.MatchString(clause) })
+}
+
+// forbidHeadingItem reports whether s is an item under a heading that
+// forbids ("Don't") whose only negation word is "without" ("Run Python
+// without uv"): the heading rules it out, and "without" says how.
+func forbidHeadingItem(s string, rc ruleContext) bool {
+	heading, _ := readTrigger(rc.heading)
+	if headingPolarity(heading) != Forbid && glyphPolarity(s) != Forbid {
+		return false
+	}
+	for _, m := range negationCue.FindAllString(strings.ToLower(s), -1) {
+		if m != "without" {
+			return false
+		}
+	}
+	return true
 }
 
 // purpose ends the words before a construct that name what it is for or

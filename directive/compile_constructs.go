@@ -37,6 +37,9 @@ var prBase = []*check.CommandPattern{
 	{Programs: []string{"gh"}, Sub: []string{"pr", "create"}, Flags: []string{"--base=master"}},
 }
 
+// gitVerb names a push or a commit in a construct's words.
+var gitVerb = lazyRE(`(?i)\b(?:push|commit|work)`)
+
 // prWords name pull requests in a sentence.
 var prWords = lazyRE(`(?i)\b(?:prs?|pull[- ]requests?|merge[- ]requests?|mrs?)\b`)
 
@@ -245,6 +248,11 @@ func conventionalHeaderPattern(types []string) string {
 // request's title holds: "in commit messages", "no … trailer", "in the PR
 // title". "In commits" is not among them: it names the files committed
 // as often as the message.
+// commitHeading is a heading whose topic is commits ("Git Commits",
+// "Commit messages", "Commit conventions"): a rule under it that rules out
+// a quoted text rules it out of commit messages.
+var commitHeading = lazyRE(`(?i)^\W*(?:git\s+)?commit(?:s|ting)?(?:\s+(?:messages?|conventions?|style|guidelines?|rules|format))?\W*$`)
+
 var messageWords = lazyRE(`(?i)\bcommit\s+(?:messages?|titles?|bod(?:y|ies)|subjects?)\b|\btrailers?\b`)
 
 // messageCheck compiles a span that a forbidding clause rules out of
@@ -270,8 +278,18 @@ func messageCheck(o Object, clause string) (check.Check, bool) {
 	if len(kinds) == 0 {
 		return check.Check{}, false // no message the hooks read
 	}
+	// A word's ends are a word's: `WIP` rules out "WIP: x", not "Wipe x".
+	// (RE2's \b is ASCII's.)
+	ascii := func(b byte) bool { return b < 0x80 && isWordByte(b) }
+	re := regexp.QuoteMeta(t)
+	if ascii(t[0]) {
+		re = `\b` + re
+	}
+	if ascii(t[len(t)-1]) {
+		re += `\b`
+	}
 	return check.Check{Kind: check.Forbid, Message: &check.MessagePattern{Kinds: kinds,
-		MustNot: `(?i)` + regexp.QuoteMeta(t), Name: "a message without " + t}}, true
+		MustNot: `(?i)` + re, Name: "a message without " + t}}, true
 }
 
 // A textConstruct is a construct of code that rules rule out by name ("no

@@ -87,7 +87,7 @@ func TestCompile(t *testing.T) {
 		{"Never use `new Date` in reducers.", "", nil},
 		// "(i.e. …)" names the object, a label names the messages, and a
 		// quoted string's colon ends no clause.
-		{"- **Commit messages:** never add a sign-off line (i.e. no \"Signed-off-by: bot\" trailer).", "", []string{"forbids commit messages matching /(?i)Signed-off-by: bot/"}},
+		{"- **Commit messages:** never add a sign-off line (i.e. no \"Signed-off-by: bot\" trailer).", "", []string{"forbids commit messages matching /(?i)\\bSigned-off-by: bot\\b/"}},
 		// Paths a negated clause implies: listed after its colon, named by
 		// the sentence before, or the line's label.
 		{"Never touch vendored code: `third_party/`, `vendor/`.", "", []string{"forbids writing `third_party/`", "forbids writing `vendor/`"}},
@@ -100,6 +100,26 @@ func TestCompile(t *testing.T) {
 		// pull requests; any member of a name.
 		{"Never turn on auto-merge.", "", []string{"forbids running `gh pr merge --auto`"}},
 		{"Open pull requests against `develop`, never directly into `main`.", "", []string{"forbids running `gh pr create --base=main`", "forbids running `gh pr create --base=master`"}},
+		// A command written in prose; a runner the clause says commands
+		// must go through is the way, not what is banned.
+		{"Don't run npm install", "", []string{"forbids running `npm install`"}},
+		{"Never run npm scripts directly.", "", nil},
+		{"Never run Python without uv.", "", []string{"forbids running `python` run without `uv`"}},
+		{"Never run `pytest` outside `uv run`.", "", []string{"forbids running `pytest` run without `uv run`"}},
+		// A quoted text ruled out under a heading about commits is ruled
+		// out of commit messages, as a word, not inside other words.
+		{`No "Co-Authored-By: Claude" attribution`, "Rules > Git Commits", []string{"forbids commit messages matching /(?i)\\bCo-Authored-By: Claude\\b/"}},
+		{"No `WIP` commits", "Commit messages", []string{"forbids commit messages matching /(?i)\\bWIP\\b/"}},
+		{`No "Co-Authored-By: Claude" attribution`, "Rules > Testing", nil},
+		// A line opening with a cross is an item under "Don't"; it never
+		// asks for what it names; "without" under such a heading says how.
+		{"❌ Run npm install", "", []string{"forbids running `npm install`"}},
+		{"🚫 Edit `dist/`", "", []string{"forbids writing `dist/`"}},
+		{"❌ Bad: `npm install`", "", nil},
+		{"Run Python without uv", "Rules > Don't", []string{"forbids running `python` run without `uv`"}},
+		// A sentence about pull requests whose clause says push rules out
+		// the push, not the pull request it asks for.
+		{"Always use pull requests for changes (never push directly to main)", "", []string{"forbids running `git push` on `main`, `master`, `HEAD:main` or `HEAD:master`"}},
 		{"Never use `Log.*`; log through Timber.", "", []string{"forbids writing /\\bLog\\.\\w/ in any file but `*.md`, `*.mdx`, `*.markdown` and 5 more"}},
 		// A program's name before a plural noun names its things; an
 		// everyday word names a program only in a code span; a rule's
@@ -116,12 +136,12 @@ func TestCompile(t *testing.T) {
 		// message must not hold it, anywhere; a command, a flag, a path or
 		// a placeholder is not message text.
 		{"Never put `[skip ci]` in commit messages.", "", []string{"forbids commit messages matching /(?i)\\[skip ci\\]/"}},
-		{"Do not include `Generated with Claude Code` in commit messages or PR descriptions.", "", []string{"forbids commit messages and PR descriptions matching /(?i)Generated with Claude Code/"}},
+		{"Do not include `Generated with Claude Code` in commit messages or PR descriptions.", "", []string{"forbids commit messages and PR descriptions matching /(?i)\\bGenerated with Claude Code\\b/"}},
 		{"Don't use `git commit --no-verify` in commits.", "", []string{"forbids running `git commit --no-verify`; reminds only"}},
 		{"Never write `<type>: <subject>` literally in commit messages.", "", nil},
 		{"Don't include `node_modules` in commits.", "", nil},
-		{"Never mention `WIP` in PR descriptions.", "", []string{"forbids PR descriptions matching /(?i)WIP/"}},
-		{"Never put `WIP` in PR titles.", "", []string{"forbids PR titles matching /(?i)WIP/"}},
+		{"Never mention `WIP` in PR descriptions.", "", []string{"forbids PR descriptions matching /(?i)\\bWIP\\b/"}},
+		{"Never put `WIP` in PR titles.", "", []string{"forbids PR titles matching /(?i)\\bWIP\\b/"}},
 		{"Always use `uv run` to run Python commands", "", []string{
 			"forbids running `pytest|mypy|ruff|black|isort|flake8|pylint|python|python3|tox|coverage|pyright` run without `uv run`"}},
 		{"Run tests with `uv run pytest`.", "", []string{"forbids running `pytest` run without `uv run`"}},

@@ -11,7 +11,7 @@ import (
 
 // Version is the version of the parser. A stored Directive of an older
 // version is read again from its rule when the parser has changed.
-const Version = 30
+const Version = 31
 
 // Polarity is what a rule does with its objects. Plain string, safe for
 // concurrent use.
@@ -113,6 +113,9 @@ func Parse(content, trigger string) Directive {
 		return d
 	}
 	p := parser{heading: headingPolarity(heading), title: titleWords(heading)}
+	if g := glyphPolarity(text); g != Context {
+		p.heading = g // "❌ Run npm install" is an item under "Don't"
+	}
 	p.run(text)
 	d.Do, d.Dont = dedupObjects(p.do), dedupObjects(p.dont)
 	// An object both asked for and ruled out ("prefer `if let` chains over
@@ -252,6 +255,19 @@ var (
 	forbidHeading  = lazyRE(`(?i)^\W*(don'?t|do not|never|avoid|prohibited|forbidden|not allowed|anti-?patterns?|bad|what not to do|never touch|must not|no-?go)\b`)
 	requireHeading = lazyRE(`(?i)^\W*(do|dos|always|must|required|mandatory|musts)\W*$`)
 )
+
+// glyphPolarity reads the mark a rule opens with (rulefile.Mark): a cross
+// forbids what the line names, as a "Don't" heading does; a tick asks for
+// it.
+func glyphPolarity(text string) Polarity {
+	switch rulefile.Mark(text) {
+	case -1:
+		return Forbid
+	case 1:
+		return Require
+	}
+	return Context
+}
 
 // headingPolarity reads the nearest heading of a rule: under "Don't",
 // "Never" or "Avoid" an imperative item forbids what it names.

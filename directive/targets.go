@@ -157,6 +157,34 @@ func isProgram(text string) bool {
 	return knownPrograms[t]
 }
 
+// phraseCommand reads a phrase a run verb governs as a command written in
+// prose ("run npm install", "execute cargo build --release"): a known
+// program that is no everyday word, then subcommand words and flags only.
+// Nil for any other phrase ("npm scripts" is npm's things, read by
+// attributive; "make sure" is no command).
+func phraseCommand(o Object) *check.CommandPattern {
+	if o.Verb != "run" && o.Verb != "execute" && o.Verb != "call" && o.Verb != "invoke" {
+		return nil
+	}
+	words := strings.Fields(o.Text)
+	if len(words) < 2 || len(words) > 4 {
+		return nil
+	}
+	prog, next := words[0], strings.ToLower(words[1])
+	if !knownPrograms[prog] || proseWords[prog] || toolThings[next] || pluralNoun(next) {
+		return nil
+	}
+	for _, w := range words[1:] {
+		if !proseCommandWord.MatchString(w) {
+			return nil
+		}
+	}
+	return codeCommand(o.Text, o.Verb)
+}
+
+// proseCommandWord is a subcommand or a flag as prose writes a command.
+var proseCommandWord = lazyRE(`^(?:[a-z][a-z0-9-]*|--?[a-z][a-z0-9-]*)$`)
+
 // runVerbs govern a code span that is a command even when its program is
 // not a known one ("run `./scripts/check.sh`").
 var runVerbs = set("run", "execute", "call", "invoke", "use", "always", "prefer")

@@ -3,6 +3,8 @@ package directive
 import (
 	"slices"
 	"strings"
+
+	"github.com/innate-mcp/innate-mcp/check"
 )
 
 // toolFamilies are tools that do the same job: a rule that asks for one
@@ -148,3 +150,55 @@ func bareRun(required, text string) string {
 // commandStart is a command at the start of a code span or of a line,
 // with its first word.
 var commandStart = lazyRE("(?m)(?:`|^\\s*\\$?\\s*)([A-Za-z][\\w.-]*)\\s+[\\w./:-]")
+
+// outsideWords end the words before the runner a clause says its commands
+// must go through: "Never run Python without uv", "never run `pytest`
+// outside `uv run`", "not via poetry".
+var outsideWords = lazyRE("(?i)\\b(?:without|outside(?:\\s+of)?|not\\s+(?:through|via|using)|except\\s+(?:through|via))\\s+(?:the\\s+|an?\\s+)?`?([a-z][\\w./-]*(?:\\s+(?:run|exec|x|dlx))?)`?")
+
+// runnerOutside returns the runner a clause rules its commands out
+// without, as the runners table writes it ("uv run"), or by its program
+// alone ("uv", any of its forms), or "".
+func runnerOutside(clause string) string {
+	m := outsideWords.FindStringSubmatch(clause)
+	if m == nil {
+		return ""
+	}
+	r := strings.TrimRight(strings.ToLower(m[1]), "./-")
+	if _, ok := runnerTools[r]; ok {
+		return r
+	}
+	first, _, _ := strings.Cut(r, " ")
+	for p := range runnerTools {
+		if p == first || strings.HasPrefix(p, first+" ") {
+			return first
+		}
+	}
+	return ""
+}
+
+// outsideRunner narrows a forbidding clause's command checks to commands
+// run outside the runner it names: what goes through the runner is what
+// the rule asks for, and the runner itself is no object of the ban.
+func outsideRunner(clause string, cs []check.Check) []check.Check {
+	r := runnerOutside(clause)
+	if r == "" {
+		return cs
+	}
+	prog, verb, _ := strings.Cut(r, " ")
+	out := cs[:0]
+	for _, c := range cs {
+		if c.Command == nil || c.Kind == check.RequireBefore {
+			out = append(out, c)
+			continue
+		}
+		if slices.Contains(c.Command.Programs, prog) && (verb == "" || len(c.Command.Sub) == 0 || c.Command.Sub[0] == verb) {
+			continue // the runner named as the way, not as what is banned
+		}
+		p := *c.Command
+		p.NotVia = append(slices.Clone(p.NotVia), r)
+		c.Command = &p
+		out = append(out, c)
+	}
+	return out
+}

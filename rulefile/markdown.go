@@ -103,7 +103,9 @@ func (p *blockParser) paragraph(i int) int {
 		t := strings.TrimSpace(l)
 		if isBlank(l) || indentOf(l) <= 3 && (fenceOf(t) != "" || atxLevel(t) > 0 || isBreak(t) && !isSetext(t)) ||
 			listMarker(l) > 0 && indentOf(l) <= 3 || isTableRow(t) && j+1 < len(p.lines) && isTableDelim(strings.TrimSpace(p.lines[j+1])) ||
-			strings.HasPrefix(t, "<!--") {
+			strings.HasPrefix(t, "<!--") || Mark(t) != 0 && indentOf(l) <= 3 {
+			// A line opening with a cross or a tick is an item of its own
+			// ("❌ Run Python without uv" under "❌ Commit secrets").
 			break
 		}
 		if isSetext(t) {
@@ -192,6 +194,31 @@ func itemEnd(lines []string, i int) (int, string) {
 		break
 	}
 	return j, strings.TrimRight(strings.Join(body, "\n"), "\n ")
+}
+
+// crossMarks and tickMarks are the marks a line of a do's and don'ts list
+// opens with ("❌ Run Python without uv", "✅ Use uv").
+var (
+	crossMarks = []string{"❌", "✗", "✘", "✖", "🚫", "⛔", "🛑", "👎"}
+	tickMarks  = []string{"✅", "✔", "✓", "☑", "👍"}
+)
+
+// Mark reads the mark a line opens with, after a list marker or emphasis:
+// -1 for a cross (what follows is ruled out), 1 for a tick (asked for), 0
+// for none.
+func Mark(text string) int {
+	t := strings.TrimLeft(text, " \t-*+_>")
+	for _, g := range crossMarks {
+		if strings.HasPrefix(t, g) {
+			return -1
+		}
+	}
+	for _, g := range tickMarks {
+		if strings.HasPrefix(t, g) {
+			return 1
+		}
+	}
+	return 0
 }
 
 // listMarker returns the length of the list marker and its indentation at

@@ -71,6 +71,11 @@ func TestParse_Structure(t *testing.T) {
 		want []string
 	}{
 		{
+			"lines opening with a cross or a tick are items of their own", "CLAUDE.md",
+			"## Don'ts\n❌ Run Python without uv\n❌ Commit secrets or keys\n✅ Use uv for everything\n",
+			[]string{"❌ Run Python without uv", "❌ Commit secrets or keys", "✅ Use uv for everything"},
+		},
+		{
 			"fence never split and stays with its item", "CLAUDE.md",
 			"- Build with:\n\n  ```sh\n  - not an item\n\n  # not a heading\n  make\n  ```\n- Next rule here please.\n",
 			[]string{"Build with:\n\n```sh\n- not an item\n\n# not a heading\nmake\n```", "Next rule here please."},
