@@ -159,12 +159,12 @@ func compileSentence(s string, rc ruleContext, d Directive) []check.Check {
 	}
 	switch d.Polarity {
 	case Require, Prefer:
-		out = append(out, compileRequired(s, d)...)
+		out = append(out, onPhaseFiles(s, compileRequired(s, d))...)
 	case Context:
 		// "Code is always formatted and linted before committing": a
 		// requirement in the passive voice.
 		if obligation.MatchString(s) {
-			out = append(out, compileRequired(s, d)...)
+			out = append(out, onPhaseFiles(s, compileRequired(s, d))...)
 		}
 	}
 	return out

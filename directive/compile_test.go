@@ -106,6 +106,9 @@ func TestCompile(t *testing.T) {
 		{"Never run npm scripts directly.", "", nil},
 		{"Never run Python without uv.", "", []string{"forbids running `python` run without `uv`"}},
 		{"Never run `pytest` outside `uv run`.", "", []string{"forbids running `pytest` run without `uv run`"}},
+		// A step before a commit of one language's files is missing once
+		// the session wrote one.
+		{"Run `gofmt -w` before committing Go files", "", []string{"requires `gofmt -w` earlier in the session before `git commit`, when the session changed `*.go`"}},
 		// A quoted text ruled out under a heading about commits is ruled
 		// out of commit messages, as a word, not inside other words.
 		{`No "Co-Authored-By: Claude" attribution`, "Rules > Git Commits", []string{"forbids commit messages matching /(?i)\\bCo-Authored-By: Claude\\b/"}},

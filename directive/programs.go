@@ -3,6 +3,8 @@ package directive
 import (
 	"regexp"
 	"strings"
+
+	"github.com/innate-mcp/innate-mcp/check"
 )
 
 // knownPrograms are command-line programs that rules name as bare words
@@ -89,6 +91,44 @@ var phases = []struct {
 	{lazyRE(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+|making\s+a\s+)?(?:git\s+)?commit(?:ting|s)?\b|\b(?:when|whenever|on|upon)\s*:?\s+(?:you\s+)?(?:any\s+|every\s+|each\s+|a\s+)?(?:git\s+)?commit(?:ting|s)?\b`), "git", []string{"commit"}},
 	{lazyRE(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+)?(?:git\s+)?push(?:ing|es)?\b`), "git", []string{"push"}},
 	{lazyRE(`(?i)\bbefore\s+(?:you\s+)?(?:open(?:ing)?|creat(?:e|ing)|submit(?:ting)?|rais(?:e|ing))\s+(?:a\s+|the\s+|any\s+)?(?:pr|pull\s+request)s?\b`), "gh", []string{"pr", "create"}},
+}
+
+// phaseFiles names the files a step before a commit or a push is asked
+// for ("run `gofmt -w` before committing Go files"): the step is missing
+// only when the session wrote one of them.
+var phaseFiles = lazyRE(`(?i)\bbefore\s+(?:you\s+)?(?:commit(?:ting)?|push(?:ing)?)\s+(?:any\s+|the\s+|your\s+)?([a-z][\w#+]*)\s+(?:files?|code|sources?|changes)\b`)
+
+// languageFiles are the files of a language as rules name it. General
+// knowledge of the field; add a language when a rule names one.
+var languageFiles = map[string][]string{
+	"go": {"*.go"}, "golang": {"*.go"}, "python": {"*.py"}, "rust": {"*.rs"},
+	"typescript": {"*.ts", "*.tsx", "*.mts", "*.cts"}, "ts": {"*.ts", "*.tsx", "*.mts", "*.cts"},
+	"javascript": {"*.js", "*.jsx", "*.mjs", "*.cjs"}, "js": {"*.js", "*.jsx", "*.mjs", "*.cjs"},
+	"java": {"*.java"}, "kotlin": {"*.kt", "*.kts"}, "swift": {"*.swift"}, "ruby": {"*.rb"},
+	"php": {"*.php"}, "c#": {"*.cs"}, "csharp": {"*.cs"}, "elixir": {"*.ex", "*.exs"},
+	"dart": {"*.dart"}, "scala": {"*.scala"}, "terraform": {"*.tf"}, "c": {"*.c", "*.h"},
+	"c++": {"*.cc", "*.cpp", "*.cxx", "*.h", "*.hh", "*.hpp"}, "cpp": {"*.cc", "*.cpp", "*.cxx", "*.h", "*.hh", "*.hpp"},
+	"shell": {"*.sh", "*.bash"}, "sql": {"*.sql"}, "proto": {"*.proto"}, "protobuf": {"*.proto"},
+	"lua": {"*.lua"}, "zig": {"*.zig"}, "haskell": {"*.hs"}, "clojure": {"*.clj", "*.cljs", "*.cljc"},
+}
+
+// onPhaseFiles makes the steps a sentence asks for before a commit or a
+// push of one language's files apply once the session wrote such a file.
+func onPhaseFiles(s string, cs []check.Check) []check.Check {
+	m := phaseFiles.FindStringSubmatch(s)
+	if m == nil {
+		return cs
+	}
+	globs := languageFiles[strings.ToLower(m[1])]
+	if globs == nil {
+		return cs
+	}
+	for i, c := range cs {
+		if c.Kind == check.RequireBefore && c.When == nil {
+			cs[i].When = &check.Condition{Touched: globs}
+		}
+	}
+	return cs
 }
 
 // namespacedScripts are the runners of a project's scripts whose names
