@@ -106,6 +106,8 @@ func TestCompile(t *testing.T) {
 		{"Never run npm scripts directly.", "", nil},
 		{"Never run Python without uv.", "", []string{"forbids running `python` run without `uv`"}},
 		{"Never run `pytest` outside `uv run`.", "", []string{"forbids running `pytest` run without `uv run`"}},
+		// A flag a requirement gives to a list of commands, given to each.
+		{"Always use `--tl:off` for `dotnet build` and `dotnet test` (disables terminal logger).", "", []string{"forbids running `dotnet build` without `--tl:off`", "forbids running `dotnet test` without `--tl:off`"}},
 		// A step before a commit of one language's files is missing once
 		// the session wrote one.
 		{"Run `gofmt -w` before committing Go files", "", []string{"requires `gofmt -w` earlier in the session before `git commit`, when the session changed `*.go`"}},

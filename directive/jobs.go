@@ -337,9 +337,16 @@ func requiredFlags(s string, d Directive, phase *check.CommandPattern) []check.C
 	if !obligation.MatchString(s) {
 		return nil
 	}
-	flagOf, bound, without := boundFlags(s, d.Do)
+	objs := d.Do
+	if slices.ContainsFunc(objs, func(o Object) bool { return o.Kind == KindFlag }) && !slices.ContainsFunc(objs, func(o Object) bool { return o.Kind == KindCode }) {
+		// "Always use `--tl:off` for `dotnet test`": a reading of the
+		// sentence as a requirement keeps only the flag; its commands
+		// are the sentence's code spans (as lackedFlags reads them).
+		objs = codeObjects(s)
+	}
+	flagOf, bound, without := boundFlags(s, objs)
 	var out []check.Check
-	for i, o := range d.Do {
+	for i, o := range objs {
 		if o.Example || o.Kind != KindCode || bound[i] {
 			continue
 		}

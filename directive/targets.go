@@ -408,6 +408,9 @@ func boundFlags(s string, objs []Object) (flagOf map[int]string, bound map[int]b
 		}
 		return -1, -1
 	}
+	// A flag given to a list of commands ("`--tl:off` for `dotnet build`
+	// and `dotnet test`") is given to each.
+	listed, listedEnd := -1, 0
 	for ci, c := range objs {
 		if c.Kind != KindCode && !isProgram(c.Text) || c.Example {
 			continue
@@ -416,6 +419,11 @@ func boundFlags(s string, objs []Object) (flagOf map[int]string, bound map[int]b
 		if cs < 0 {
 			continue
 		}
+		if listed >= 0 && cs >= listedEnd && listJoin.MatchString(s[listedEnd:cs]) {
+			flagOf[ci], listed, listedEnd = flagOf[listed], ci, ce
+			continue
+		}
+		listed = -1
 		for fi, f := range objs {
 			if f.Kind != KindFlag || bound[fi] || f.Example {
 				continue
@@ -431,6 +439,7 @@ func boundFlags(s string, objs []Object) (flagOf map[int]string, bound map[int]b
 				// command lacking the flag.
 				without[ci] = true
 			case cs >= fe && flagThenCommand.MatchString(s[fe:cs]):
+				listed, listedEnd = ci, ce
 			default:
 				continue
 			}
@@ -440,6 +449,9 @@ func boundFlags(s string, objs []Object) (flagOf map[int]string, bound map[int]b
 	}
 	return flagOf, bound, without
 }
+
+// listJoin joins the commands of a list: ", ", " and ", " or ".
+var listJoin = lazyRE(`(?i)^\s*(?:,\s*)?(?:and|or|,)\s*$`)
 
 // commandThenFlag and flagThenCommand are the words that join a command
 // and its flag in a rule: "`git push` with `--force`", "`--no-verify` to
