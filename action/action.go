@@ -79,6 +79,10 @@ type Write struct {
 	// as new: a forbidden pattern counts only when the edit adds more of
 	// it than it removes.
 	Gone string `json:"gone,omitempty"`
+	// Was is the whole text an edit replaces, the lines it keeps included:
+	// what the file held where the edit changes it (a generated file's
+	// mark at its head shows there).
+	Was string `json:"was,omitempty"`
 	// New is true for a file the action creates (Write, touch, a new
 	// file's redirection, when the caller could tell it did not exist).
 	New bool `json:"new,omitempty"`
@@ -188,7 +192,9 @@ func FromTool(tool string, input json.RawMessage, env Env) (Action, error) {
 		// change an edit repeats are not new).
 		text := ti.Content + ti.NewSource + added(ti.OldString, ti.NewString)
 		gone := added(ti.NewString, ti.OldString)
+		was := ti.OldString
 		for i, e := range ti.Edits {
+			was += "\n" + e.OldString
 			if i > 0 || text != "" {
 				text += "\n"
 			}
@@ -197,7 +203,7 @@ func FromTool(tool string, input json.RawMessage, env Env) (Action, error) {
 				gone += "\n" + g
 			}
 		}
-		w := Write{Path: env.rel(p, ""), Text: clipText(text), Gone: clipText(strings.TrimPrefix(gone, "\n")), TextKnown: true, By: tool}
+		w := Write{Path: env.rel(p, ""), Text: clipText(text), Gone: clipText(strings.TrimPrefix(gone, "\n")), Was: clipText(strings.TrimPrefix(was, "\n")), TextKnown: true, By: tool}
 		if tool == "Write" {
 			w.New = env.Exists == nil || !env.Exists(w.Path)
 		}

@@ -120,7 +120,9 @@ type WritePattern struct {
 	// Forbid, absent breaks a Require. Empty: the write itself.
 	Text string `json:"text,omitempty"`
 	// Holds are classes of text the new text must not hold (a Forbid):
-	// "secret", a credential written as a literal (sanitize.Credential).
+	// "secret", a credential written as a literal (sanitize.Credential);
+	// "generated", a generator's mark at the file's head (in the new text,
+	// or in the text an edit replaces).
 	// What a regular expression cannot tell, a table of detectors can.
 	Holds []string `json:"holds,omitempty"`
 	// New: only files the action creates. Delete: only files it removes.

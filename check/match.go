@@ -536,8 +536,13 @@ func holds(classes []string, w action.Write) (string, bool) {
 	}
 	for _, cl := range classes {
 		find := textClasses[cl].find
+		if textClasses[cl].old && w.Was != "" {
+			if what, ok := find(w.Was); ok {
+				return what, true
+			}
+		}
 		if what, ok := find(w.Text); ok {
-			if w.Gone != "" {
+			if w.Gone != "" && !textClasses[cl].old {
 				if _, before := find(w.Gone); before {
 					continue
 				}

@@ -175,6 +175,13 @@ var writeConstructs = []writeConstruct{
 			return &check.WritePattern{Holds: []string{"secret"}, Paths: []string{"*", "!.env", "!.env.local", "!.env.*.local", "!.env.development", "!.env.production", "!.env.test"}}
 		},
 	},
+	{ // "do not edit generated files", "never modify auto-generated code by hand", "generated code must not be edited"
+		named: lazyRE(`(?i)\b(?:edit(?:s|ing)?|modif(?:y|ies|ying)|chang(?:e|es|ing)|touch(?:es|ing)?|updat(?:e|es|ing)|writ(?:e|es|ing)\s+to)\s+(?:(?:any|the|these|those)\s+)?(?:auto-?)?generated\s+(?:files?|code|sources?|outputs?)\b` +
+			`|\b(?:auto-?)?generated\s+(?:files?|code)\s+(?:\w+\s+){0,3}?(?:must|should|shall)\s+(?:not|never)\s+be\s+(?:edited|modified|changed|touched)\b`),
+		write: func() *check.WritePattern {
+			return &check.WritePattern{Holds: []string{"generated"}}
+		},
+	},
 }
 
 // compile reads the construct in the negated clause of sentence s: named
@@ -186,7 +193,7 @@ func (k writeConstruct) compile(s, clause string) (check.Check, bool) {
 		if ci >= 0 && (loc[1] <= ci || loc[0] >= ci+len(clause)) {
 			continue
 		}
-		if k.runtime.MatchString(clause) || k.runtime.MatchString(s[loc[0]:loc[1]]) {
+		if k.runtime != nil && (k.runtime.MatchString(clause) || k.runtime.MatchString(s[loc[0]:loc[1]])) {
 			return check.Check{}, false
 		}
 		return check.Check{Kind: check.Forbid, Write: k.write()}, true
@@ -279,9 +286,20 @@ func messageCheck(o Object, clause string) (check.Check, bool) {
 		return check.Check{}, false // no message the hooks read
 	}
 	// A word's ends are a word's: `WIP` rules out "WIP: x", not "Wipe x".
-	// (RE2's \b is ASCII's.)
+	// (RE2's \b is ASCII's.) An elision ("Co-Authored-By: Claude ...")
+	// stands for any text.
 	ascii := func(b byte) bool { return b < 0x80 && isWordByte(b) }
-	re := regexp.QuoteMeta(t)
+	t = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(strings.NewReplacer("…", "...").Replace(t)), "."))
+	var parts []string
+	for _, part := range strings.Split(t, "...") {
+		if part = strings.TrimSpace(part); part != "" {
+			parts = append(parts, regexp.QuoteMeta(part))
+		}
+	}
+	if len(parts) == 0 || len(t) < 3 {
+		return check.Check{}, false
+	}
+	re := strings.Join(parts, `.*?`)
 	if ascii(t[0]) {
 		re = `\b` + re
 	}

@@ -106,6 +106,11 @@ func TestCompile(t *testing.T) {
 		{"Never run npm scripts directly.", "", nil},
 		{"Never run Python without uv.", "", []string{"forbids running `python` run without `uv`"}},
 		{"Never run `pytest` outside `uv run`.", "", []string{"forbids running `pytest` run without `uv run`"}},
+		// Generated files named as such: a write of a file that carries a
+		// generator's mark.
+		{"Do not edit generated files.", "", []string{"forbids writing a generated file's mark (\"Code generated … DO NOT EDIT\", \"@generated\") in any file"}},
+		{"Generated code must never be edited manually.", "", []string{"forbids writing a generated file's mark (\"Code generated … DO NOT EDIT\", \"@generated\") in any file"}},
+		{"Never change generated snapshots without review", "", nil},
 		// A flag a requirement gives to a list of commands, given to each.
 		{"Always use `--tl:off` for `dotnet build` and `dotnet test` (disables terminal logger).", "", []string{"forbids running `dotnet build` without `--tl:off`", "forbids running `dotnet test` without `--tl:off`"}},
 		// A step before a commit of one language's files is missing once
@@ -115,6 +120,8 @@ func TestCompile(t *testing.T) {
 		// out of commit messages, as a word, not inside other words.
 		{`No "Co-Authored-By: Claude" attribution`, "Rules > Git Commits", []string{"forbids commit messages matching /(?i)\\bCo-Authored-By: Claude\\b/"}},
 		{"No `WIP` commits", "Commit messages", []string{"forbids commit messages matching /(?i)\\bWIP\\b/"}},
+		// An elision in a quoted text stands for any text.
+		{"Never add a `Co-Authored-By: Claude ...` or any `Co-Authored-By: ... @anthropic.com` trailer to commit messages or PR descriptions.", "", []string{"forbids commit messages and PR descriptions matching /(?i)\\bCo-Authored-By: Claude\\b/", "forbids commit messages and PR descriptions matching /(?i)\\bCo-Authored-By:.*?@anthropic\\.com\\b/"}},
 		{`No "Co-Authored-By: Claude" attribution`, "Rules > Testing", nil},
 		// A line opening with a cross is an item under "Don't"; it never
 		// asks for what it names; "without" under such a heading says how.
