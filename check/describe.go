@@ -110,6 +110,9 @@ func Describe(c Check) string {
 		}
 		if c.Kind == Require {
 			s = fmt.Sprintf("requires %s to be %s", what, c.Message.name())
+		} else if len(c.Message.MustNot) > maxShownPattern && c.Message.Name != "" {
+			// A long pattern says nothing to a person; its name does.
+			s = fmt.Sprintf("requires %s to be %s", what, c.Message.Name)
 		} else {
 			s = fmt.Sprintf("forbids %s matching /%s/", what, c.Message.MustNot)
 		}
@@ -160,6 +163,10 @@ func globsText(globs []string) string {
 }
 
 // quoted is words in code spans.
+// maxShownPattern is the longest message pattern a check's description
+// shows; a longer one is described by its name.
+const maxShownPattern = 120
+
 func quoted(ws []string) []string {
 	q := make([]string, len(ws))
 	for i, w := range ws {

@@ -141,6 +141,8 @@ func compileSentence(s string, rc ruleContext, d Directive) []check.Check {
 		out = append(out, c)
 	} else if c, ok := templateCheck(s, rc.rule); ok {
 		out = append(out, c)
+	} else if c, ok := imperativeCheck(s, rc.heading); ok {
+		out = append(out, c)
 	}
 	switch {
 	case d.Polarity == Forbid || d.Polarity == Prefer:

@@ -244,6 +244,66 @@ func conventionalCheck(s string) (check.Check, bool) {
 	return check.Check{Kind: check.Require, Message: &check.MessagePattern{Kinds: kinds, Must: must, Name: "a Conventional Commit (type(scope): description)"}}, true
 }
 
+// imperativeRE names the imperative mood of commit messages ("use the
+// imperative mood", "imperative present tense"); imperativeNegated a rule
+// against it.
+var (
+	imperativeRE      = lazyRE(`(?i)\bimperative\b`)
+	imperativeNegated = lazyRE(`(?i)\b(?:not|never|don'?t|no)\b[^.;]{0,20}\bimperative\b`)
+)
+
+// commitVerbs are the verbs that open commit messages most, for
+// imperativeCheck: their past, -ing and third-person forms are not the
+// imperative ("Added", "Fixing", "Updates"). General knowledge of commit
+// messages, in the base form; a verb whose forms are irregular is left
+// out.
+var commitVerbs = []string{"add", "fix", "update", "remove", "change", "refactor", "implement", "create",
+	"improve", "move", "rename", "delete", "replace", "clean", "bump", "upgrade", "convert", "adjust",
+	"enable", "disable", "introduce", "migrate", "optimize", "revert", "resolve", "simplify", "tweak",
+	"correct", "extract", "support", "handle", "allow", "prevent", "ensure", "modify", "document",
+	"configure", "reorganize", "restructure", "format", "install", "integrate", "initialize", "drop",
+	"polish", "patch", "expose", "validate", "deprecate", "streamline", "finish", "start"}
+
+// notImperative is a pattern of commitVerbs' past, -ing and third-person
+// forms, grouped by how each verb makes them (the check's expression is
+// bounded in size).
+func notImperative() string {
+	var plain, eDrop, yVerbs []string
+	for _, v := range commitVerbs {
+		switch {
+		case v == "drop":
+		case strings.HasSuffix(v, "e"):
+			eDrop = append(eDrop, v[:len(v)-1])
+		case strings.HasSuffix(v, "y") && !strings.ContainsRune("aeiou", rune(v[len(v)-2])):
+			yVerbs = append(yVerbs, v[:len(v)-1])
+		default:
+			plain = append(plain, v)
+		}
+	}
+	alt := []string{
+		`(?:` + strings.Join(plain, "|") + `)(?:ed|ing|e?s)`,
+		`(?:` + strings.Join(eDrop, "|") + `)(?:ed|ing|es)`,
+		`dropp(?:ed|ing)|drops`,
+	}
+	if len(yVerbs) > 0 {
+		alt = append(alt, `(?:`+strings.Join(yVerbs, "|")+`)(?:ied|ies|ying)`)
+	}
+	return strings.Join(alt, "|")
+}
+
+// imperativeCheck compiles a rule that commit messages be in the
+// imperative mood: a first line that opens (after a Conventional Commits
+// type, if any) with a common commit verb in another form breaks it.
+func imperativeCheck(s, heading string) (check.Check, bool) {
+	if !imperativeRE.MatchString(s) || imperativeNegated.MatchString(s) ||
+		!messageWords.MatchString(s) && !commitWords.MatchString(s) && !commitHeading.MatchString(heading) {
+		return check.Check{}, false
+	}
+	mustNot := `(?i)\A(?:[a-z]+(?:\([^)]*\))?!?:\s*)?(?:` + notImperative() + `)\b`
+	return check.Check{Kind: check.Forbid, Message: &check.MessagePattern{Kinds: []action.MessageKind{action.CommitMessage},
+		MustNot: mustNot, Name: "in the imperative (\"Add x\", not \"Added x\")"}}, true
+}
+
 // conventionalHeaderPattern is a Conventional Commits header of one of
 // types: the type, an optional scope, an optional "!", a colon and the
 // description.

@@ -106,6 +106,12 @@ func TestCompile(t *testing.T) {
 		{"Never run npm scripts directly.", "", nil},
 		{"Never run Python without uv.", "", []string{"forbids running `python` run without `uv`"}},
 		{"Never run `pytest` outside `uv run`.", "", []string{"forbids running `pytest` run without `uv run`"}},
+		// The imperative mood of commit messages; a rule that names no
+		// messages, or rules the mood out, gives no check.
+		{"Commit messages use imperative present tense (e.g., \"Add feature\", \"Fix bug\")", "", []string{"requires commit messages to be in the imperative (\"Add x\", not \"Added x\")"}},
+		{"Write in the imperative mood.", "", nil},
+		{"Write in the imperative mood.", "Guide > Commit messages", []string{"requires commit messages to be in the imperative (\"Add x\", not \"Added x\")"}},
+		{"Do not use the imperative mood in commit messages.", "", nil},
 		// Generated files named as such: a write of a file that carries a
 		// generator's mark.
 		{"Do not edit generated files.", "", []string{"forbids writing a generated file's mark (\"Code generated … DO NOT EDIT\", \"@generated\") in any file"}},
@@ -572,4 +578,29 @@ func FuzzPlanAction(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestImperativeCheck: the imperative rule's check reads a commit
+// message's first word after any Conventional Commits type.
+func TestImperativeCheck(t *testing.T) {
+	c, ok := imperativeCheck("Use the imperative mood in commit messages.", "")
+	if !ok {
+		t.Fatal("no check")
+	}
+	c.From = check.Provenance{By: check.ByReader, Version: Version}
+	p, err := check.Prepare(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for msg, want := range map[string]bool{
+		"Added PATCH endpoint": true, "feat: added x": true, "fix(api)!: fixing y": true, "Updates the docs": true,
+		"Simplified config": true, "Dropped support": true,
+		"Add PATCH endpoint": false, "feat(api): add x": false, "Embed fonts": false, "Addition of tests": false,
+		"Address review": false, "Merge branch 'main'": false,
+	} {
+		a := action.Shell(`git commit -m "`+msg+`"`, action.Env{Root: "/r"})
+		if _, got := p.Match(a, check.History{}); got != want {
+			t.Errorf("%q: %v, want %v", msg, got, want)
+		}
+	}
 }
