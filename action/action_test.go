@@ -289,7 +289,7 @@ func TestCommand_roles(t *testing.T) {
 
 func FuzzShell(f *testing.F) {
 	for _, s := range []string{"npm i", "a | b && c || d; (e) & f", "bash -c 'sh -c \"x\"'", "git commit -m \"$(cat <<'EOF'\nx\nEOF\n)\"",
-		"sed -i '' s/a/b/ f", "cat > f <<EOF\nx\nEOF", "cd a && cd .. && rm -rf ./b", "xargs -I{} cp {} dst/", "uv run python -m pytest", "\x00", "$((1+2))"} {
+		"sed -i '' s/a/b/ f", "cat > f <<EOF\nx\nEOF", "cd a && cd .. && rm -rf ./b", "xargs -I{} cp {} dst/", "uv run python -m pytest", "\x00", "$((1+2))", "git commit -m $'a\\n%s\\U0001F916\\x00b'"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -369,7 +370,7 @@ func parts(b *strings.Builder, ps []syntax.WordPart, quoted, stop bool) bool {
 		case *syntax.Lit:
 			b.WriteString(unescape(x.Value, quoted))
 		case *syntax.SglQuoted:
-			b.WriteString(x.Value)
+			b.WriteString(sglQuoted(x))
 		case *syntax.DblQuoted:
 			if !parts(b, x.Parts, true, stop) {
 				ok = false
@@ -388,6 +389,26 @@ func parts(b *strings.Builder, ps []syntax.WordPart, quoted, stop bool) bool {
 		}
 	}
 	return ok
+}
+
+// sglQuoted is the value of a single-quoted part: as written, or for
+// $'…' with its backslash escapes decoded as the shell does ("$'a\nb'" is
+// two lines), by the parser's own expansion (a "%" is no format verb
+// there, and the value ends at a NUL, as in bash).
+func sglQuoted(x *syntax.SglQuoted) string {
+	if !x.Dollar {
+		return x.Value
+	}
+	pieces := strings.Split(x.Value, "%")
+	for i, p := range pieces {
+		v, _, err := expand.Format(nil, p, nil)
+		if err != nil {
+			return x.Value
+		}
+		pieces[i] = v
+	}
+	v, _, _ := strings.Cut(strings.Join(pieces, "%"), "\x00")
+	return v
 }
 
 // unescape removes the shell's backslash escapes from a literal: all of

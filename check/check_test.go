@@ -739,3 +739,38 @@ func TestMatch_generated(t *testing.T) {
 		}
 	}
 }
+
+// TestMatch_messageLines: a message pattern that names a line break reads
+// the whole message (a body right under the subject), not its first line;
+// a class that only leaves line breaks out reads the first line as
+// before; a message known only in part is not judged on its lines.
+func TestMatch_messageLines(t *testing.T) {
+	from := Provenance{By: ByConsultant}
+	noBlank := Check{Kind: Forbid, Message: &MessagePattern{MustNot: `^[^\n]*\n[^\n]`}, From: from}
+	blank := Check{Kind: Require, Message: &MessagePattern{Must: `\A[^\n]+(?:\z|\n\n)`, Name: "a subject, then a blank line"}, From: from}
+	short := Check{Kind: Forbid, Message: &MessagePattern{MustNot: `^[^\n]{73,}`}, From: from}
+	tests := []struct {
+		name  string
+		check Check
+		line  string
+		want  bool
+	}{
+		{"body under the subject", noBlank, "git commit -m $'Fix x\\nbecause y'", true},
+		{"a blank line first", noBlank, "git commit -m $'Fix x\\n\\nbecause y'", false},
+		{"a subject alone", noBlank, `git commit -m "Fix x"`, false},
+		{"required blank line missing", blank, "git commit -m $'Fix x\\nbecause y'", true},
+		{"required blank line there", blank, "git commit -m $'Fix x\\n\\nbecause y'", false},
+		{"subject alone is whole", blank, `git commit -m "Fix x"`, false},
+		{"partial message not judged", noBlank, "git commit -m \"Fix x\n`y` z\"", false},
+		{"first line's length", short, "git commit -m $'Fix x\\n" + strings.Repeat("b", 90) + "'", false},
+	}
+	for _, tc := range tests {
+		p, err := Prepare(tc.check)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got := p.Match(action.Shell(tc.line, action.Env{Root: "/r"}), History{}); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"regexp"
-	"regexp/syntax"
 	"slices"
 	"strings"
 
@@ -37,6 +36,10 @@ type Prepared struct {
 	// mustNotAnywhere: MustNot has no anchor, so it rules out text
 	// anywhere in the message (a trailer), not a form of the first line.
 	mustNotAnywhere bool
+	// mustLines, mustNotLines: the pattern names a line break, so it is
+	// a form of the whole message (a blank line before the body), not
+	// of its first line.
+	mustLines, mustNotLines bool
 	// textAnchored: the write's pattern holds a line's or the text's
 	// start or end.
 	textAnchored bool
@@ -59,10 +62,12 @@ func Prepare(c Check) (*Prepared, error) {
 	if m := c.Message; m != nil {
 		if m.Must != "" {
 			p.must = regexp.MustCompile(m.Must)
+			p.mustLines = namesLineBreak(m.Must)
 		}
 		if m.MustNot != "" {
 			p.mustNot = regexp.MustCompile(m.MustNot)
 			p.mustNotAnywhere = !anchored(m.MustNot)
+			p.mustNotLines = namesLineBreak(m.MustNot)
 		}
 	}
 	return p, nil
@@ -229,14 +234,22 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 			first := firstLine(m.Text)
 			// Of a message known only in part, the first line is whole
 			// when the known part runs past it; a pattern that needs the
-			// end of what it reads judges no more than a whole line.
+			// end of what it reads judges no more than a whole line, and
+			// one of the whole message's lines none.
 			whole := !m.Partial || strings.Contains(m.Text, "\n")
-			if p.must != nil && whole && !p.must.MatchString(first) {
+			if p.must != nil && p.mustLines {
+				if !m.Partial && !p.must.MatchString(m.Text) {
+					return hit(first, fmt.Sprintf("the %s %q is not %s", kindWord(m.Kind), clipQuote(first), c.Message.name()))
+				}
+			} else if p.must != nil && whole && !p.must.MatchString(first) {
 				return hit(first, fmt.Sprintf("the %s %q is not %s", kindWord(m.Kind), clipQuote(first), c.Message.name()))
+			}
+			if p.mustNot != nil && p.mustNotLines && m.Partial {
+				continue
 			}
 			if p.mustNot != nil && (!m.Partial || whole && !p.mustNotAnywhere || !strings.Contains(c.Message.MustNot, "$")) {
 				text := first
-				if p.mustNotAnywhere {
+				if p.mustNotAnywhere || p.mustNotLines {
 					text = m.Text
 				}
 				if loc := p.mustNot.FindStringIndex(text); loc != nil {
@@ -537,64 +550,4 @@ func writeVerb(w action.Write) string {
 		return "creates"
 	}
 	return "writes"
-}
-
-func kindWord(k action.MessageKind) string {
-	switch k {
-	case action.PRTitle:
-		return "PR title"
-	case action.BranchName:
-		return "branch name"
-	case action.PRBody:
-		return "PR description"
-	}
-	return "commit message"
-}
-
-// messageKinds are the kinds a message check may name.
-var messageKinds = []action.MessageKind{action.CommitMessage, action.PRTitle, action.PRBody, action.BranchName}
-
-// anchored reports whether a regular expression (valid RE2) holds an
-// anchor of the text or of a line: `^.{73,}` and `^(wip|fix)$` are forms
-// of a first line, `(?i)co-authored-by` is text anywhere.
-func anchored(re string) bool {
-	r, err := syntax.Parse(re, syntax.Perl)
-	if err != nil {
-		return true // Validate refuses it first; read it as a first line's form
-	}
-	var walk func(*syntax.Regexp) bool
-	walk = func(r *syntax.Regexp) bool {
-		switch r.Op {
-		case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
-			return true
-		}
-		return slices.ContainsFunc(r.Sub, walk)
-	}
-	return walk(r)
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return strings.TrimSpace(s)
-}
-
-func clipQuote(s string) string {
-	if len(s) > 60 {
-		cut := 60
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		return s[:cut] + "…"
-	}
-	return s
-}
-
-func (m *MessagePattern) name() string {
-	if m.Name != "" {
-		return m.Name
-	}
-	return "of the form the rule asks for"
 }
