@@ -162,11 +162,11 @@ func globsText(globs []string) string {
 	return where
 }
 
-// quoted is words in code spans.
 // maxShownPattern is the longest message pattern a check's description
 // shows; a longer one is described by its name.
 const maxShownPattern = 120
 
+// quoted is words in code spans.
 func quoted(ws []string) []string {
 	q := make([]string, len(ws))
 	for i, w := range ws {

@@ -169,7 +169,7 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 			if ranBefore(c.Before, h.Commands) || ranBefore(c.Before, a.Commands[:i]) {
 				return Hit{}, false
 			}
-			if Committing(cmd) && verifies(c.Before) && docsAlone(sinceCommit(h, a, i)) {
+			if Committing(cmd) && verifies(c.Before) && docsAlone(SinceCommit(h.SinceCommit, a.Writes, a.Commands[:i])) {
 				// Docs alone since the last commit: nothing for a test or
 				// a build to verify (as Stop reads a turn's edits).
 				return Hit{}, false

@@ -17,21 +17,30 @@ func Committing(c action.Command) bool {
 	return c.Program == "git" && len(sub) == 1 && sub[0] == "commit"
 }
 
-// sinceCommit is what was written or staged since the session's last
-// commit, as of the action's i-th command: the history's, and what the
-// action itself wrote and staged before it.
-func sinceCommit(h History, a action.Action, i int) []string {
-	out := slices.Clone(h.SinceCommit)
-	for _, w := range a.Writes {
-		out = append(out, w.Path)
+// SinceCommit is since, what was written or staged since the session's
+// last commit, after the writes and the commands cmds of one action (its
+// writes first, as a line's redirections land before its commit is
+// judged): a commit empties it, `git add` adds what it stages. Paths are
+// kept once each; a write outside the project (absolute) is none of a
+// commit. It returns a new slice.
+func SinceCommit(since []string, writes []action.Write, cmds []action.Command) []string {
+	out := slices.Clone(since)
+	add := func(p string) {
+		if p != "" && !path.IsAbs(p) && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
 	}
-	for _, c := range a.Commands[:i] {
+	for _, w := range writes {
+		add(w.Path)
+	}
+	for _, c := range cmds {
 		if Committing(c) {
 			out = out[:0]
 			continue
 		}
-		if paths, ok := Stages(c); ok {
-			out = append(out, paths...)
+		paths, _ := Stages(c)
+		for _, p := range paths {
+			add(p)
 		}
 	}
 	return out

@@ -221,12 +221,7 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 	clause := negatedClause(s)
 	var progs []string
 	flagOf, bound, without := boundFlags(s, d.Dont)
-	// A clause "without X" says how, not what is ruled out ("Don't: Run
-	// Python without uv" under a heading that forbids): it governs no
-	// other object.
-	negated := slices.DeleteFunc(negatedClauses(s), func(c string) bool {
-		return strings.HasPrefix(strings.ToLower(strings.TrimSpace(c)), "without ")
-	})
+	negated := governingNegations(s)
 	for i, o := range d.Dont {
 		if o.Example || o.Of != "" || bound[i] {
 			continue
@@ -260,17 +255,18 @@ func compileForbidden(s string, rc ruleContext, d Directive) []check.Check {
 			out = append(out, c)
 			continue
 		}
+		if p := phraseCommand(o); p != nil {
+			// "Don't run npm install": a command written in prose.
+			c := mk(p)
+			c.RemindOnly = qualified(clause, []string{o.Text})
+			out = append(out, c)
+			continue
+		}
 		switch {
 		case o.Kind == KindFlag:
 			if p := flagPattern(o, s); p != nil {
 				out = append(out, mk(p))
 			}
-		case o.Kind == KindPhrase && phraseCommand(o) != nil:
-			// "Don't run npm install": a command written in prose.
-			p := phraseCommand(o)
-			c := mk(p)
-			c.RemindOnly = qualified(clause, []string{o.Text})
-			out = append(out, c)
 		case isProgram(o.Text):
 			if changes[o.Verb] {
 				// "Never change the volta or yarn setup": what is ruled out
@@ -498,19 +494,24 @@ func namesConstruct(clause string) bool {
 }
 
 // forbidHeadingItem reports whether s is an item under a heading that
-// forbids ("Don't") whose only negation word is "without" ("Run Python
-// without uv"): the heading rules it out, and "without" says how.
+// forbids ("Don't"), or opening with a cross, with no negation of its own
+// but a "without" clause ("Run Python without uv"): the heading rules it
+// out, and "without" says how.
 func forbidHeadingItem(s string, rc ruleContext) bool {
 	heading, _ := readTrigger(rc.heading)
 	if headingPolarity(heading) != Forbid && glyphPolarity(s) != Forbid {
 		return false
 	}
-	for _, m := range negationCue.FindAllString(strings.ToLower(s), -1) {
-		if m != "without" {
-			return false
-		}
-	}
-	return true
+	return len(governingNegations(s)) == 0
+}
+
+// governingNegations are the clauses of s that a negation governs, but a
+// clause "without X", which says how, not what is ruled out: it governs no
+// other object.
+func governingNegations(s string) []string {
+	return slices.DeleteFunc(negatedClauses(s), func(c string) bool {
+		return strings.HasPrefix(strings.ToLower(strings.TrimSpace(c)), "without ")
+	})
 }
 
 // purpose ends the words before a construct that name what it is for or

@@ -264,6 +264,10 @@ var commitVerbs = []string{"add", "fix", "update", "remove", "change", "refactor
 	"configure", "reorganize", "restructure", "format", "install", "integrate", "initialize", "drop",
 	"polish", "patch", "expose", "validate", "deprecate", "streamline", "finish", "start"}
 
+// notImperativeRE is the imperative check's pattern: a first line that
+// opens, after any Conventional Commits type, with notImperative.
+var notImperativeRE = `(?i)\A(?:[a-z]+(?:\([^)]*\))?!?:\s*)?(?:` + notImperative() + `)\b`
+
 // notImperative is a pattern of commitVerbs' past, -ing and third-person
 // forms, grouped by how each verb makes them (the check's expression is
 // bounded in size).
@@ -299,7 +303,7 @@ func imperativeCheck(s, heading string) (check.Check, bool) {
 		!messageWords.MatchString(s) && !commitWords.MatchString(s) && !commitHeading.MatchString(heading) {
 		return check.Check{}, false
 	}
-	mustNot := `(?i)\A(?:[a-z]+(?:\([^)]*\))?!?:\s*)?(?:` + notImperative() + `)\b`
+	mustNot := notImperativeRE
 	return check.Check{Kind: check.Forbid, Message: &check.MessagePattern{Kinds: []action.MessageKind{action.CommitMessage},
 		MustNot: mustNot, Name: "in the imperative (\"Add x\", not \"Added x\")"}}, true
 }

@@ -163,7 +163,7 @@ func isProgram(text string) bool {
 // Nil for any other phrase ("npm scripts" is npm's things, read by
 // attributive; "make sure" is no command).
 func phraseCommand(o Object) *check.CommandPattern {
-	if o.Verb != "run" && o.Verb != "execute" && o.Verb != "call" && o.Verb != "invoke" {
+	if o.Kind != KindPhrase || o.Verb != "run" && o.Verb != "execute" && o.Verb != "call" && o.Verb != "invoke" {
 		return nil
 	}
 	words := strings.Fields(o.Text)

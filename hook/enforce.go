@@ -62,28 +62,11 @@ func (s *SessionState) remember(act action.Action, in Input) {
 		}
 	}
 	for _, w := range act.Writes {
-		if w.Path == "" || filepath.IsAbs(w.Path) {
-			continue
-		}
-		if !slices.Contains(s.Touched, w.Path) {
+		if w.Path != "" && !filepath.IsAbs(w.Path) && !slices.Contains(s.Touched, w.Path) {
 			s.Touched = append(s.Touched, w.Path)
 		}
-		if !slices.Contains(s.SinceCommit, w.Path) {
-			s.SinceCommit = append(s.SinceCommit, w.Path)
-		}
 	}
-	for _, c := range act.Commands {
-		if check.Committing(c) {
-			s.SinceCommit = nil
-			continue
-		}
-		paths, _ := check.Stages(c)
-		for _, p := range paths {
-			if !slices.Contains(s.SinceCommit, p) {
-				s.SinceCommit = append(s.SinceCommit, p)
-			}
-		}
-	}
+	s.SinceCommit = check.SinceCommit(s.SinceCommit, act.Writes, act.Commands)
 	if len(s.Touched) > maxTouched {
 		s.Touched = s.Touched[len(s.Touched)-maxTouched:]
 	}
