@@ -66,6 +66,7 @@ func TestPrepared_Match(t *testing.T) {
 	tail := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"head", "tail"}}}
 	gcc := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"gcc", "cc", "clang"}, Flags: []string{"-c"}}}
 	gofmt := Check{Kind: PreferInstead, Instead: "gofumpt", Command: &CommandPattern{Programs: []string{"gofmt", "goimports"}}}
+	lintFile := Check{Kind: Forbid, Command: &CommandPattern{Classes: []string{"lint"}, Args: []string{"*.go", "*.py", "*.ts"}}}
 	uv := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"pytest", "python"}, NotVia: []string{"uv run"}}}
 	commit := Check{Kind: Require, Message: conventional}
 	header := Check{Kind: Require, Write: &WritePattern{Paths: []string{"*.go"}, New: true, Text: `(?m)^// SPDX-License-Identifier: MIT`}}
@@ -164,6 +165,11 @@ func TestPrepared_Match(t *testing.T) {
 		{"tail", tail, bash("meson test -C build | tail -20"), History{}, true},
 		{"gcc -c", gcc, bash("gcc -c src/basic/foo.c"), History{}, true},
 		{"gcc link", gcc, bash("gcc -o app main.o"), History{}, false},
+		{"lint one file", lintFile, bash("golangci-lint run pkg/x/y.go"), History{}, true},
+		{"lint one file via npx", lintFile, bash("npx eslint src/app.ts --fix"), History{}, true},
+		{"lint the project", lintFile, bash("golangci-lint run ./..."), History{}, false},
+		{"lint a directory", lintFile, bash("ruff check src/"), History{}, false},
+		{"a file, no lint", lintFile, bash("python scripts/gen.py"), History{}, false},
 		{"go fmt", gofmt, bash("go fmt ./..."), History{}, true},
 		{"gofumpt", gofmt, bash("gofumpt -w ."), History{}, false},
 		{"bare pytest", uv, bash("pytest -q"), History{}, true},

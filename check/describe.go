@@ -18,6 +18,9 @@ func (p *CommandPattern) Short() string {
 			art = "an "
 		}
 		b.WriteString(art + strings.Join(p.Classes, " or ") + " command")
+		if len(p.Args) > 0 {
+			b.WriteString(" on " + argSeries(p.Args))
+		}
 	case len(p.Programs) == 1 && p.Programs[0] == "*":
 		b.WriteString("any command")
 	default:
@@ -38,7 +41,7 @@ func (p *CommandPattern) Short() string {
 		b.WriteString("`" + strings.Join(parts, " ") + "`")
 		if len(p.Args) > 0 {
 			// Any one of the words: "`git push` on `main` or `master`".
-			b.WriteString(" on " + clip.Series(quoted(p.Args), "or"))
+			b.WriteString(" on " + argSeries(p.Args))
 		}
 	}
 	if (len(p.Classes) > 0 || len(p.Programs) == 1 && p.Programs[0] == "*") && (len(p.Flags) > 0 || len(p.Sub) > 0) {
@@ -67,6 +70,15 @@ func (p *CommandPattern) Short() string {
 		b.WriteString(" other than " + clip.Series(except, "or"))
 	}
 	return b.String()
+}
+
+// argSeries names a pattern's argument globs, any one of which a command
+// is given: all of a few, or the first three and how many more.
+func argSeries(args []string) string {
+	if len(args) <= 4 {
+		return clip.Series(quoted(args), "or")
+	}
+	return fmt.Sprintf("%s or %d more", strings.Join(quoted(args[:3]), ", "), len(args)-3)
 }
 
 // Describe says what a check does, in words: "forbids running `npm`

@@ -1,7 +1,9 @@
 package directive
 
 import (
+	"cmp"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/innate-mcp/innate-mcp/action"
@@ -142,6 +144,41 @@ var commandConstructs = []commandConstruct{
 			return &check.CommandPattern{Programs: []string{"gcc", "g++", "cc", "c++", "clang", "clang++"}, Flags: []string{"-c"}}
 		},
 	},
+	{ // "lint individual files", "don't run tests on single files", "format files one by one": the job's command given a source file
+		named:   jobOnFiles,
+		pattern: jobOnFilesPattern,
+	},
+}
+
+// jobOnFiles names a job done on files one at a time: "linting individual
+// files", "run tests on single files", "type-check files one by one".
+var jobOnFiles = lazyRE(`(?i)\b(lint|format|test|type-?check)\w*\s+(?:(?:on|for|of)\s+)?(?:individual|single|separate|specific|isolated)\s+(?:source\s+|code\s+)?files?\b|\b(lint|format|test|type-?check)\w*\s+(?:the\s+)?files\s+(?:individually|one\s+(?:by|at)\s+(?:one|a\s+time)|separately)\b`)
+
+// jobOnFilesPattern is the command of the job a clause names, given a
+// source file (any language's, languageFiles): `golangci-lint run
+// pkg/x/y.go`, `pytest tests/test_x.py`. The job run on the project, a
+// package or a directory is not one file.
+func jobOnFilesPattern(clause string) *check.CommandPattern {
+	m := jobOnFiles.FindStringSubmatch(clause)
+	if m == nil {
+		return nil
+	}
+	job := strings.ToLower(cmp.Or(m[1], m[2]))
+	if strings.HasPrefix(job, "type") {
+		job = "typecheck"
+	}
+	return &check.CommandPattern{Classes: []string{job}, Args: sourceFiles()}
+}
+
+// sourceFiles are the globs of every language's source files, once each,
+// sorted.
+func sourceFiles() []string {
+	var out []string
+	for _, gs := range languageFiles {
+		out = append(out, gs...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // A writeConstruct is a kind of text that rules forbid writing, named in

@@ -27,6 +27,11 @@ func TestCompile(t *testing.T) {
 		{"Never use head, tail, or pipe the output of build or test commands.", "", []string{
 			"forbids running `head|tail`", "forbids running a build or test command piped into another command"}},
 		{"Never compile individual files.", "", []string{"forbids running `gcc|g++|cc|c++|clang|clang++ -c`"}},
+		// A job done on single files: its command given a source file.
+		{"Don't lint individual files; lint the whole project.", "", []string{"forbids running a lint command on `*.bash`, `*.c`, `*.cc` or 37 more"}},
+		{"Never run tests on single files.", "", []string{"forbids running a test command on `*.bash`, `*.c`, `*.cc` or 37 more"}},
+		{"Do not type-check files one by one.", "", []string{"forbids running a typecheck command on `*.bash`, `*.c`, `*.cc` or 37 more"}},
+		{"Run tests on single files while you iterate.", "", nil},
 		// Pull requests, merges and issues named in words; a condition
 		// narrows to a reminder, while "without approval" is what the ask does.
 		{"Never open pull requests unless the user asks.", "", []string{"forbids running `gh pr create`", "forbids running `hub pull-request`"}},
