@@ -38,7 +38,7 @@ func compileRequired(s string, d Directive) []check.Check {
 		// linted before pushing": a command of each job, or a project task
 		// named for it, must come first.
 		for _, j := range jobWords {
-			if j.re.MatchString(s) {
+			if namesJob(j.re, s) {
 				out = append(out, check.Check{Kind: check.RequireBefore, Command: phase, Before: &check.CommandPattern{Classes: []string{j.class}}})
 			}
 		}

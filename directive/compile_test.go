@@ -22,6 +22,10 @@ func TestCompile(t *testing.T) {
 		{"Use Conventional Commits for every commit message.", "", []string{"requires commit messages to be a Conventional Commit (type(scope): description)"}},
 		{"Follow conventional commits for PR titles.", "", []string{"requires PR titles to be a Conventional Commit (type(scope): description)"}},
 		{"Run `make lint` before committing.", "", []string{"requires `make lint` earlier in the session before `git commit`"}},
+		// A job's word as a noun names a shape, not the job.
+		{"Always format the code before committing.", "", []string{"requires a format command earlier in the session before `git commit`"}},
+		{"When committing code, use commit messages that follow the same format as pull request titles.", "", nil},
+		{"Before committing, check the format of the changelog entry.", "", nil},
 		{"Always run `go test ./...` before you push.", "", []string{"requires `go test` earlier in the session before `git push`"}},
 		{"Always run the tests (e.g. `go test ./...`) before you push.", "", nil},
 		{"Never use head, tail, or pipe the output of build or test commands.", "", []string{

@@ -93,6 +93,31 @@ var jobWords = []struct {
 	{lazyRE(`(?i)\b(?:run(?:ning)?|execut(?:e|ing))\s+(?:the\s+|all\s+|unit\s+)*tests?\b|\btest(?:ing|s)?\s+(?:with|using|via)\b|\btests?\s+(?:must\s+|should\s+)?pass\b|\bpassing\s+tests\b`), "test"},
 }
 
+// nounBefore and nounAfter mark a job's bare word used as a noun: after a
+// determiner ("the same format as PR titles", "a lint"), or before what
+// governs a noun ("the format of the entry"). English
+// grammar's closed classes, not any rule's words.
+var (
+	nounBefore = lazyRE(`(?i)\b(?:the|a|an|this|that|these|those|same|its|their|our|your|each|every|any|which|whose|following)\s+$`)
+	nounAfter  = lazyRE(`(?i)^\s*(?:as|of|like)\b`)
+)
+
+// namesJob reports whether a sentence names the job j does, as a verb or
+// its forms ("format the code", "formatted", "a formatter"): a bare word
+// used as a noun names a shape, not the job ("messages in the same format
+// as PR titles").
+func namesJob(re *lazyRegexp, s string) bool {
+	for _, loc := range re.FindAllStringIndex(s, -1) {
+		w := s[loc[0]:loc[1]]
+		bare := !strings.ContainsAny(strings.ToLower(w[len(w)-1:]), "sdgr")
+		if bare && (nounBefore.MatchString(s[:loc[0]]) || nounAfter.MatchString(s[loc[1]:])) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
 // jobCheck compiles a project's own command a rule asks for a job ("Format
 // the code using `tox -e format`"): the other commands of that job
 // (`ruff format`, `black`) run directly break it. Only a project command
@@ -138,7 +163,7 @@ func jobCheck(s string, o Object, cmd *check.CommandPattern) (check.Check, bool)
 	var jobs []string
 	for _, part := range []string{before, after} {
 		for _, j := range jobWords {
-			if j.re.MatchString(part) {
+			if namesJob(j.re, part) {
 				jobs = append(jobs, j.class)
 			}
 		}
