@@ -123,6 +123,9 @@ const (
 	// BranchName is the name of a branch an action creates (`git checkout
 	// -b`, `git switch -c`, `git branch NAME`, `git worktree add -b`).
 	BranchName MessageKind = "branch"
+	// TagName is the name of a tag an action creates (`git tag NAME`,
+	// `git tag -a NAME -m …`, `gh release create NAME`).
+	TagName MessageKind = "tag"
 )
 
 // Message is a commit message, a pull-request title or a new branch's

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -110,6 +111,13 @@ func (r *reader) commandWrites(c Command, st *syntax.Stmt) {
 				r.a.Messages = append(r.a.Messages, Message{Kind: PRBody, Text: b})
 			}
 		}
+		// `gh release create v1.2.0 …` creates its tag: the word right
+		// after the subcommand, when it is one.
+		if len(sub) == 2 && sub[0] == "release" && sub[1] == "create" {
+			if args := c.afterSub(2); len(args) > 0 && args[0].Known && !strings.HasPrefix(args[0].Value, "-") {
+				r.a.Messages = append(r.a.Messages, Message{Kind: TagName, Text: args[0].Value})
+			}
+		}
 	}
 }
 
@@ -153,6 +161,38 @@ func newBranch(sub string, args []Arg) string {
 	return ""
 }
 
+// tagValued are git tag's options that take a value; tagOther those that
+// make it list, delete or verify tags rather than create one.
+var (
+	tagValued = []string{"-m", "-F", "-u", "--message", "--file", "--local-user", "--cleanup", "--trailer"}
+	tagOther  = []string{"-d", "--delete", "-l", "--list", "-v", "--verify", "-n", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--sort", "--format", "--column"}
+)
+
+// newTag is the name of the tag `git tag` creates: its first word that is
+// no option nor an option's value; "" for a listing, a deletion, a
+// verification, or a name the line does not tell.
+func newTag(args []Arg) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.Known {
+			return ""
+		}
+		v := a.Value
+		name, _, _ := strings.Cut(v, "=")
+		switch {
+		case slices.Contains(tagOther, name):
+			return ""
+		case slices.Contains(tagValued, v):
+			i++ // its value
+		case strings.HasPrefix(v, "-"):
+			// -a, -s, -f, --annotate, --message=…: no name
+		default:
+			return v
+		}
+	}
+	return ""
+}
+
 // git reads git's writes: the message of a commit, and the files of git rm
 // and git mv.
 func (r *reader) git(c Command, in string, inKnown bool) {
@@ -165,6 +205,10 @@ func (r *reader) git(c Command, in string, inKnown bool) {
 	case "checkout", "switch", "branch", "worktree":
 		if name := newBranch(sub[0], args); name != "" {
 			r.a.Messages = append(r.a.Messages, Message{Kind: BranchName, Text: name})
+		}
+	case "tag":
+		if name := newTag(args); name != "" {
+			r.a.Messages = append(r.a.Messages, Message{Kind: TagName, Text: name})
 		}
 	case "commit":
 		var msgs []string

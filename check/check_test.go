@@ -67,6 +67,7 @@ func TestPrepared_Match(t *testing.T) {
 	gcc := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"gcc", "cc", "clang"}, Flags: []string{"-c"}}}
 	gofmt := Check{Kind: PreferInstead, Instead: "gofumpt", Command: &CommandPattern{Programs: []string{"gofmt", "goimports"}}}
 	lintFile := Check{Kind: Forbid, Command: &CommandPattern{Classes: []string{"lint"}, Args: []string{"*.go", "*.py", "*.ts"}}}
+	tagV := Check{Kind: Require, Message: &MessagePattern{Kinds: []action.MessageKind{action.TagName}, Must: `^v\d`}}
 	uv := Check{Kind: Forbid, Command: &CommandPattern{Programs: []string{"pytest", "python"}, NotVia: []string{"uv run"}}}
 	commit := Check{Kind: Require, Message: conventional}
 	header := Check{Kind: Require, Write: &WritePattern{Paths: []string{"*.go"}, New: true, Text: `(?m)^// SPDX-License-Identifier: MIT`}}
@@ -165,6 +166,12 @@ func TestPrepared_Match(t *testing.T) {
 		{"tail", tail, bash("meson test -C build | tail -20"), History{}, true},
 		{"gcc -c", gcc, bash("gcc -c src/basic/foo.c"), History{}, true},
 		{"gcc link", gcc, bash("gcc -o app main.o"), History{}, false},
+		{"tag without v", tagV, bash(`git tag -a 0.2.0 -m "Release 0.2.0"`), History{}, true},
+		{"release without v", tagV, bash("gh release create 1.0 dist/app.tgz"), History{}, true},
+		{"tag with v", tagV, bash("git tag v0.2.0"), History{}, false},
+		{"tags listed", tagV, bash("git tag -l"), History{}, false},
+		{"a commit is no tag", tagV, bash(`git commit -m "0.2.0"`), History{}, false},
+		{"a tag is no commit message", commit, bash("git tag 0.2.0"), History{}, false},
 		{"lint one file", lintFile, bash("golangci-lint run pkg/x/y.go"), History{}, true},
 		{"lint one file via npx", lintFile, bash("npx eslint src/app.ts --fix"), History{}, true},
 		{"lint the project", lintFile, bash("golangci-lint run ./..."), History{}, false},

@@ -228,8 +228,8 @@ func (p *Prepared) Match(a action.Action, h History) (Hit, bool) {
 	case c.Message != nil:
 		for _, m := range a.Messages {
 			if len(c.Message.Kinds) > 0 && !slices.Contains(c.Message.Kinds, m.Kind) ||
-				len(c.Message.Kinds) == 0 && (m.Kind == action.BranchName || m.Kind == action.PRBody) {
-				continue // no kinds: commit messages and PR titles, not branch names nor descriptions
+				len(c.Message.Kinds) == 0 && m.Kind != action.CommitMessage && m.Kind != action.PRTitle {
+				continue // no kinds: commit messages and PR titles, not names nor descriptions
 			}
 			first := firstLine(m.Text)
 			// Of a message known only in part, the first line is whole

@@ -17,6 +17,8 @@ func kindWord(k action.MessageKind) string {
 		return "PR title"
 	case action.BranchName:
 		return "branch name"
+	case action.TagName:
+		return "tag name"
 	case action.PRBody:
 		return "PR description"
 	}
@@ -24,7 +26,7 @@ func kindWord(k action.MessageKind) string {
 }
 
 // messageKinds are the kinds a message check may name.
-var messageKinds = []action.MessageKind{action.CommitMessage, action.PRTitle, action.PRBody, action.BranchName}
+var messageKinds = []action.MessageKind{action.CommitMessage, action.PRTitle, action.PRBody, action.BranchName, action.TagName}
 
 // anchored reports whether a regular expression (valid RE2) holds an
 // anchor of the text or of a line: `^.{73,}` and `^(wip|fix)$` are forms

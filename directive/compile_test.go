@@ -24,7 +24,7 @@ func TestCompile(t *testing.T) {
 		{"Run `make lint` before committing.", "", []string{"requires `make lint` earlier in the session before `git commit`"}},
 		// A job's word as a noun names a shape, not the job.
 		{"Always format the code before committing.", "", []string{"requires a format command earlier in the session before `git commit`"}},
-		{"When committing code, use commit messages that follow the same format as pull request titles.", "", nil},
+		{"Write commit messages in the same format as PR titles when you commit.", "", nil},
 		{"Before committing, check the format of the changelog entry.", "", nil},
 		{"Always run `go test ./...` before you push.", "", []string{"requires `go test` earlier in the session before `git push`"}},
 		{"Always run the tests (e.g. `go test ./...`) before you push.", "", nil},
@@ -273,6 +273,17 @@ func TestCompile(t *testing.T) {
 		// text, alternatives either; a branch named as an example is none.
 		{"Name branches by the convention `agent/<topic>`.", "", []string{"requires branch names to be in the form agent/<topic>"}},
 		{"Branch naming rule: `feature/short-name`, `bugfix/issue-name`", "", []string{"requires branch names to be in the form feature/short-name or bugfix/issue-name"}},
+		// Names without a template's words: a naming verb, or names as the subject.
+		{"Name branches `feature/<short-description>` or `fix/<short-description>`.", "", []string{"requires branch names to be in the form feature/<short-description> or fix/<short-description>"}},
+		{"Use `type/short-description` for branch names.", "", []string{"requires branch names to be in the form type/short-description"}},
+		{"Create a branch for each feature.", "", nil},
+		// Tags: a version's shape, or the start a prefix cue names.
+		{"Tag each release with a `v` prefix (v2.3.0).", "", []string{"requires tag names to be in the form v…"}},
+		{"Tags follow `vX.Y.Z`.", "", []string{"requires tag names to be in the form vX.Y.Z"}},
+		{"Release tags are named `release-<major>.<minor>`.", "", []string{"requires tag names to be in the form release-<major>.<minor>"}},
+		{"Never tag releases without approval.", "", nil},
+		{"Tag the release with `git tag -s`.", "", nil},
+		{"Commits and tags follow `vX.Y.Z`.", "", nil},
 		{"Create a branch `feature/login` for this work.", "", nil},
 		// A flag an obliging sentence requires of a command it names; a
 		// step before a phase asks for the step, not for every run.

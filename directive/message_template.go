@@ -161,11 +161,15 @@ func placeholderPhrase(w string) bool {
 // something out, or that Conventional Commits already compiled, gives
 // none.
 func templateCheck(s, rule string) (check.Check, bool) {
-	if conventionalRE.MatchString(s) || prohibition.MatchString(s) || !templateCue.MatchString(s) {
+	named := namedKind(s)
+	if conventionalRE.MatchString(s) || prohibition.MatchString(s) || !templateCue.MatchString(s) && (named == "" || !namingCue.MatchString(s)) {
 		return check.Check{}, false
 	}
-	if branchWords.MatchString(s) && !commitWords.MatchString(s) && !prTitleWords.MatchString(s) {
+	switch named {
+	case action.BranchName:
 		return branchCheck(s)
+	case action.TagName:
+		return tagCheck(s)
 	}
 	var pattern, shown string
 	for _, m := range codeSpan.FindAllString(s, -1) {
