@@ -334,10 +334,11 @@ func base(p string) string {
 }
 
 // ProgramName is the name a program is matched by: its base name, lower
-// case, without a Windows executable suffix.
+// case, without a Windows executable suffix or a PHP archive's
+// (`tools/phpunit.phar` is phpunit).
 func ProgramName(word string) string {
 	p := strings.ToLower(base(word))
-	for _, suf := range []string{".exe", ".cmd", ".bat", ".ps1"} {
+	for _, suf := range []string{".exe", ".cmd", ".bat", ".ps1", ".phar"} {
 		p = strings.TrimSuffix(p, suf)
 	}
 	return p

@@ -61,8 +61,36 @@ var wrappers = sync.OnceValue(func() map[string][]wrapper {
 		"bundle": {{sub: []string{"exec"}}},
 		"mise":   {{sub: []string{"exec"}}, {sub: []string{"x"}}},
 		"dotenv": {{valued: []string{"-e", "-c"}}},
+		// A container's exec runs a command in it, after the container
+		// or service it names: the command is the same one.
+		"docker":         containerExec,
+		"podman":         containerExec,
+		"docker-compose": composeExec,
+		"kubectl":        {{sub: []string{"exec"}, valued: []string{"-c", "--container", "-n", "--namespace", "--context", "-f", "--filename"}, positional: 1}},
+		"ddev":           {{sub: []string{"exec"}, valued: []string{"-s", "--service", "-d", "--dir"}}},
 	}
 })
+
+// execValued are the options of `docker exec` and `docker compose exec`
+// or `run` that take a value.
+var execValued = []string{"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys", "--index",
+	"--name", "--entrypoint", "-p", "--publish", "-v", "--volume", "-l", "--label"}
+
+// containerExec and composeExec are the ways docker, podman and compose
+// run a command in a container: `docker exec [options] CONTAINER cmd`,
+// `docker compose exec|run [options] SERVICE cmd`. `docker run IMAGE` is
+// not among them: its many options leave the image unsure.
+var (
+	containerExec = []wrapper{
+		{sub: []string{"exec"}, valued: execValued, positional: 1},
+		{sub: []string{"compose", "exec"}, valued: execValued, positional: 1},
+		{sub: []string{"compose", "run"}, valued: execValued, positional: 1},
+	}
+	composeExec = []wrapper{
+		{sub: []string{"exec"}, valued: execValued, positional: 1},
+		{sub: []string{"run"}, valued: execValued, positional: 1},
+	}
+)
 
 // uvRunValued are uv run's options that take a value.
 var uvRunValued = []string{"--with", "--with-requirements", "--python", "-p", "--project", "--directory", "--package",
