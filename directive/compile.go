@@ -34,6 +34,7 @@ func compile(content, trigger string) []check.Check {
 		return nil
 	}
 	heading, scope := readTrigger(trigger)
+	text = underPhase(text, heading)
 	var out []check.Check
 	switch NotARule(content) {
 	case "":
@@ -517,3 +518,26 @@ func governingNegations(s string) []string {
 // purpose ends the words before a construct that name what it is for or
 // when, not what is ruled out.
 var purpose = lazyRE(`(?i)\b(?:for|when|while|to)\s+$`)
+
+// underPhase reads an item that is a command under a heading or a list's
+// lead-in naming when it must run ("Before committing, run:" then "-
+// `npm test` (all must pass)") as the step of that phase, as the sentence
+// the two make; any other rule is read as written.
+func underPhase(text string, heading []string) string {
+	if len(heading) == 0 || !strings.HasPrefix(text, "`") || phaseOf(text) {
+		return text
+	}
+	span, _, ok := strings.Cut(text[1:], "`")
+	if !ok || codeCommand(span, "") == nil {
+		return text
+	}
+	if lead := heading[len(heading)-1]; phaseOf(lead) {
+		return strings.TrimRight(lead, ": ") + ": " + text
+	}
+	return text
+}
+
+// phaseOf reports whether s names a phase a step comes before (phases).
+func phaseOf(s string) bool {
+	return slices.ContainsFunc(phases, func(ph phase) bool { return ph.re.MatchString(s) })
+}

@@ -22,6 +22,11 @@ func TestCompile(t *testing.T) {
 		{"Use Conventional Commits for every commit message.", "", []string{"requires commit messages to be a Conventional Commit (type(scope): description)"}},
 		{"Follow conventional commits for PR titles.", "", []string{"requires PR titles to be a Conventional Commit (type(scope): description)"}},
 		{"Run `make lint` before committing.", "", []string{"requires `make lint` earlier in the session before `git commit`"}},
+		// A command item under a lead-in or heading that names the phase.
+		{"`npm test` (every test must pass)", "Guide > Before pushing, run these", []string{"requires `npm test` earlier in the session before `git push`"}},
+		{"`cargo clippy --all-targets`", "Before each commit", []string{"requires `cargo clippy --all-targets` earlier in the session before `git commit`"}},
+		{"`npm test` (every test must pass)", "Guide > Testing", nil},
+		{"Tests live in `tests/` next to the code", "Before committing", nil},
 		// A job's word as a noun names a shape, not the job.
 		{"Always format the code before committing.", "", []string{"requires a format command earlier in the session before `git commit`"}},
 		{"Write commit messages in the same format as PR titles when you commit.", "", nil},

@@ -11,7 +11,7 @@ import (
 
 // Version is the version of the parser. A stored Directive of an older
 // version is read again from its rule when the parser has changed.
-const Version = 35
+const Version = 36
 
 // Polarity is what a rule does with its objects. Plain string, safe for
 // concurrent use.

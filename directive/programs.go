@@ -80,14 +80,18 @@ var verbCommands = map[string][]string{
 	"rebase":     {"git", "rebase"},
 }
 
-// phases are the moments "before X" (or "when committing") names, with
-// the command that is that moment: "Run `make lint` before committing"
-// asks for make lint before git commit.
-var phases = []struct {
+// A phase is a git or GitHub act a step must come before: the words that
+// name it, and the command that does it.
+type phase struct {
 	re      *lazyRegexp
 	program string
 	sub     []string
-}{
+}
+
+// phases are the moments "before X" (or "when committing") names, with
+// the command that is that moment: "Run `make lint` before committing"
+// asks for make lint before git commit.
+var phases = []phase{
 	{lazyRE(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+|making\s+a\s+)?(?:git\s+)?commit(?:ting|s)?\b|\b(?:when|whenever|on|upon)\s*:?\s+(?:you\s+)?(?:any\s+|every\s+|each\s+|a\s+)?(?:git\s+)?commit(?:ting|s)?\b`), "git", []string{"commit"}},
 	{lazyRE(`(?i)\bbefore\s+(?:you\s+|each\s+|every\s+|any\s+|a\s+)?(?:git\s+)?push(?:ing|es)?\b`), "git", []string{"push"}},
 	{lazyRE(`(?i)\bbefore\s+(?:you\s+)?(?:open(?:ing)?|creat(?:e|ing)|submit(?:ting)?|rais(?:e|ing))\s+(?:a\s+|the\s+|any\s+)?(?:pr|pull\s+request)s?\b`), "gh", []string{"pr", "create"}},
