@@ -299,7 +299,8 @@ func TestCommand_roles(t *testing.T) {
 
 func FuzzShell(f *testing.F) {
 	for _, s := range []string{"npm i", "a | b && c || d; (e) & f", "bash -c 'sh -c \"x\"'", "git commit -m \"$(cat <<'EOF'\nx\nEOF\n)\"",
-		"sed -i '' s/a/b/ f", "cat > f <<EOF\nx\nEOF", "cd a && cd .. && rm -rf ./b", "xargs -I{} cp {} dst/", "uv run python -m pytest", "\x00", "$((1+2))", "git commit -m $'a\\n%s\\U0001F916\\x00b'"} {
+		"sed -i '' s/a/b/ f", "cat > f <<EOF\nx\nEOF", "cd a && cd .. && rm -rf ./b", "xargs -I{} cp {} dst/", "uv run python -m pytest", "\x00", "$((1+2))", "git commit -m $'a\\n%s\\U0001F916\\x00b'",
+		"git tag -a v1.0 -m 'r' -s", "gh release create v2 --notes x", "docker compose exec -T php-cli tools/phpunit.phar", "kubectl exec p -- sh -c 'npm test'"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {

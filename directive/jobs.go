@@ -95,8 +95,8 @@ var jobWords = []struct {
 
 // nounBefore and nounAfter mark a job's bare word used as a noun: after a
 // determiner ("the same format as PR titles", "a lint"), or before what
-// governs a noun ("the format of the entry"). English
-// grammar's closed classes, not any rule's words.
+// governs a noun ("the format of the entry"): English grammar's closed
+// classes, not any rule's words.
 var (
 	nounBefore = lazyRE(`(?i)\b(?:the|a|an|this|that|these|those|same|its|their|our|your|each|every|any|which|whose|following)\s+$`)
 	nounAfter  = lazyRE(`(?i)^\s*(?:as|of|like)\b`)
@@ -108,6 +108,8 @@ var (
 // as PR titles").
 func namesJob(re *lazyRegexp, s string) bool {
 	for _, loc := range re.FindAllStringIndex(s, -1) {
+		// A bare word ends in none of the endings the patterns allow
+		// (-s, -ed, -ing, -er): "format", "lint", "type-check".
 		w := s[loc[0]:loc[1]]
 		bare := !strings.ContainsAny(strings.ToLower(w[len(w)-1:]), "sdgr")
 		if bare && (nounBefore.MatchString(s[:loc[0]]) || nounAfter.MatchString(s[loc[1]:])) {
