@@ -30,7 +30,7 @@ import (
 // 68 breaches, short of the 0.30.
 func TestActions_realToolCalls(t *testing.T) {
 	if testing.Short() {
-		t.Skip("replays 1,997 tool calls")
+		t.Skip("replays 2,648 tool calls")
 	}
 	t.Parallel()
 	for _, v := range []struct{ name, consultant string }{
