@@ -537,7 +537,19 @@ func underPhase(text string, heading []string) string {
 	return text
 }
 
-// phaseOf reports whether s names a phase a step comes before (phases).
+// phaseIn is the first phase s names (phases), the moment a step comes
+// before.
+func phaseIn(s string) (phase, bool) {
+	for _, ph := range phases {
+		if ph.re.MatchString(s) {
+			return ph, true
+		}
+	}
+	return phase{}, false
+}
+
+// phaseOf reports whether s names a phase.
 func phaseOf(s string) bool {
-	return slices.ContainsFunc(phases, func(ph phase) bool { return ph.re.MatchString(s) })
+	_, ok := phaseIn(s)
+	return ok
 }

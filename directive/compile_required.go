@@ -14,11 +14,8 @@ import (
 func compileRequired(s string, d Directive) []check.Check {
 	var out []check.Check
 	var phase *check.CommandPattern
-	for _, ph := range phases {
-		if ph.re.MatchString(s) {
-			phase = &check.CommandPattern{Programs: []string{ph.program}, Sub: ph.sub}
-			break
-		}
+	if ph, ok := phaseIn(s); ok {
+		phase = &check.CommandPattern{Programs: []string{ph.program}, Sub: ph.sub}
 	}
 	out = append(out, requiredFlags(s, d, phase)...)
 	out = append(out, lackedFlags(s, d)...)

@@ -237,15 +237,7 @@ func branchCheck(s string) (check.Check, bool) {
 		}
 		alts, shown = append(alts, `(?:`+p+`$)`), append(shown, span)
 	}
-	if len(alts) == 0 {
-		return check.Check{}, false
-	}
-	must := strings.Join(alts, "|")
-	if _, err := regexp.Compile(must); err != nil {
-		return check.Check{}, false
-	}
-	return check.Check{Kind: check.Require, Message: &check.MessagePattern{Kinds: []action.MessageKind{action.BranchName},
-		Must: must, Name: "in the form " + strings.Join(shown, " or ")}}, true
+	return nameCheck(action.BranchName, alts, shown)
 }
 
 // templateClauseEnd ends a clause of a sentence, outside code spans: a

@@ -67,9 +67,20 @@ func tagCheck(s string) (check.Check, bool) {
 			return check.Check{}, false
 		}
 	}
+	return nameCheck(action.TagName, alts, shown)
+}
+
+// nameCheck requires of the names of one kind one of the shapes (alts,
+// each a pattern), as shown in the rule; none for no shape or one that
+// does not compile.
+func nameCheck(kind action.MessageKind, alts, shown []string) (check.Check, bool) {
 	if len(alts) == 0 {
 		return check.Check{}, false
 	}
-	return check.Check{Kind: check.Require, Message: &check.MessagePattern{Kinds: []action.MessageKind{action.TagName},
-		Must: strings.Join(alts, "|"), Name: "in the form " + strings.Join(shown, " or ")}}, true
+	must := strings.Join(alts, "|")
+	if _, err := regexp.Compile(must); err != nil {
+		return check.Check{}, false
+	}
+	return check.Check{Kind: check.Require, Message: &check.MessagePattern{Kinds: []action.MessageKind{kind},
+		Must: must, Name: "in the form " + strings.Join(shown, " or ")}}, true
 }
